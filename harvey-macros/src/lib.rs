@@ -1,0 +1,1 @@
+//! harvey macros

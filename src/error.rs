@@ -1,0 +1,102 @@
+//! The crate's error type: everything that stops a campaign from *starting* (compiling,
+//! finding solc, deploying, bad configuration, unreadable files). A broken invariant is an
+//! outcome of a campaign, never an `Error`.
+
+use std::path::PathBuf;
+
+/// Result alias used throughout harvey.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A setup failure, rendered for a person: every variant says what went wrong and, where
+/// there is one, how to fix it.
+///
+/// `Error` is `Clone` so that one failed compilation can be reported by every test of a
+/// process without compiling again.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// No usable solc was found; `tried` lists every place that was looked at, in order.
+    #[error(
+        "no usable solc found. Tried, in order:\n{}\nFix: set HARVEY_SOLC=/path/to/solc, set `solc = \"/path/to/solc\"` (or a version) in foundry.toml, put a solc satisfying the sources' pragmas on PATH, install one with `svm install <version>`, or enable harvey's `svm` feature to download it",
+        .tried.iter().map(|t| format!("  - {t}")).collect::<Vec<_>>().join("\n")
+    )]
+    SolcNotFound {
+        /// One line per place looked at and why it did not fit.
+        tried: Vec<String>,
+    },
+
+    /// solc ran but rejected the sources; `messages` are solc's own formatted errors
+    /// (with `file:line:column`).
+    #[error("Solidity compilation failed:\n{messages}")]
+    Compile {
+        /// solc's formatted error messages, one after the other.
+        messages: String,
+    },
+
+    /// solc (or the compile pipeline around it) failed before producing diagnostics.
+    #[error("solc failed: {0}")]
+    Solc(String),
+
+    /// A contract name that is not among the compiled artifacts.
+    #[error("unknown contract `{name}`; known contracts: {}", .known.join(", "))]
+    UnknownContract {
+        /// The name asked for.
+        name: String,
+        /// Every contract name that was compiled (as `path:Name` where names clash).
+        known: Vec<String>,
+    },
+
+    /// A bare contract name that several source files define.
+    #[error("contract name `{name}` is ambiguous; use one of: {}", .candidates.join(", "))]
+    AmbiguousContract {
+        /// The name asked for.
+        name: String,
+        /// The qualified `path:Name` spellings that match.
+        candidates: Vec<String>,
+    },
+
+    /// A constructor reverted or halted; `reason` is the decoded revert reason.
+    #[error("deploying `{contract}` failed: {reason}")]
+    DeployFailed {
+        /// The contract being deployed.
+        contract: String,
+        /// The decoded revert reason, Panic or halt.
+        reason: String,
+    },
+
+    /// A call the user made directly (in setup or an invariant) could not be made or decoded.
+    #[error("{0}")]
+    Call(String),
+
+    /// A function signature, argument list or return type that does not fit the ABI.
+    #[error("ABI error: {0}")]
+    Abi(String),
+
+    /// Invalid configuration: foundry.toml, attribute values, `HARVEY_*` variables.
+    #[error("invalid configuration: {0}")]
+    Config(String),
+
+    /// A file that could not be read or written.
+    #[error("{}: {message}", .path.display())]
+    Io {
+        /// The file or directory involved.
+        path: PathBuf,
+        /// The operating system's message.
+        message: String,
+    },
+
+    /// The EVM rejected a transaction before executing it (for example: value above the
+    /// sender's balance). This is a harness problem, not contract behaviour.
+    #[error("EVM rejected the transaction: {0}")]
+    Evm(String),
+}
+
+impl Error {
+    /// An [`Error::Io`] for `path` from an `std::io::Error`.
+    pub(crate) fn io(path: impl Into<PathBuf>, err: &std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            message: err.to_string(),
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! harvey: property and invariant tests for Solidity contracts, written in Rust and run by
+//! a greybox fuzzer under plain `cargo test`.
+//!
+//! The crate is built in layers (see `ARCHITECTURE.md`):
+//! - [`project`] finds solc, compiles the Solidity sources with foundry-compilers and exposes
+//!   the artifacts (ABI, bytecode, source maps, pc → line index);
+//! - [`chain`] is an in-memory revm chain: deploy, call, view, snapshot/restore, decoded
+//!   outcomes;
+//! - [`observe`] records what a transaction did (branches, comparison operands, storage,
+//!   calls) for the fuzzer's feedback.
+
+pub mod chain;
+mod error;
+pub mod observe;
+pub mod project;
+
+pub use error::{Error, Result};
+
+/// The names an invariant test needs, in one import.
+pub mod prelude {
+    pub use crate::chain::Chain;
+    pub use crate::{Error, Result};
+    pub use alloy_primitives::{Address, Bytes, I256, U256};
+}

@@ -1,0 +1,237 @@
+//! Compiled contracts as harvey sees them: ABI, creation and runtime bytecode, the sources of
+//! the build they came from, and a pc → source index over the runtime code.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use alloy_json_abi::JsonAbi;
+use alloy_primitives::Bytes;
+
+use crate::error::{Error, Result};
+use crate::project::source_map::PcIndex;
+
+/// One Solidity source file of a build, with its solc source id.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// solc's source id (the file index used in source maps).
+    pub id: u32,
+    /// The path as compiled, relative to the project root where it lies inside it.
+    pub path: PathBuf,
+    /// The file's text as compiled.
+    pub content: Arc<str>,
+    /// Byte offset at which each line starts (line 1 starts at offset 0).
+    line_starts: Vec<u32>,
+}
+
+impl SourceFile {
+    /// A source file from its id, path and text.
+    pub fn new(id: u32, path: PathBuf, content: Arc<str>) -> Self {
+        let line_starts = std::iter::once(0)
+            .chain(
+                content
+                    .bytes()
+                    .enumerate()
+                    .filter(|&(_, b)| b == b'\n')
+                    .map(|(i, _)| i as u32 + 1),
+            )
+            .collect();
+        SourceFile {
+            id,
+            path,
+            content,
+            line_starts,
+        }
+    }
+
+    /// The 1-based line that contains byte `offset`.
+    pub fn line_of(&self, offset: u32) -> u32 {
+        // partition_point counts the line starts at or before `offset`: that is the line number.
+        self.line_starts.partition_point(|&start| start <= offset) as u32
+    }
+
+    /// The text of 1-based line `line`, without its line break.
+    pub fn line_text(&self, line: u32) -> Option<&str> {
+        let start = *self.line_starts.get(line.checked_sub(1)? as usize)? as usize;
+        let rest = &self.content[start..];
+        Some(rest.split('\n').next().unwrap_or(rest).trim_end_matches('\r'))
+    }
+}
+
+/// The sources of one solc build, by source id.
+#[derive(Debug, Clone, Default)]
+pub struct SourceSet {
+    files: BTreeMap<u32, SourceFile>,
+}
+
+impl SourceSet {
+    /// A set from its files.
+    pub fn new(files: impl IntoIterator<Item = SourceFile>) -> Self {
+        SourceSet {
+            files: files.into_iter().map(|f| (f.id, f)).collect(),
+        }
+    }
+
+    /// The file with solc source id `id`.
+    pub fn get(&self, id: u32) -> Option<&SourceFile> {
+        self.files.get(&id)
+    }
+
+    /// Every file, in source-id order.
+    pub fn iter(&self) -> impl Iterator<Item = &SourceFile> {
+        self.files.values()
+    }
+}
+
+/// A source location: the file and the 1-based line range an instruction came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SourceLocation<'a> {
+    /// The file.
+    pub file: &'a SourceFile,
+    /// First line of the instruction's source range.
+    pub line: u32,
+    /// Last line of the instruction's source range.
+    pub end_line: u32,
+    /// Byte offset of the range in the file.
+    pub offset: u32,
+    /// Length of the range in bytes.
+    pub length: u32,
+}
+
+/// One compiled contract.
+#[derive(Debug, Clone)]
+pub struct ContractArtifact {
+    /// The contract's name.
+    pub name: String,
+    /// The source file that defines it, as compiled (relative to the project root).
+    pub source_path: PathBuf,
+    /// Its JSON ABI.
+    pub abi: JsonAbi,
+    /// Creation bytecode (initcode); empty for interfaces and abstract contracts.
+    pub creation_code: Bytes,
+    /// Runtime (deployed) bytecode.
+    pub runtime_code: Bytes,
+    /// The runtime source map exactly as solc emitted it (compressed form).
+    pub runtime_source_map: Option<String>,
+    /// The sources of the build the contract came from (source ids are per build).
+    pub sources: Arc<SourceSet>,
+    pub(crate) pc_index: PcIndex,
+}
+
+impl ContractArtifact {
+    /// `path:Name`, the spelling that is unique even when two files define the same name.
+    pub fn qualified_name(&self) -> String {
+        format!("{}:{}", self.source_path.display(), self.name)
+    }
+
+    /// Whether the contract has creation code (interfaces and abstract contracts have none).
+    pub fn is_deployable(&self) -> bool {
+        !self.creation_code.is_empty()
+    }
+
+    /// The source location of the runtime instruction at `pc`, if the source map names one.
+    pub fn source_location(&self, pc: usize) -> Option<SourceLocation<'_>> {
+        let span = self.pc_index.get(pc)?;
+        let file = self.sources.get(span.file)?;
+        Some(SourceLocation {
+            file,
+            line: file.line_of(span.offset),
+            end_line: file.line_of(span.offset + span.length.saturating_sub(1)),
+            offset: span.offset,
+            length: span.length,
+        })
+    }
+
+    /// Every runtime instruction's pc with its source location, in pc order. Later work
+    /// (coverage, diff targets) walks this.
+    pub fn source_locations(&self) -> impl Iterator<Item = (usize, SourceLocation<'_>)> {
+        self.pc_index
+            .pcs()
+            .filter_map(|pc| Some((pc, self.source_location(pc)?)))
+    }
+}
+
+/// Every contract of a compiled project, looked up by name.
+#[derive(Debug, Clone)]
+pub struct Artifacts {
+    root: PathBuf,
+    contracts: Vec<Arc<ContractArtifact>>,
+    cache_hit: bool,
+}
+
+impl Artifacts {
+    pub(crate) fn new(root: PathBuf, mut contracts: Vec<ContractArtifact>, cache_hit: bool) -> Self {
+        contracts.sort_by(|a, b| (&a.name, &a.source_path).cmp(&(&b.name, &b.source_path)));
+        Artifacts {
+            root,
+            contracts: contracts.into_iter().map(Arc::new).collect(),
+            cache_hit,
+        }
+    }
+
+    /// The project root the sources were found under.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Whether this compile reused cached output for every source (nothing was recompiled).
+    pub fn cache_hit(&self) -> bool {
+        self.cache_hit
+    }
+
+    /// Every compiled contract, sorted by name.
+    pub fn contracts(&self) -> impl Iterator<Item = &Arc<ContractArtifact>> {
+        self.contracts.iter()
+    }
+
+    /// The contract called `name`, or `path:Name` when several files define `Name`.
+    ///
+    /// An unknown name lists every known one; an ambiguous bare name lists the qualified
+    /// spellings to choose from.
+    pub fn get(&self, name: &str) -> Result<&Arc<ContractArtifact>> {
+        if let Some((path, bare)) = name.rsplit_once(':') {
+            let wanted = Path::new(path);
+            if let Some(found) = self
+                .contracts
+                .iter()
+                .find(|c| c.name == bare && (c.source_path == wanted || c.source_path.ends_with(wanted)))
+            {
+                return Ok(found);
+            }
+        } else {
+            let mut matches = self.contracts.iter().filter(|c| c.name == name);
+            if let Some(first) = matches.next() {
+                let rest: Vec<_> = matches.collect();
+                if rest.is_empty() {
+                    return Ok(first);
+                }
+                let candidates = std::iter::once(first)
+                    .chain(rest)
+                    .map(|c| c.qualified_name())
+                    .collect();
+                return Err(Error::AmbiguousContract {
+                    name: name.to_string(),
+                    candidates,
+                });
+            }
+        }
+        Err(Error::UnknownContract {
+            name: name.to_string(),
+            known: self.known_names(),
+        })
+    }
+
+    /// Every contract's name, qualified as `path:Name` where a name is defined twice.
+    pub fn known_names(&self) -> Vec<String> {
+        self.contracts
+            .iter()
+            .map(|c| {
+                if self.contracts.iter().filter(|o| o.name == c.name).count() > 1 {
+                    c.qualified_name()
+                } else {
+                    c.name.clone()
+                }
+            })
+            .collect()
+    }
+}

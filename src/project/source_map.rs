@@ -1,0 +1,111 @@
+//! The runtime source map decoded into a pc-indexed table.
+//!
+//! solc's source map has one entry per *instruction*, while everything at run time speaks in
+//! *program counters*; this module walks the bytecode (skipping PUSH data) to pair them up.
+
+use foundry_compilers::artifacts::sourcemap;
+
+use crate::error::{Error, Result};
+
+/// Where in which source file an instruction came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Span {
+    pub(crate) file: u32,
+    pub(crate) offset: u32,
+    pub(crate) length: u32,
+}
+
+/// pc → source span for one contract's runtime code. Instructions that the source map
+/// attributes to no file (compiler-generated code) are absent.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PcIndex {
+    /// Sorted by pc.
+    entries: Vec<(u32, Span)>,
+}
+
+/// The pc of every instruction of `code`, in order. PUSH immediates are skipped; a truncated
+/// PUSH at the end still counts as one instruction, as the EVM sees it.
+pub(crate) fn instruction_pcs(code: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    let mut pc = 0usize;
+    std::iter::from_fn(move || {
+        if pc >= code.len() {
+            return None;
+        }
+        let here = pc;
+        let op = code[pc];
+        // PUSH1 (0x60) ..= PUSH32 (0x7f) carry 1..=32 immediate bytes.
+        let immediate = if (0x60..=0x7f).contains(&op) { (op - 0x5f) as usize } else { 0 };
+        pc += 1 + immediate;
+        Some(here)
+    })
+}
+
+impl PcIndex {
+    /// Pairs the instructions of `runtime_code` with the entries of the compressed source map.
+    pub(crate) fn build(runtime_code: &[u8], source_map: &str) -> Result<Self> {
+        let elements = sourcemap::parse(source_map)
+            .map_err(|e| Error::Solc(format!("unreadable source map from solc: {e}")))?;
+        let entries = instruction_pcs(runtime_code)
+            .zip(elements.iter())
+            .filter_map(|(pc, element)| {
+                Some((
+                    pc as u32,
+                    Span {
+                        file: element.index()?,
+                        offset: element.offset(),
+                        length: element.length(),
+                    },
+                ))
+            })
+            .collect();
+        Ok(PcIndex { entries })
+    }
+
+    /// The span of the instruction at `pc`.
+    pub(crate) fn get(&self, pc: usize) -> Option<Span> {
+        let pc = u32::try_from(pc).ok()?;
+        self.entries
+            .binary_search_by_key(&pc, |&(p, _)| p)
+            .ok()
+            .map(|i| self.entries[i].1)
+    }
+
+    /// Every pc that has a span, ascending.
+    pub(crate) fn pcs(&self) -> impl Iterator<Item = usize> + '_ {
+        self.entries.iter().map(|&(pc, _)| pc as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn push_immediates_are_skipped() {
+        // PUSH1 0x80, PUSH2 0x0102, ADD, PUSH32 <32 bytes>, STOP
+        let mut code = vec![0x60, 0x80, 0x61, 0x01, 0x02, 0x01, 0x7f];
+        code.extend([0u8; 32]);
+        code.push(0x00);
+        let pcs: Vec<_> = instruction_pcs(&code).collect();
+        assert_eq!(pcs, vec![0, 2, 5, 6, 39]);
+    }
+
+    #[test]
+    fn truncated_push_is_one_instruction() {
+        let pcs: Vec<_> = instruction_pcs(&[0x00, 0x62, 0x01]).collect();
+        assert_eq!(pcs, vec![0, 1]);
+    }
+
+    #[test]
+    fn entries_follow_instructions_and_inherit_fields() {
+        // Three instructions at pcs 0, 2, 3; the second map entry inherits offset and file,
+        // the third belongs to no file (-1).
+        let code = [0x60, 0x01, 0x50, 0x00];
+        let index = PcIndex::build(&code, "10:5:0:-;;20:3:-1").unwrap();
+        assert_eq!(index.get(0), Some(Span { file: 0, offset: 10, length: 5 }));
+        assert_eq!(index.get(2), Some(Span { file: 0, offset: 10, length: 5 }));
+        assert_eq!(index.get(3), None, "compiler-generated code has no file");
+        assert_eq!(index.get(1), None, "pc 1 is PUSH data, not an instruction");
+        assert_eq!(index.pcs().collect::<Vec<_>>(), vec![0, 2]);
+    }
+}
