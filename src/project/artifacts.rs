@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::project::source_map::PcIndex;
 
 /// One Solidity source file of a build, with its solc source id.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourceFile {
     /// solc's source id (the file index used in source maps).
     pub id: u32,
@@ -54,7 +54,12 @@ impl SourceFile {
     pub fn line_text(&self, line: u32) -> Option<&str> {
         let start = *self.line_starts.get(line.checked_sub(1)? as usize)? as usize;
         let rest = &self.content[start..];
-        Some(rest.split('\n').next().unwrap_or(rest).trim_end_matches('\r'))
+        Some(
+            rest.split('\n')
+                .next()
+                .unwrap_or(rest)
+                .trim_end_matches('\r'),
+        )
     }
 }
 
@@ -160,7 +165,11 @@ pub struct Artifacts {
 }
 
 impl Artifacts {
-    pub(crate) fn new(root: PathBuf, mut contracts: Vec<ContractArtifact>, cache_hit: bool) -> Self {
+    pub(crate) fn new(
+        root: PathBuf,
+        mut contracts: Vec<ContractArtifact>,
+        cache_hit: bool,
+    ) -> Self {
         contracts.sort_by(|a, b| (&a.name, &a.source_path).cmp(&(&b.name, &b.source_path)));
         Artifacts {
             root,
@@ -191,11 +200,9 @@ impl Artifacts {
     pub fn get(&self, name: &str) -> Result<&Arc<ContractArtifact>> {
         if let Some((path, bare)) = name.rsplit_once(':') {
             let wanted = Path::new(path);
-            if let Some(found) = self
-                .contracts
-                .iter()
-                .find(|c| c.name == bare && (c.source_path == wanted || c.source_path.ends_with(wanted)))
-            {
+            if let Some(found) = self.contracts.iter().find(|c| {
+                c.name == bare && (c.source_path == wanted || c.source_path.ends_with(wanted))
+            }) {
                 return Ok(found);
             }
         } else {

@@ -34,7 +34,11 @@ pub(crate) fn instruction_pcs(code: &[u8]) -> impl Iterator<Item = usize> + '_ {
         let here = pc;
         let op = code[pc];
         // PUSH1 (0x60) ..= PUSH32 (0x7f) carry 1..=32 immediate bytes.
-        let immediate = if (0x60..=0x7f).contains(&op) { (op - 0x5f) as usize } else { 0 };
+        let immediate = if (0x60..=0x7f).contains(&op) {
+            (op - 0x5f) as usize
+        } else {
+            0
+        };
         pc += 1 + immediate;
         Some(here)
     })
@@ -102,8 +106,22 @@ mod tests {
         // the third belongs to no file (-1).
         let code = [0x60, 0x01, 0x50, 0x00];
         let index = PcIndex::build(&code, "10:5:0:-;;20:3:-1").unwrap();
-        assert_eq!(index.get(0), Some(Span { file: 0, offset: 10, length: 5 }));
-        assert_eq!(index.get(2), Some(Span { file: 0, offset: 10, length: 5 }));
+        assert_eq!(
+            index.get(0),
+            Some(Span {
+                file: 0,
+                offset: 10,
+                length: 5
+            })
+        );
+        assert_eq!(
+            index.get(2),
+            Some(Span {
+                file: 0,
+                offset: 10,
+                length: 5
+            })
+        );
         assert_eq!(index.get(3), None, "compiler-generated code has no file");
         assert_eq!(index.get(1), None, "pc 1 is PUSH data, not an instruction");
         assert_eq!(index.pcs().collect::<Vec<_>>(), vec![0, 2]);

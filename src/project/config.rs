@@ -1,0 +1,189 @@
+//! Where a project's Solidity lives and how to compile it: `foundry.toml` when there is one,
+//! otherwise harvey's convention (`contracts/`).
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+
+/// How a project is compiled: its layout, remappings, compiler choice and solc settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectConfig {
+    /// The project root (normally the crate's `CARGO_MANIFEST_DIR`).
+    pub root: PathBuf,
+    /// The directory holding the contracts (foundry.toml `src`; default `contracts/`).
+    pub sources: PathBuf,
+    /// Library directories imports are resolved in (foundry.toml `libs`).
+    pub libs: Vec<PathBuf>,
+    /// Import remappings `prefix=target` (foundry.toml `remappings`, then `remappings.txt`).
+    pub remappings: Vec<String>,
+    /// The compiler asked for by foundry.toml `solc`/`solc_version`: a path or a version.
+    pub solc: Option<String>,
+    /// Whether the solc optimizer runs (foundry.toml `optimizer`; default off, as in forge).
+    pub optimizer: bool,
+    /// Optimizer runs (foundry.toml `optimizer_runs`; default 200).
+    pub optimizer_runs: usize,
+    /// Target EVM version (foundry.toml `evm_version`; default: solc's own default).
+    pub evm_version: Option<String>,
+    /// Compile through the IR pipeline (foundry.toml `via_ir`).
+    pub via_ir: bool,
+    /// Where harvey keeps compiler cache and artifacts: `<root>/target/harvey`, apart from
+    /// forge's own `cache/` and `out/` so the two tools never invalidate each other.
+    pub cache_dir: PathBuf,
+}
+
+/// The keys of one `[profile.*]` table that harvey honours; all optional so that a profile
+/// can override only some of `default`'s.
+#[derive(Debug, Default, Deserialize)]
+struct FoundryProfile {
+    src: Option<PathBuf>,
+    libs: Option<Vec<PathBuf>>,
+    remappings: Option<Vec<String>>,
+    solc: Option<String>,
+    solc_version: Option<String>,
+    optimizer: Option<bool>,
+    optimizer_runs: Option<usize>,
+    evm_version: Option<String>,
+    via_ir: Option<bool>,
+}
+
+impl FoundryProfile {
+    /// `self` with every key `over` sets replaced by `over`'s value.
+    fn overridden_by(self, over: FoundryProfile) -> FoundryProfile {
+        FoundryProfile {
+            src: over.src.or(self.src),
+            libs: over.libs.or(self.libs),
+            remappings: over.remappings.or(self.remappings),
+            solc: over.solc.or(self.solc),
+            solc_version: over.solc_version.or(self.solc_version),
+            optimizer: over.optimizer.or(self.optimizer),
+            optimizer_runs: over.optimizer_runs.or(self.optimizer_runs),
+            evm_version: over.evm_version.or(self.evm_version),
+            via_ir: over.via_ir.or(self.via_ir),
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct FoundryToml {
+    #[serde(default)]
+    profile: std::collections::BTreeMap<String, FoundryProfile>,
+}
+
+impl ProjectConfig {
+    /// The configuration of the project rooted at `root`: its `foundry.toml` (profile from
+    /// `FOUNDRY_PROFILE`, default `default`) if present, else `contracts/` with defaults.
+    pub fn discover(root: &Path) -> Result<Self> {
+        let manifest = root.join("foundry.toml");
+        let profile = if manifest.is_file() {
+            let text = std::fs::read_to_string(&manifest).map_err(|e| Error::io(&manifest, &e))?;
+            let selected = std::env::var("FOUNDRY_PROFILE").unwrap_or_else(|_| "default".into());
+            read_profile(&text, &selected)
+                .map_err(|message| Error::Config(format!("{}: {message}", manifest.display())))?
+        } else {
+            FoundryProfile {
+                src: Some(PathBuf::from("contracts")),
+                libs: Some(Vec::new()),
+                ..FoundryProfile::default()
+            }
+        };
+        let mut remappings = profile.remappings.unwrap_or_default();
+        remappings.extend(read_remappings_txt(root)?);
+        Ok(ProjectConfig {
+            root: root.to_path_buf(),
+            // forge's defaults where foundry.toml is silent.
+            sources: root.join(profile.src.unwrap_or_else(|| "src".into())),
+            libs: profile
+                .libs
+                .unwrap_or_else(|| vec!["lib".into()])
+                .into_iter()
+                .map(|lib| root.join(lib))
+                .collect(),
+            remappings,
+            solc: profile.solc.or(profile.solc_version),
+            optimizer: profile.optimizer.unwrap_or(false),
+            optimizer_runs: profile.optimizer_runs.unwrap_or(200),
+            evm_version: profile.evm_version,
+            via_ir: profile.via_ir.unwrap_or(false),
+            cache_dir: root.join("target").join("harvey"),
+        })
+    }
+}
+
+/// The `default` profile of a foundry.toml, overridden by profile `selected`.
+fn read_profile(text: &str, selected: &str) -> std::result::Result<FoundryProfile, String> {
+    let mut parsed: FoundryToml = toml::from_str(text).map_err(|e| e.to_string())?;
+    let default = parsed.profile.remove("default").unwrap_or_default();
+    Ok(match parsed.profile.remove(selected) {
+        Some(over) if selected != "default" => default.overridden_by(over),
+        _ => default,
+    })
+}
+
+/// The remappings in `<root>/remappings.txt`, one per non-empty line.
+fn read_remappings_txt(root: &Path) -> Result<Vec<String>> {
+    let path = root.join("remappings.txt");
+    if !path.is_file() {
+        return Ok(Vec::new());
+    }
+    let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, &e))?;
+    Ok(text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selected_profile_overrides_default_key_by_key() {
+        let text = r#"
+            [profile.default]
+            src = "src"
+            solc = "0.8.28"
+            optimizer = true
+            [profile.ci]
+            optimizer_runs = 10000
+        "#;
+        let p = read_profile(text, "ci").unwrap();
+        assert_eq!(p.src, Some(PathBuf::from("src")));
+        assert_eq!(p.solc.as_deref(), Some("0.8.28"));
+        assert_eq!(p.optimizer, Some(true));
+        assert_eq!(p.optimizer_runs, Some(10000));
+    }
+
+    #[test]
+    fn malformed_toml_is_reported() {
+        let err = read_profile("[profile.default\nsrc = ", "default").unwrap_err();
+        assert!(!err.is_empty());
+    }
+
+    #[test]
+    fn without_foundry_toml_sources_are_in_contracts() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = ProjectConfig::discover(dir.path()).unwrap();
+        assert_eq!(config.sources, dir.path().join("contracts"));
+        assert!(config.libs.is_empty());
+        assert_eq!(config.solc, None);
+    }
+
+    #[test]
+    fn foundry_toml_layout_and_remappings_txt_are_honoured() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("foundry.toml"),
+            "[profile.default]\nsrc = \"sol\"\nlibs = [\"deps\"]\nremappings = [\"a/=deps/a/\"]\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("remappings.txt"), "b/=deps/b/\n\n").unwrap();
+        let config = ProjectConfig::discover(dir.path()).unwrap();
+        assert_eq!(config.sources, dir.path().join("sol"));
+        assert_eq!(config.libs, vec![dir.path().join("deps")]);
+        assert_eq!(config.remappings, vec!["a/=deps/a/", "b/=deps/b/"]);
+    }
+}

@@ -1,0 +1,49 @@
+//! Everything about the Solidity side: finding the sources (`foundry.toml` or `contracts/`),
+//! finding solc, compiling with foundry-compilers (cached on disk, at most once per process)
+//! and exposing the artifacts with a pc → source line index.
+//!
+//! This module knows nothing about fuzzing.
+
+mod artifacts;
+mod compile;
+mod config;
+mod solc;
+mod source_map;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use once_cell::sync::Lazy;
+
+pub use artifacts::{Artifacts, ContractArtifact, SourceFile, SourceLocation, SourceSet};
+pub use config::ProjectConfig;
+
+use crate::error::Result;
+
+impl ProjectConfig {
+    /// Compiles the project now (foundry-compilers' on-disk cache still applies: unchanged
+    /// sources are not recompiled). Most callers want [`compiled`], which also shares the
+    /// result within the process.
+    pub fn compile(&self) -> Result<Artifacts> {
+        compile::compile(self)
+    }
+}
+
+/// Per-process memo of compile results by project root, so that every test of a test binary
+/// shares one compilation (and one failure report).
+static COMPILED: Lazy<Mutex<HashMap<PathBuf, Result<Arc<Artifacts>>>>> =
+    Lazy::new(Default::default);
+
+/// The artifacts of the project at `root` (usually `env!("CARGO_MANIFEST_DIR")`), compiled at
+/// most once per process.
+pub fn compiled(root: &Path) -> Result<Arc<Artifacts>> {
+    // Holding the lock while compiling is deliberate: concurrent tests wait for the one
+    // compilation instead of starting their own.
+    let mut memo = COMPILED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    memo.entry(root.to_path_buf())
+        .or_insert_with(|| ProjectConfig::discover(root)?.compile().map(Arc::new))
+        .clone()
+}

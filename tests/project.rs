@@ -1,0 +1,183 @@
+//! Compiling Solidity with foundry-compilers and a real solc (the repo's solcjs shim):
+//! cache hits, the pc → line index, and the errors a user sees for bad input.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use harvey::Error;
+use harvey::project::{ProjectConfig, compiled};
+
+/// The repo's solc shim (solcjs from npm, installed on first use).
+fn shim() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/solc-shim/solc")
+}
+
+/// A throwaway project: `files` under `contracts/`, compiled by the shim.
+fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = format!(
+        "[profile.default]\nsrc = \"contracts\"\nlibs = []\nsolc = {:?}\n",
+        shim().display().to_string()
+    );
+    std::fs::write(dir.path().join("foundry.toml"), toml).unwrap();
+    std::fs::create_dir_all(dir.path().join("contracts")).unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.path().join("contracts").join(name), text).unwrap();
+    }
+    dir
+}
+
+const GUARD: &str = "// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+contract Guard {
+    function check(uint256 x) external pure returns (uint256) {
+        require(x != 7, \"seven\");
+        return x + 1;
+    }
+}
+";
+
+#[test]
+fn second_compile_is_a_cache_hit() {
+    let dir = project(&[("Guard.sol", GUARD)]);
+    let config = ProjectConfig::discover(dir.path()).unwrap();
+    let first = config.compile().unwrap();
+    assert!(!first.cache_hit(), "a fresh project must be compiled");
+    let second = config.compile().unwrap();
+    assert!(
+        second.cache_hit(),
+        "unchanged sources must not be recompiled"
+    );
+    let (a, b) = (first.get("Guard").unwrap(), second.get("Guard").unwrap());
+    assert_eq!(a.runtime_code, b.runtime_code);
+    assert_eq!(a.runtime_source_map, b.runtime_source_map);
+    assert_eq!(
+        b.sources.iter().count(),
+        1,
+        "cached builds keep their source table"
+    );
+}
+
+#[test]
+fn artifacts_carry_abi_bytecode_and_a_pc_to_line_index() {
+    let dir = project(&[("Guard.sol", GUARD)]);
+    let artifacts = ProjectConfig::discover(dir.path())
+        .unwrap()
+        .compile()
+        .unwrap();
+    let guard = artifacts.get("Guard").unwrap();
+    assert_eq!(guard.source_path, Path::new("contracts/Guard.sol"));
+    assert!(guard.abi.function("check").is_some());
+    assert!(guard.is_deployable() && !guard.runtime_code.is_empty());
+    // The condition `x != 7` on line 5 has instructions of its own (solc 0.8.28 emits a SUB),
+    // and the require's branch (a JUMPI, 0x57) maps to the same line.
+    let text_of = |loc: &harvey::project::SourceLocation<'_>| {
+        loc.file.content[loc.offset as usize..(loc.offset + loc.length) as usize].to_string()
+    };
+    let condition: Vec<_> = guard
+        .source_locations()
+        .filter(|(_, loc)| text_of(loc) == "x != 7")
+        .collect();
+    assert!(!condition.is_empty(), "no instruction maps to `x != 7`");
+    assert!(
+        condition
+            .iter()
+            .all(|(_, loc)| loc.line == 5 && loc.end_line == 5)
+    );
+    const JUMPI: u8 = 0x57;
+    assert!(
+        guard
+            .source_locations()
+            .any(|(pc, loc)| guard.runtime_code[pc] == JUMPI && loc.line == 5),
+        "the require's branch is not on line 5"
+    );
+    for (_, loc) in guard.source_locations() {
+        assert!(loc.line <= loc.end_line && loc.file.line_text(loc.end_line).is_some());
+    }
+}
+
+#[test]
+fn compile_errors_show_solc_messages_with_file_line_column() {
+    let broken = "pragma solidity ^0.8.0;\ncontract Broken {\n    function f() external { undefinedThing(); }\n}\n";
+    let dir = project(&[("Broken.sol", broken)]);
+    let err = ProjectConfig::discover(dir.path())
+        .unwrap()
+        .compile()
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, Error::Compile { .. }), "{err:?}");
+    assert!(text.contains("Undeclared identifier"), "{text}");
+    assert!(text.contains("contracts/Broken.sol:3:29"), "{text}");
+}
+
+#[test]
+fn unknown_and_ambiguous_contract_names_list_the_choices() {
+    let token = |file: &str| {
+        format!("pragma solidity ^0.8.0;\ncontract Token {{ uint256 public {file}; }}\n")
+    };
+    let (a, b) = (token("a"), token("b"));
+    let dir = project(&[("A.sol", &a), ("B.sol", &b), ("Guard.sol", GUARD)]);
+    let artifacts = ProjectConfig::discover(dir.path())
+        .unwrap()
+        .compile()
+        .unwrap();
+
+    let err = artifacts.get("Vault").unwrap_err().to_string();
+    assert!(err.contains("unknown contract `Vault`"), "{err}");
+    assert!(
+        err.contains("Guard") && err.contains("contracts/A.sol:Token"),
+        "{err}"
+    );
+
+    let err = artifacts.get("Token").unwrap_err().to_string();
+    assert!(
+        err.contains("ambiguous") && err.contains("contracts/B.sol:Token"),
+        "{err}"
+    );
+    let b = artifacts.get("contracts/B.sol:Token").unwrap();
+    assert!(b.abi.function("b").is_some());
+}
+
+#[test]
+fn a_configured_solc_that_does_not_exist_is_a_clear_error() {
+    let dir = project(&[("Guard.sol", GUARD)]);
+    let toml = "[profile.default]\nsrc = \"contracts\"\nsolc = \"bin/solc-missing\"\n";
+    std::fs::write(dir.path().join("foundry.toml"), toml).unwrap();
+    let err = ProjectConfig::discover(dir.path())
+        .unwrap()
+        .compile()
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, Error::SolcNotFound { .. }), "{err:?}");
+    assert!(
+        text.contains("foundry.toml `solc` = \"bin/solc-missing\""),
+        "{text}"
+    );
+    assert!(text.contains("Fix:"), "{text}");
+}
+
+#[test]
+fn a_project_without_sources_says_where_it_looked() {
+    let dir = project(&[]);
+    let text = ProjectConfig::discover(dir.path())
+        .unwrap()
+        .compile()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        text.contains("no Solidity sources") && text.contains("contracts"),
+        "{text}"
+    );
+}
+
+#[test]
+fn compiled_shares_one_compilation_per_process() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let first = compiled(root).unwrap();
+    let second = compiled(root).unwrap();
+    assert!(Arc::ptr_eq(&first, &second));
+    assert!(
+        first.contracts().next().is_some(),
+        "the repo's contracts/ compile"
+    );
+}
