@@ -1,1 +1,29 @@
-//! harvey macros
+//! The `#[harvey::invariant]` attribute. This crate only parses and validates the attribute
+//! and the function it is on, then emits one `#[test]` that calls
+//! `harvey::__private::run_invariant`; every decision about fuzzing lives in `harvey`.
+//! Misuse is a compile error spanned on the offending token.
+
+mod args;
+mod emit;
+
+use proc_macro::TokenStream;
+use syn::{ItemFn, parse_macro_input};
+
+/// Turns `fn name(chain: &Chain) -> bool` (or `-> Result<(), E: Display>`) into a `#[test]`
+/// that runs a fuzzing campaign and fails with a shrunk, replayable call sequence when the
+/// invariant breaks.
+///
+/// Arguments: `contract = "Name"` or `contracts = ["A", "B"]` (deployed with no constructor
+/// arguments when there is no setup), `setup = path::to::fn` (a
+/// `fn(&mut Chain) -> harvey::Result<()>`), `runs = N`, `time = "30s"`, `depth = N`,
+/// `seed = N`, `workers = N`. `HARVEY_*` environment variables override them at run time.
+#[proc_macro_attribute]
+pub fn invariant(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let function = parse_macro_input!(item as ItemFn);
+    let parsed = args::InvariantArgs::parse(attr.into())
+        .and_then(|args| emit::invariant_test(args, function));
+    match parsed {
+        Ok(tokens) => tokens.into(),
+        Err(error) => error.to_compile_error().into(),
+    }
+}

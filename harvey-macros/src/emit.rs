@@ -1,0 +1,92 @@
+//! Checking the invariant function's shape and emitting the `#[test]` around it.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{FnArg, ItemFn, ReturnType};
+
+use crate::args::InvariantArgs;
+
+/// The function must look like `fn name(chain: &Chain) -> R`; anything else is reported on
+/// the part that is wrong. Whether `R` is `bool` or `Result<(), E: Display>` is left to the
+/// type checker through `harvey::__private::IntoCheck`, so that error points at `R` too.
+fn check_signature(function: &ItemFn) -> syn::Result<()> {
+    let sig = &function.sig;
+    if let Some(asyncness) = sig.asyncness {
+        return Err(syn::Error::new(
+            asyncness.span(),
+            "an invariant cannot be async",
+        ));
+    }
+    if !sig.generics.params.is_empty() {
+        return Err(syn::Error::new(
+            sig.generics.span(),
+            "an invariant cannot be generic",
+        ));
+    }
+    if sig.inputs.len() != 1 || matches!(sig.inputs.first(), Some(FnArg::Receiver(_))) {
+        return Err(syn::Error::new(
+            sig.inputs.span(),
+            "an invariant takes exactly one argument: `chain: &Chain`",
+        ));
+    }
+    if let ReturnType::Default = sig.output {
+        return Err(syn::Error::new(
+            sig.ident.span(),
+            "an invariant returns `bool` or `Result<(), E>` with `E: Display`",
+        ));
+    }
+    Ok(())
+}
+
+/// The `#[test]` that runs the campaign.
+pub(crate) fn invariant_test(args: InvariantArgs, function: ItemFn) -> syn::Result<TokenStream> {
+    check_signature(&function)?;
+    let name = &function.sig.ident;
+    let contracts = &args.contracts;
+    let setup = match &args.setup {
+        // The cast is spanned on the user's path so that a setup with the wrong signature is
+        // reported there.
+        Some(path) => quote_spanned! { path.span() =>
+            ::core::option::Option::Some(#path as fn(&mut ::harvey::chain::Chain) -> ::harvey::Result<()>)
+        },
+        None => quote!(::core::option::Option::None),
+    };
+    let output_span = match &function.sig.output {
+        ReturnType::Type(_, ty) => ty.span(),
+        ReturnType::Default => name.span(),
+    };
+    let check = quote_spanned! { output_span =>
+        |chain: &::harvey::chain::Chain| ::harvey::__private::IntoCheck::into_check(#name(chain))
+    };
+    let option = |value: Option<TokenStream>| match value {
+        Some(v) => quote!(::core::option::Option::Some(#v)),
+        None => quote!(::core::option::Option::None),
+    };
+    let runs = option(args.runs.map(|v| quote!(#v)));
+    let time_ms = option(args.time_ms.map(|v| quote!(#v)));
+    let depth = option(args.depth.map(|v| quote!(#v)));
+    let seed = option(args.seed.map(|v| quote!(#v)));
+    let workers = option(args.workers.map(|v| quote!(#v)));
+    Ok(quote! {
+        #[test]
+        fn #name() {
+            #function
+            ::harvey::__private::run_invariant(::harvey::__private::InvariantTest {
+                name: ::core::stringify!(#name),
+                module_path: ::core::module_path!(),
+                manifest_dir: ::core::env!("CARGO_MANIFEST_DIR"),
+                contracts: &[#(#contracts),*],
+                setup: #setup,
+                check: &#check,
+                attributes: ::harvey::__private::Attributes {
+                    runs: #runs,
+                    time_ms: #time_ms,
+                    depth: #depth,
+                    seed: #seed,
+                    workers: #workers,
+                },
+            });
+        }
+    })
+}
