@@ -1,0 +1,588 @@
+//! An in-memory EVM chain backed by revm: funded accounts, deploying and calling compiled
+//! contracts, read-only views, block time, and the snapshot/restore the fuzzer runs every
+//! call sequence from. Transaction results come back as harvey's [`TxOutcome`], with
+//! revert reasons decoded against the compiled ABIs.
+//!
+//! # State model
+//!
+//! A chain has two layers of state:
+//!
+//! - the **base**: the committed state (revm's `CacheDB`) and the base block env. Setup
+//!   builds it: [`Chain::deploy`], [`Chain::call`] and [`Chain::commit`] write to it.
+//! - the **pending** state: revm's journal on top of the base. [`Chain::execute`] runs a
+//!   transaction (under the [`Observer`](crate::observe::Observer)) and leaves its effects
+//!   there; the next transaction sees them. [`Chain::warp`], [`Chain::roll`],
+//!   [`Chain::set_balance`] and [`Chain::set_storage`] also write pending state.
+//!
+//! [`Chain::commit`] folds pending into base. [`Chain::reset`] drops pending and restores
+//! the base block: this is "restore the snapshot", and it costs only what the dropped
+//! transactions touched, however large the base is. The fuzzer runs each sequence as
+//! `execute`×n then `reset`, all on the one `Evm` built in [`Chain::new`] (building an
+//! `Evm` costs more than running a transaction).
+//!
+//! Read-only methods ([`Chain::view`], [`Chain::balance`], [`Chain::storage`]) take `&self`
+//! because invariants receive `&Chain`; they see pending state. A view runs as an
+//! unobserved transaction from [`VIEW_CALLER`], and only functions the ABI declares `view`
+//! or `pure` may be viewed, so a view never changes contract state (it bumps the view
+//! caller's nonce, which nothing else reads). The `Evm` therefore lives in a `RefCell`: a
+//! `Chain` is `Send` but not `Sync`.
+
+mod abi;
+mod outcome;
+mod vm;
+
+pub use abi::{SolArgs, SolReturns};
+pub use outcome::{HaltReason, PanicCode, RevertReason, SolDisplay, TxOutcome, TxStatus};
+pub use vm::{CHAIN_ID, TX_GAS_LIMIT};
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use alloy_dyn_abi::{DynSolValue, JsonAbiExt};
+use alloy_json_abi::{Function, StateMutability};
+use alloy_primitives::{Address, Bytes, U256, address};
+use revm::context::BlockEnv;
+
+use crate::error::{Error, Result};
+use crate::observe::Trace;
+use crate::project::{Artifacts, ContractArtifact};
+use vm::{Target, Vm};
+
+/// The account that deploys contracts and sends [`Chain::call`]s unless told otherwise.
+pub const DEPLOYER: Address = address!("0x00000000000000000000000000000000000d3910");
+
+/// The default senders of fuzzed transactions, in order.
+pub const SENDERS: [Address; 3] = [
+    address!("0x0000000000000000000000000000000000010000"),
+    address!("0x0000000000000000000000000000000000020000"),
+    address!("0x0000000000000000000000000000000000030000"),
+];
+
+/// `msg.sender` of [`Chain::view`] calls. Unfunded, and used for nothing else.
+pub const VIEW_CALLER: Address = address!("0x00000000000000000000000000000000000f1e35");
+
+/// Every funded account's initial balance: 10^24 wei (one million ether).
+pub const INITIAL_BALANCE: U256 = U256::from_limbs([
+    (10u128.pow(24) & u64::MAX as u128) as u64,
+    (10u128.pow(24) >> 64) as u64,
+    0,
+    0,
+]);
+
+/// `block.timestamp` of a new chain (November 2023: contracts that subtract durations from
+/// "now" do not underflow).
+pub const GENESIS_TIMESTAMP: u64 = 1_700_000_000;
+
+/// `block.number` of a new chain.
+pub const GENESIS_NUMBER: u64 = 1;
+
+/// Who sends a deployment or call, and with how much ether.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TxOptions {
+    /// The sender; [`DEPLOYER`] when `None`.
+    pub sender: Option<Address>,
+    /// `msg.value`, in wei.
+    pub value: U256,
+}
+
+/// Time passing before a transaction: added to `block.timestamp` and `block.number`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Warp {
+    /// Seconds added to `block.timestamp`.
+    pub seconds: u64,
+    /// Blocks added to `block.number`.
+    pub blocks: u64,
+}
+
+/// A raw transaction for [`Chain::execute`]: what the fuzzer generates.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tx {
+    /// `msg.sender` (and `tx.origin`).
+    pub sender: Address,
+    /// The called account.
+    pub to: Address,
+    /// Calldata: selector and ABI-encoded arguments.
+    pub calldata: Bytes,
+    /// `msg.value`, in wei.
+    pub value: U256,
+    /// Time passing before the transaction.
+    pub warp: Warp,
+}
+
+/// An in-memory chain with compiled contracts to deploy. See the [module docs](self) for
+/// the state model.
+pub struct Chain {
+    vm: RefCell<Vm>,
+    artifacts: Arc<Artifacts>,
+    /// Deployments in order, by contract name.
+    deployed: Vec<(String, Address)>,
+    /// The artifact of every contract deployed through this chain.
+    code_at: HashMap<Address, Arc<ContractArtifact>>,
+    fuzzed: Vec<Address>,
+}
+
+impl std::fmt::Debug for Chain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Chain")
+            .field("deployed", &self.deployed)
+            .field("fuzzed", &self.fuzzed)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Chain {
+    /// A fresh chain: [`DEPLOYER`] and the [`SENDERS`] hold [`INITIAL_BALANCE`], the block is
+    /// [`GENESIS_NUMBER`] at [`GENESIS_TIMESTAMP`], nothing is deployed.
+    pub fn new(artifacts: Arc<Artifacts>) -> Chain {
+        let block = BlockEnv {
+            number: U256::from(GENESIS_NUMBER),
+            timestamp: U256::from(GENESIS_TIMESTAMP),
+            ..BlockEnv::default()
+        };
+        let mut funded = vec![DEPLOYER];
+        funded.extend(SENDERS);
+        Chain {
+            vm: RefCell::new(Vm::new(&funded, INITIAL_BALANCE, block)),
+            artifacts,
+            deployed: Vec::new(),
+            code_at: HashMap::new(),
+            fuzzed: Vec::new(),
+        }
+    }
+
+    /// The compiled contracts this chain deploys from.
+    pub fn artifacts(&self) -> &Arc<Artifacts> {
+        &self.artifacts
+    }
+
+    /// The account that deploys and sends [`Chain::call`]s by default.
+    pub fn deployer(&self) -> Address {
+        DEPLOYER
+    }
+
+    /// The default senders of fuzzed transactions.
+    pub fn senders(&self) -> &[Address] {
+        &SENDERS
+    }
+
+    /// Deploys contract `name` from [`DEPLOYER`] with constructor arguments `args` (a
+    /// tuple: `()`, `(U256::from(100),)`), and commits.
+    ///
+    /// Fails with the [`Artifacts::get`] error for an unknown name, [`Error::Abi`] when
+    /// `args` do not fit the constructor, and [`Error::DeployFailed`] with the decoded
+    /// reason when the constructor reverts.
+    pub fn deploy(&mut self, name: &str, args: impl SolArgs) -> Result<Address> {
+        let artifact = Arc::clone(self.artifacts.get(name)?);
+        let expected = constructor_types(&artifact);
+        if !abi::types_fit(&expected, args.arg_types()) {
+            return Err(Error::Abi(format!(
+                "the constructor of {} takes {expected}, but the arguments are {}",
+                artifact.name,
+                args.arg_types()
+            )));
+        }
+        self.deploy_encoded(artifact, args.abi_encode_args(), TxOptions::default())
+    }
+
+    /// [`Chain::deploy`] with dynamically typed arguments, a sender and a value.
+    pub fn deploy_with(
+        &mut self,
+        name: &str,
+        args: &[DynSolValue],
+        options: TxOptions,
+    ) -> Result<Address> {
+        let artifact = Arc::clone(self.artifacts.get(name)?);
+        let encoded = match &artifact.abi.constructor {
+            Some(constructor) => constructor.abi_encode_input(args).map_err(|e| {
+                Error::Abi(format!(
+                    "the constructor of {} takes {}: {e}",
+                    artifact.name,
+                    constructor_types(&artifact)
+                ))
+            })?,
+            None if args.is_empty() => Vec::new(),
+            None => {
+                return Err(Error::Abi(format!(
+                    "{} has no constructor, but {} arguments were given",
+                    artifact.name,
+                    args.len()
+                )));
+            }
+        };
+        self.deploy_encoded(artifact, encoded, options)
+    }
+
+    /// Runs `artifact`'s creation code with `encoded_args` appended, commits, records it.
+    fn deploy_encoded(
+        &mut self,
+        artifact: Arc<ContractArtifact>,
+        encoded_args: Vec<u8>,
+        options: TxOptions,
+    ) -> Result<Address> {
+        let failed = |reason: String| Error::DeployFailed {
+            contract: artifact.name.clone(),
+            reason,
+        };
+        if !artifact.is_deployable() {
+            return Err(failed(
+                "it has no creation code (it is an interface or an abstract contract)".into(),
+            ));
+        }
+        let mut initcode = artifact.creation_code.to_vec();
+        initcode.extend_from_slice(&encoded_args);
+        let sender = options.sender.unwrap_or(DEPLOYER);
+        let result = self.vm.get_mut().run(
+            sender,
+            Target::Create,
+            initcode.into(),
+            options.value,
+            false,
+        )?;
+        let outcome = TxOutcome::from_result(result, |data| {
+            RevertReason::decode(data, self.decode_order(Some(&artifact)))
+        });
+        self.vm.get_mut().commit();
+        match (outcome.status, outcome.created) {
+            (TxStatus::Success, Some(address)) => {
+                self.deployed.push((artifact.name.clone(), address));
+                self.code_at.insert(address, artifact);
+                Ok(address)
+            }
+            (TxStatus::Success, None) => Err(failed("no contract was created".into())),
+            (status, _) => Err(failed(status.to_string())),
+        }
+    }
+
+    /// The address of the most recent deployment of contract `name`.
+    ///
+    /// # Panics
+    ///
+    /// When nothing called `name` was deployed; the message lists what was. This is meant
+    /// for invariant and setup code, where a typo should stop the test at once; use
+    /// [`Chain::try_get`] to handle the case.
+    pub fn get(&self, name: &str) -> Address {
+        self.try_get(name).unwrap_or_else(|| {
+            let names: Vec<&str> = self.deployed.iter().map(|(n, _)| n.as_str()).collect();
+            panic!(
+                "no contract named `{name}` was deployed on this chain; deployed: [{}]",
+                names.join(", ")
+            )
+        })
+    }
+
+    /// The address of the most recent deployment of contract `name`, if any.
+    pub fn try_get(&self, name: &str) -> Option<Address> {
+        self.deployed
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|&(_, address)| address)
+    }
+
+    /// Every deployment, in order, as (contract name, address).
+    pub fn deployed(&self) -> &[(String, Address)] {
+        &self.deployed
+    }
+
+    /// The compiled contract deployed at `address` through this chain.
+    pub fn artifact_at(&self, address: Address) -> Option<&Arc<ContractArtifact>> {
+        self.code_at.get(&address)
+    }
+
+    /// Marks `address` as a contract whose functions the fuzzer calls (once, in order).
+    pub fn fuzz(&mut self, address: Address) {
+        if !self.fuzzed.contains(&address) {
+            self.fuzzed.push(address);
+        }
+    }
+
+    /// The contracts marked with [`Chain::fuzz`].
+    pub fn fuzzed(&self) -> &[Address] {
+        &self.fuzzed
+    }
+
+    /// Calls `signature` (`"withdraw(uint256)"`, or a selector `"0x2e1a7d4d"`) on `to` from
+    /// [`DEPLOYER`] with `args`, and commits. A revert is an `Ok` outcome; `Err` means the
+    /// call could not be made (bad signature or arguments, value above the balance).
+    pub fn call(
+        &mut self,
+        to: Address,
+        signature: &str,
+        args: &[DynSolValue],
+    ) -> Result<TxOutcome> {
+        self.call_with(to, signature, args, TxOptions::default())
+    }
+
+    /// [`Chain::call`] with a sender and a value.
+    pub fn call_with(
+        &mut self,
+        to: Address,
+        signature: &str,
+        args: &[DynSolValue],
+        options: TxOptions,
+    ) -> Result<TxOutcome> {
+        let function = self.resolve(to, signature)?;
+        let calldata = function.abi_encode_input(args).map_err(|e| {
+            Error::Abi(format!(
+                "`{}` takes {}: {e}",
+                function.signature(),
+                abi::param_types(&function.inputs)
+            ))
+        })?;
+        let sender = options.sender.unwrap_or(DEPLOYER);
+        let result = self.vm.get_mut().run(
+            sender,
+            Target::Call(to),
+            calldata.into(),
+            options.value,
+            false,
+        )?;
+        let outcome = self.outcome(to, result);
+        self.vm.get_mut().commit();
+        Ok(outcome)
+    }
+
+    /// Runs `tx` into the pending state under the observer (see [`Chain::last_trace`]),
+    /// after applying its warp. Nothing is committed. `Err` only when the EVM refuses the
+    /// transaction (value above the sender's balance); pending state is then unchanged
+    /// apart from the warp.
+    pub fn execute(&mut self, tx: &Tx) -> Result<TxOutcome> {
+        let vm = self.vm.get_mut();
+        advance(vm.block_mut(), tx.warp);
+        let result = vm.run(
+            tx.sender,
+            Target::Call(tx.to),
+            tx.calldata.clone(),
+            tx.value,
+            true,
+        )?;
+        Ok(self.outcome(tx.to, result))
+    }
+
+    /// What the observer recorded during the last [`Chain::execute`].
+    pub fn last_trace(&mut self) -> &Trace {
+        self.vm.get_mut().trace()
+    }
+
+    /// Folds the pending state (and block) into the base state.
+    pub fn commit(&mut self) {
+        self.vm.get_mut().commit();
+    }
+
+    /// Drops the pending state and restores the base block: back to the last commit.
+    pub fn reset(&mut self) {
+        self.vm.get_mut().reset();
+    }
+
+    /// Calls view or pure function `signature` on `address` with `args` (a tuple) and
+    /// decodes the result as `T`: `chain.view::<U256>(vault, "totalDeposits()", ())`, or a
+    /// tuple for several return values. Sees pending state and changes none.
+    ///
+    /// Errors: [`Error::Call`] when the call reverts (with the decoded reason), when the
+    /// function is not `view`/`pure` in the contract's ABI, or when there is no contract;
+    /// [`Error::Abi`] when `args` or `T` do not fit the function.
+    pub fn view<T: SolReturns>(
+        &self,
+        address: Address,
+        signature: &str,
+        args: impl SolArgs,
+    ) -> Result<T> {
+        let function = self.resolve(address, signature)?;
+        self.check_view(address, &function, args.arg_types(), &T::return_types())?;
+        let mut calldata = function.selector().to_vec();
+        calldata.extend(args.abi_encode_args());
+        let mut vm = self.vm.try_borrow_mut().map_err(|_| {
+            Error::Call("the chain is busy: a view cannot run inside another chain call".into())
+        })?;
+        let result = vm.run(
+            VIEW_CALLER,
+            Target::Call(address),
+            calldata.into(),
+            U256::ZERO,
+            false,
+        )?;
+        let outcome = self.outcome(address, result);
+        let signature = function.signature();
+        if !outcome.is_success() {
+            return Err(Error::Call(format!(
+                "view `{signature}` on {address} {}",
+                outcome.status
+            )));
+        }
+        if outcome.output.is_empty() && !vm.has_code(address) {
+            return Err(Error::Call(format!(
+                "view `{signature}`: there is no contract at {address}"
+            )));
+        }
+        T::abi_decode_returns(&outcome.output).map_err(|e| {
+            Error::Abi(format!(
+                "the return data of `{signature}` does not decode as {}: {e}",
+                T::return_types()
+            ))
+        })
+    }
+
+    /// Rejects a view of a function that may change state, and argument or return types
+    /// that do not fit the ABI (when the target's ABI is known).
+    fn check_view(
+        &self,
+        address: Address,
+        function: &Function,
+        args: &str,
+        returns: &str,
+    ) -> Result<()> {
+        let signature = function.signature();
+        let inputs = abi::param_types(&function.inputs);
+        if !abi::types_fit(&inputs, args) {
+            return Err(Error::Abi(format!(
+                "`{signature}` takes {inputs}, but the arguments are {args}"
+            )));
+        }
+        let Some(artifact) = self.artifact_at(address) else {
+            return Ok(());
+        };
+        if !matches!(
+            function.state_mutability,
+            StateMutability::View | StateMutability::Pure
+        ) {
+            return Err(Error::Call(format!(
+                "`{signature}` of {} is not a view function (it is {}): views must not change state; use Chain::call",
+                artifact.name,
+                function.state_mutability.as_json_str()
+            )));
+        }
+        let outputs = abi::param_types(&function.outputs);
+        if !abi::types_fit(&outputs, returns) {
+            return Err(Error::Abi(format!(
+                "`{signature}` of {} returns {outputs}, not {returns}",
+                artifact.name
+            )));
+        }
+        Ok(())
+    }
+
+    /// `signature` resolved against the ABI of the contract at `to`, when known.
+    fn resolve(&self, to: Address, signature: &str) -> Result<Function> {
+        let contract = self
+            .artifact_at(to)
+            .map(|artifact| (artifact.name.as_str(), &artifact.abi));
+        abi::resolve_function(signature, contract)
+    }
+
+    /// Decodes `result` of a call to `to`.
+    fn outcome(&self, to: Address, result: revm::context::result::ExecutionResult) -> TxOutcome {
+        let called = self.artifact_at(to).map(Arc::as_ref);
+        TxOutcome::from_result(result, |data| {
+            RevertReason::decode(data, self.decode_order(called))
+        })
+    }
+
+    /// The artifacts to look custom errors up in: the called contract's first, then all.
+    fn decode_order<'a>(
+        &'a self,
+        called: Option<&'a ContractArtifact>,
+    ) -> impl Iterator<Item = &'a ContractArtifact> {
+        called
+            .into_iter()
+            .chain(self.artifacts.contracts().map(Arc::as_ref))
+    }
+
+    /// `address`'s balance (pending state).
+    pub fn balance(&self, address: Address) -> U256 {
+        self.vm.borrow().balance(address)
+    }
+
+    /// `address`'s storage at `slot` (pending state).
+    pub fn storage(&self, address: Address, slot: U256) -> U256 {
+        self.vm.borrow().storage(address, slot)
+    }
+
+    /// Sets `address`'s balance (pending state: [`Chain::commit`] to keep it past a reset).
+    pub fn set_balance(&mut self, address: Address, balance: U256) {
+        self.vm.get_mut().set_balance(address, balance);
+    }
+
+    /// Sets `address`'s storage `slot` (pending state, like [`Chain::set_balance`]).
+    pub fn set_storage(&mut self, address: Address, slot: U256, value: U256) {
+        self.vm.get_mut().set_storage(address, slot, value);
+    }
+
+    /// `block.timestamp` of the next transaction.
+    pub fn block_timestamp(&self) -> u64 {
+        saturating_u64(self.vm.borrow().block().timestamp)
+    }
+
+    /// `block.number` of the next transaction.
+    pub fn block_number(&self) -> u64 {
+        saturating_u64(self.vm.borrow().block().number)
+    }
+
+    /// Advances `block.timestamp` by `seconds` (pending, like every block change).
+    pub fn warp(&mut self, seconds: u64) {
+        advance(self.vm.get_mut().block_mut(), Warp { seconds, blocks: 0 });
+    }
+
+    /// Advances `block.number` by `blocks`.
+    pub fn roll(&mut self, blocks: u64) {
+        advance(self.vm.get_mut().block_mut(), Warp { seconds: 0, blocks });
+    }
+}
+
+/// The constructor's parameter types, `()` when it has none.
+fn constructor_types(artifact: &ContractArtifact) -> String {
+    let inputs = artifact
+        .abi
+        .constructor
+        .as_ref()
+        .map_or(&[][..], |c| &c.inputs[..]);
+    abi::param_types(inputs)
+}
+
+fn advance(block: &mut BlockEnv, warp: Warp) {
+    block.timestamp = block.timestamp.saturating_add(U256::from(warp.seconds));
+    block.number = block.number.saturating_add(U256::from(warp.blocks));
+}
+
+fn saturating_u64(value: U256) -> u64 {
+    u64::try_from(value).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chain_is_send() {
+        fn assert_send<T: Send>() {}
+        assert_send::<Chain>();
+    }
+
+    #[test]
+    fn accounts_are_distinct_and_documented() {
+        assert_eq!(INITIAL_BALANCE, U256::from(10).pow(U256::from(24)));
+        let mut all = vec![DEPLOYER, VIEW_CALLER];
+        all.extend(SENDERS);
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), 5);
+    }
+
+    #[test]
+    fn warp_saturates() {
+        let mut block = BlockEnv {
+            timestamp: U256::MAX,
+            ..BlockEnv::default()
+        };
+        advance(
+            &mut block,
+            Warp {
+                seconds: 5,
+                blocks: 2,
+            },
+        );
+        assert_eq!(block.timestamp, U256::MAX);
+        assert_eq!(block.number, U256::from(2));
+        assert_eq!(saturating_u64(U256::MAX), u64::MAX);
+    }
+}

@@ -1,0 +1,212 @@
+//! The one revm `Evm` a chain owns, and the only code in `chain` that drives it: building
+//! it, running transactions (observed or not), committing or dropping the journal, and
+//! reading and writing state without disturbing the next transaction.
+
+use alloy_primitives::{Address, Bytes, U256};
+use revm::context::result::{EVMError, ExecutionResult, InvalidTransaction};
+use revm::context::{BlockEnv, Context, ContextTr, JournalTr, TxEnv};
+use revm::context_interface::journaled_state::account::JournaledAccountTr;
+use revm::database::{CacheDB, EmptyDB};
+use revm::handler::{MainnetContext, MainnetEvm};
+use revm::primitives::TxKind;
+use revm::state::AccountInfo;
+use revm::{DatabaseCommit, DatabaseRef, ExecuteEvm, InspectEvm, MainBuilder, MainContext};
+
+use crate::error::{Error, Result};
+use crate::observe::{Observer, Trace};
+
+/// The chain id every transaction and `block.chainid` carry (anvil's, so contracts that
+/// special-case mainnet behave like on a local test chain).
+pub const CHAIN_ID: u64 = 31_337;
+
+/// Gas limit of every transaction: just under Osaka's per-transaction cap of 2^24
+/// (EIP-7825), so that a transaction is never rejected for asking too much.
+pub const TX_GAS_LIMIT: u64 = 16_000_000;
+
+type Db = CacheDB<EmptyDB>;
+type Evm = MainnetEvm<MainnetContext<Db>, Observer>;
+
+/// What the transaction to run is: a call or a creation.
+pub(super) enum Target {
+    Call(Address),
+    Create,
+}
+
+/// The EVM with its committed base block.
+pub(super) struct Vm {
+    evm: Evm,
+    /// The block env `reset` restores (pending warps are dropped with the journal).
+    base_block: BlockEnv,
+}
+
+// SAFETY: `Evm` is !Send only because revm's `LocalContext` and the interpreter frames
+// share one memory buffer through `Rc<RefCell<..>>`. Every clone of that `Rc` is owned by
+// this `Evm` (the context and its frame stack); `Vm` never clones it or hands it out. So
+// moving a `Vm` to another thread moves all the owners together, and no two threads can
+// ever touch the reference count. Everything else in the `Evm` (the `CacheDB`, the
+// journal, the `Observer`) is `Send`.
+unsafe impl Send for Vm {}
+
+impl Vm {
+    /// A fresh chain state: `accounts` funded with `balance`, the block at `block`.
+    pub(super) fn new(accounts: &[Address], balance: U256, block: BlockEnv) -> Vm {
+        let mut db = Db::default();
+        for &account in accounts {
+            db.insert_account_info(account, AccountInfo::from_balance(balance));
+        }
+        let evm = Context::mainnet()
+            .with_db(db)
+            .with_block(block.clone())
+            .modify_cfg_chained(|cfg| {
+                // The fuzzer replays transactions from the same senders in any order.
+                cfg.disable_nonce_check = true;
+                cfg.chain_id = CHAIN_ID;
+            })
+            .build_mainnet_with_inspector(Observer::new());
+        Vm {
+            evm,
+            base_block: block,
+        }
+    }
+
+    /// Runs one transaction into the pending state. `observe` runs it under the observer
+    /// (clearing the previous trace first); otherwise the observer and its trace are left
+    /// alone.
+    pub(super) fn run(
+        &mut self,
+        sender: Address,
+        target: Target,
+        data: Bytes,
+        value: U256,
+        observe: bool,
+    ) -> Result<ExecutionResult> {
+        let tx = TxEnv {
+            caller: sender,
+            kind: match target {
+                Target::Call(to) => TxKind::Call(to),
+                Target::Create => TxKind::Create,
+            },
+            data,
+            value,
+            gas_limit: TX_GAS_LIMIT,
+            chain_id: Some(CHAIN_ID),
+            ..TxEnv::default()
+        };
+        let result = if observe {
+            self.evm.inspector.clear();
+            self.evm.inspect_one_tx(tx)
+        } else {
+            self.evm.transact_one(tx)
+        };
+        result.map_err(|e| rejected(sender, value, e))
+    }
+
+    /// Writes the pending state into the base state; the current block becomes the base.
+    pub(super) fn commit(&mut self) {
+        let state = self.evm.finalize();
+        self.evm.ctx.journaled_state.database.commit(state);
+        self.base_block = self.evm.ctx.block.clone();
+    }
+
+    /// Drops the pending state and restores the base block.
+    pub(super) fn reset(&mut self) {
+        drop(self.evm.finalize());
+        self.evm.ctx.block = self.base_block.clone();
+    }
+
+    /// The observer's record of the last observed transaction.
+    pub(super) fn trace(&self) -> &Trace {
+        self.evm.inspector.trace()
+    }
+
+    pub(super) fn block(&self) -> &BlockEnv {
+        &self.evm.ctx.block
+    }
+
+    pub(super) fn block_mut(&mut self) -> &mut BlockEnv {
+        &mut self.evm.ctx.block
+    }
+
+    /// `address`'s balance in the pending state.
+    pub(super) fn balance(&self, address: Address) -> U256 {
+        let journal = self.evm.ctx.journal_ref();
+        match journal.evm_state().get(&address) {
+            Some(account) => account.info.balance,
+            None => journal
+                .db()
+                .basic_ref(address)
+                .ok()
+                .flatten()
+                .map_or(U256::ZERO, |info| info.balance),
+        }
+    }
+
+    /// `address`'s storage at `slot` in the pending state. Reads only: loading through the
+    /// journal would warm the slot for the next transaction and change its gas.
+    pub(super) fn storage(&self, address: Address, slot: U256) -> U256 {
+        let journal = self.evm.ctx.journal_ref();
+        if let Some(account) = journal.evm_state().get(&address) {
+            if let Some(value) = account.storage.get(&slot) {
+                return value.present_value();
+            }
+            if account.is_created() {
+                // Created in the pending state: nothing in the base belongs to it.
+                return U256::ZERO;
+            }
+        }
+        journal
+            .db()
+            .storage_ref(address, slot)
+            .unwrap_or(U256::ZERO)
+    }
+
+    /// The runtime code at `address` in the pending state.
+    pub(super) fn has_code(&self, address: Address) -> bool {
+        let journal = self.evm.ctx.journal_ref();
+        match journal.evm_state().get(&address) {
+            Some(account) => !account.info.is_empty_code_hash(),
+            None => journal
+                .db()
+                .basic_ref(address)
+                .ok()
+                .flatten()
+                .is_some_and(|info| !info.is_empty_code_hash()),
+        }
+    }
+
+    /// Sets `address`'s balance in the pending state.
+    pub(super) fn set_balance(&mut self, address: Address, balance: U256) {
+        let journal = &mut self.evm.ctx.journaled_state;
+        // The database is an in-memory `CacheDB<EmptyDB>`: loading cannot fail.
+        let Ok(mut account) = journal.load_account_mut(address);
+        account.data.set_balance(balance);
+        // Close this edit like a transaction, so it warms nothing for the next one.
+        journal.commit_tx();
+    }
+
+    /// Sets `address`'s storage `slot` in the pending state.
+    pub(super) fn set_storage(&mut self, address: Address, slot: U256, value: U256) {
+        let journal = &mut self.evm.ctx.journaled_state;
+        let Ok(mut account) = journal.load_account_mut(address);
+        account.data.touch();
+        // Only a database error could fail the store, and this database has none.
+        let _ = account.data.sstore(slot, value, false);
+        journal.commit_tx();
+    }
+}
+
+/// A transaction the EVM refused to run, as a harness error.
+fn rejected(
+    sender: Address,
+    value: U256,
+    error: EVMError<std::convert::Infallible, InvalidTransaction>,
+) -> Error {
+    match error {
+        EVMError::Transaction(InvalidTransaction::LackOfFundForMaxFee { balance, .. }) => {
+            Error::Evm(format!(
+                "{sender} cannot send {value} wei: its balance is {balance} wei (fund it with Chain::set_balance)"
+            ))
+        }
+        other => Error::Evm(other.to_string()),
+    }
+}

@@ -1,0 +1,344 @@
+//! The revm [`Inspector`] that watches every transaction the fuzzer runs and fills a
+//! [`Trace`]: JUMPI edges, the comparison operands that decided each JUMPI, storage reads
+//! and writes, calls, creations and selfdestructs.
+//!
+//! This module (with `chain`) is the only place that names revm types. The hot path
+//! (`step`) is a single `match` on the opcode; records go into `Vec`s that are cleared, never
+//! freed, between transactions, so a warmed-up observer allocates nothing per opcode.
+//!
+//! # Linking comparisons to branches
+//!
+//! `step` runs *before* an opcode, with its inputs on the stack. When an `EQ`/`LT`/`GT`/
+//! `SLT`/`SGT` runs, the observer notes its operands, the stack index (from the bottom)
+//! its result will occupy and the result itself (computed here from the operands, so no
+//! `step_end` is needed). Opcodes that only move values around keep that note alive, and
+//! update the tracked index: `PUSHn`/`JUMPDEST` (nothing below moves), `DUPn` (a copy of
+//! the tracked slot becomes the tracked one: the top copy is the one solc consumes),
+//! `SWAPn` (the slot moves) and `ISZERO` on the tracked slot (one more negation; the
+//! result flips). Any other opcode drops the note. At a `JUMPI`, the note becomes a
+//! [`Comparison`] when the condition sits at the tracked index *and* has the tracked truth
+//! value. An `ISZERO` on an untracked value starts a note of its own ([`CmpOp::IsZero`]),
+//! which covers `if (x != 0)` and boolean flags.
+
+mod trace;
+
+pub use trace::{
+    CallKind, CallRecord, CmpOp, Comparison, Edge, SelfDestruct, StorageAccess, StorageOp, Trace,
+};
+
+use alloy_primitives::{Address, U256};
+use revm::Inspector;
+use revm::bytecode::opcode;
+use revm::context::{ContextTr, JournalTr};
+use revm::context_interface::CreateScheme;
+use revm::interpreter::interpreter::EthInterpreter;
+use revm::interpreter::interpreter_types::{InputsTr, Jumps, LoopControl};
+use revm::interpreter::{
+    CallInputs, CallOutcome, CallScheme, CreateInputs, CreateOutcome, Interpreter,
+};
+
+/// Records what transactions do into a reusable [`Trace`].
+///
+/// [`Chain`](crate::chain::Chain) runs one observer under every transaction it executes;
+/// read the result with [`Chain::last_trace`](crate::chain::Chain::last_trace).
+#[derive(Debug, Default)]
+pub struct Observer {
+    trace: Trace,
+    /// The comparison whose result is on the stack and may still reach a JUMPI.
+    pending: Option<PendingCmp>,
+    /// Set by `step` on SLOAD/SSTORE so that `step_end` completes (or drops) the record.
+    storage_in_flight: bool,
+    /// Indices into `trace.calls` of the creations still running, innermost last: their
+    /// address is only known when they end.
+    open_creates: Vec<usize>,
+}
+
+/// A comparison result being followed towards a JUMPI.
+#[derive(Debug, Clone, Copy)]
+struct PendingCmp {
+    pc: u32,
+    op: CmpOp,
+    lhs: U256,
+    rhs: U256,
+    negations: u8,
+    /// Stack index, counted from the bottom, of the (possibly negated) result.
+    slot: usize,
+    /// The truth value now in `slot`.
+    value: bool,
+}
+
+impl Observer {
+    /// A new observer with an empty trace.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// What the transactions since the last [`Observer::clear`] did.
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    /// Forgets everything recorded, keeping the buffers: call before each transaction.
+    pub fn clear(&mut self) {
+        self.trace.clear();
+        self.pending = None;
+        self.storage_in_flight = false;
+        self.open_creates.clear();
+    }
+
+    #[inline]
+    fn on_compare(&mut self, op: CmpOp, pc: u32, stack: &[U256]) {
+        let n = stack.len();
+        if n < 2 {
+            self.pending = None;
+            return;
+        }
+        let (lhs, rhs) = (stack[n - 1], stack[n - 2]);
+        self.pending = Some(PendingCmp {
+            pc,
+            op,
+            lhs,
+            rhs,
+            negations: 0,
+            slot: n - 2,
+            value: op.eval(lhs, rhs),
+        });
+    }
+
+    #[inline]
+    fn on_iszero(&mut self, pc: u32, stack: &[U256]) {
+        let Some(&top) = stack.last() else {
+            self.pending = None;
+            return;
+        };
+        let top_index = stack.len() - 1;
+        match &mut self.pending {
+            Some(p) if p.slot == top_index => {
+                p.negations = p.negations.saturating_add(1);
+                p.value = !p.value;
+            }
+            _ => {
+                self.pending = Some(PendingCmp {
+                    pc,
+                    op: CmpOp::IsZero,
+                    lhs: top,
+                    rhs: U256::ZERO,
+                    negations: 0,
+                    slot: top_index,
+                    value: top.is_zero(),
+                })
+            }
+        }
+    }
+
+    #[inline]
+    fn on_dup(&mut self, n: usize, len: usize) {
+        if let Some(p) = &mut self.pending {
+            if len >= n && p.slot == len - n {
+                p.slot = len;
+            }
+        }
+    }
+
+    #[inline]
+    fn on_swap(&mut self, n: usize, len: usize) {
+        if let Some(p) = &mut self.pending {
+            if len > n {
+                let (top, other) = (len - 1, len - 1 - n);
+                if p.slot == top {
+                    p.slot = other;
+                } else if p.slot == other {
+                    p.slot = top;
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn on_jumpi(&mut self, pc: u32, interp: &Interpreter<EthInterpreter>) {
+        let pending = self.pending.take();
+        let stack = interp.stack.data();
+        let n = stack.len();
+        if n < 2 {
+            return;
+        }
+        let (dest, cond) = (stack[n - 1], stack[n - 2]);
+        let taken = !cond.is_zero();
+        let code = code_address(interp);
+        self.trace.edges.push(Edge {
+            code,
+            pc,
+            dest: u32::try_from(dest).unwrap_or(u32::MAX),
+            taken,
+        });
+        if let Some(p) = pending.filter(|p| p.slot == n - 2 && p.value == taken) {
+            self.trace.comparisons.push(Comparison {
+                code,
+                cmp_pc: p.pc,
+                jumpi_pc: pc,
+                op: p.op,
+                lhs: p.lhs,
+                rhs: p.rhs,
+                negations: p.negations,
+                taken,
+            });
+        }
+    }
+
+    #[inline]
+    fn on_storage(&mut self, op: StorageOp, pc: u32, interp: &Interpreter<EthInterpreter>) {
+        let stack = interp.stack.data();
+        let n = stack.len();
+        let Some(&slot) = stack.last() else { return };
+        let value = match op {
+            StorageOp::Store if n >= 2 => stack[n - 2],
+            StorageOp::Store => return,
+            // Known only once the SLOAD has run: `step_end` fills it in.
+            StorageOp::Load => U256::ZERO,
+        };
+        self.trace.storage.push(StorageAccess {
+            op,
+            address: interp.input.target_address(),
+            pc,
+            slot,
+            value,
+        });
+        self.storage_in_flight = true;
+    }
+}
+
+/// The address whose code `interp` runs: the code address under DELEGATECALL, the new
+/// contract's address for constructor code (which has no code address).
+#[inline]
+fn code_address(interp: &Interpreter<EthInterpreter>) -> Address {
+    interp
+        .input
+        .bytecode_address()
+        .copied()
+        .unwrap_or_else(|| interp.input.target_address())
+}
+
+impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
+    #[inline]
+    fn step(&mut self, interp: &mut Interpreter<EthInterpreter>, _context: &mut CTX) {
+        self.trace.steps += 1;
+        let op = interp.bytecode.opcode();
+        // pcs fit in u32: code is at most 24 KiB (48 KiB initcode).
+        let pc = interp.bytecode.pc() as u32;
+        match op {
+            opcode::JUMPI => self.on_jumpi(pc, interp),
+            opcode::EQ => self.on_compare(CmpOp::Eq, pc, interp.stack.data()),
+            opcode::LT => self.on_compare(CmpOp::Lt, pc, interp.stack.data()),
+            opcode::GT => self.on_compare(CmpOp::Gt, pc, interp.stack.data()),
+            opcode::SLT => self.on_compare(CmpOp::Slt, pc, interp.stack.data()),
+            opcode::SGT => self.on_compare(CmpOp::Sgt, pc, interp.stack.data()),
+            opcode::ISZERO => self.on_iszero(pc, interp.stack.data()),
+            opcode::PUSH0..=opcode::PUSH32 | opcode::JUMPDEST => {}
+            opcode::DUP1..=opcode::DUP16 => {
+                self.on_dup(usize::from(op - opcode::DUP1 + 1), interp.stack.len())
+            }
+            opcode::SWAP1..=opcode::SWAP16 => {
+                self.on_swap(usize::from(op - opcode::SWAP1 + 1), interp.stack.len())
+            }
+            opcode::SLOAD => {
+                self.pending = None;
+                self.on_storage(StorageOp::Load, pc, interp);
+            }
+            opcode::SSTORE => {
+                self.pending = None;
+                self.on_storage(StorageOp::Store, pc, interp);
+            }
+            _ => self.pending = None,
+        }
+    }
+
+    #[inline]
+    fn step_end(&mut self, interp: &mut Interpreter<EthInterpreter>, _context: &mut CTX) {
+        if !self.storage_in_flight {
+            return;
+        }
+        self.storage_in_flight = false;
+        if interp.bytecode.is_end() {
+            // The SLOAD/SSTORE failed (out of gas, write in a static call): it did not happen.
+            self.trace.storage.pop();
+        } else if let Some(last) = self.trace.storage.last_mut() {
+            if last.op == StorageOp::Load {
+                last.value = interp.stack.peek(0).unwrap_or_default();
+            }
+        }
+    }
+
+    fn call(&mut self, context: &mut CTX, inputs: &mut CallInputs) -> Option<CallOutcome> {
+        self.pending = None;
+        let kind = match inputs.scheme {
+            CallScheme::Call => CallKind::Call,
+            CallScheme::CallCode => CallKind::CallCode,
+            CallScheme::DelegateCall => CallKind::DelegateCall,
+            CallScheme::StaticCall => CallKind::StaticCall,
+        };
+        self.trace.calls.push(CallRecord {
+            kind,
+            caller: inputs.caller,
+            target: inputs.target_address,
+            value: inputs.call_value(),
+            gas: inputs.gas_limit,
+            depth: frame_depth(context),
+        });
+        None
+    }
+
+    fn call_end(&mut self, _context: &mut CTX, _inputs: &CallInputs, _outcome: &mut CallOutcome) {
+        // A note left by the callee must not be linked to the caller's stack.
+        self.pending = None;
+    }
+
+    fn create(&mut self, context: &mut CTX, inputs: &mut CreateInputs) -> Option<CreateOutcome> {
+        self.pending = None;
+        let kind = match inputs.scheme() {
+            CreateScheme::Create2 { .. } => CallKind::Create2,
+            CreateScheme::Create | CreateScheme::Custom { .. } => CallKind::Create,
+        };
+        self.open_creates.push(self.trace.calls.len());
+        self.trace.calls.push(CallRecord {
+            kind,
+            caller: inputs.caller(),
+            target: Address::ZERO,
+            value: inputs.value(),
+            gas: inputs.gas_limit(),
+            depth: frame_depth(context),
+        });
+        None
+    }
+
+    fn create_end(
+        &mut self,
+        _context: &mut CTX,
+        _inputs: &CreateInputs,
+        outcome: &mut CreateOutcome,
+    ) {
+        self.pending = None;
+        if let Some(index) = self.open_creates.pop() {
+            if let (Some(record), Some(address)) =
+                (self.trace.calls.get_mut(index), outcome.address)
+            {
+                record.target = address;
+            }
+        }
+    }
+
+    fn selfdestruct(&mut self, contract: Address, target: Address, value: U256) {
+        self.trace.selfdestructs.push(SelfDestruct {
+            contract,
+            beneficiary: target,
+            value,
+        });
+    }
+}
+
+/// The depth the frame about to start will have (the journal counts the frames entered).
+fn frame_depth<CTX: ContextTr>(context: &CTX) -> u32 {
+    u32::try_from(context.journal_ref().depth()).unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,263 @@
+//! Observer tests on hand-assembled bytecode: each program isolates one linking rule.
+
+use super::*;
+use revm::bytecode::Bytecode;
+use revm::context::{Context, TxEnv};
+use revm::database::{CacheDB, EmptyDB};
+use revm::primitives::TxKind;
+use revm::state::AccountInfo;
+use revm::{InspectEvm, MainBuilder, MainContext};
+
+const CODE_AT: Address = Address::with_last_byte(0xc0);
+const CALLER: Address = Address::with_last_byte(0xca);
+
+/// Runs `code` (installed at `CODE_AT`) once under a fresh observer.
+fn run(code: &[u8]) -> Trace {
+    let mut db = CacheDB::<EmptyDB>::default();
+    db.insert_account_info(
+        CODE_AT,
+        AccountInfo::from_bytecode(Bytecode::new_raw(code.to_vec().into())),
+    );
+    let mut evm = Context::mainnet()
+        .with_db(db)
+        .build_mainnet_with_inspector(Observer::new());
+    let tx = TxEnv::builder()
+        .caller(CALLER)
+        .kind(TxKind::Call(CODE_AT))
+        .gas_limit(1_000_000)
+        .build()
+        .expect("valid tx");
+    let result = evm.inspect_one_tx(tx).expect("tx runs");
+    assert!(result.is_success(), "{result:?}");
+    evm.inspector.trace().clone()
+}
+
+const PUSH1: u8 = opcode::PUSH1;
+
+#[test]
+fn eq_through_one_iszero_links_to_jumpi() {
+    // 0 PUSH1 7; 2 PUSH1 42; 4 EQ; 5 ISZERO; 6 PUSH1 10; 8 JUMPI; 9 STOP; 10 JUMPDEST; 11 STOP
+    let t = run(&[
+        PUSH1,
+        7,
+        PUSH1,
+        42,
+        opcode::EQ,
+        opcode::ISZERO,
+        PUSH1,
+        10,
+        opcode::JUMPI,
+        0,
+        0x5b,
+        0,
+    ]);
+    assert_eq!(t.edges().len(), 1);
+    let e = t.edges()[0];
+    assert_eq!((e.code, e.pc, e.dest, e.taken), (CODE_AT, 8, 10, true));
+    assert_eq!(
+        t.comparisons(),
+        &[Comparison {
+            code: CODE_AT,
+            cmp_pc: 4,
+            jumpi_pc: 8,
+            op: CmpOp::Eq,
+            lhs: U256::from(42),
+            rhs: U256::from(7),
+            negations: 1,
+            taken: true,
+        }]
+    );
+    assert!(!t.comparisons()[0].holds());
+}
+
+#[test]
+fn any_other_opcode_breaks_the_link() {
+    // LT, then ADD 0 (result unchanged, but computed by ADD), then JUMPI: no comparison.
+    let t = run(&[
+        PUSH1,
+        9,
+        PUSH1,
+        3,
+        opcode::LT,
+        PUSH1,
+        0,
+        opcode::ADD,
+        PUSH1,
+        12,
+        opcode::JUMPI,
+        0,
+        0x5b,
+        0,
+    ]);
+    assert_eq!(t.edges().len(), 1);
+    assert!(t.comparisons().is_empty());
+}
+
+#[test]
+fn lone_iszero_chain_is_an_iszero_comparison() {
+    // 0 PUSH1 5; 2 ISZERO; 3 ISZERO; 4 PUSH1 8; 6 JUMPI; 7 STOP; 8 JUMPDEST; 9 STOP
+    let t = run(&[
+        PUSH1,
+        5,
+        opcode::ISZERO,
+        opcode::ISZERO,
+        PUSH1,
+        8,
+        opcode::JUMPI,
+        0,
+        0x5b,
+        0,
+    ]);
+    let c = t.comparisons()[0];
+    assert_eq!((c.op, c.cmp_pc, c.jumpi_pc), (CmpOp::IsZero, 2, 6));
+    assert_eq!(
+        (c.lhs, c.rhs, c.negations, c.taken),
+        (U256::from(5), U256::ZERO, 1, true)
+    );
+}
+
+#[test]
+fn dup_and_swap_move_the_tracked_slot() {
+    // 0 PUSH1 9; 2 PUSH1 3; 4 LT (3 < 9); 5 DUP1; 6 PUSH1 0xff; 8 SWAP1; 9 PUSH1 13; 11 JUMPI;
+    // 12 STOP; 13 JUMPDEST; 14 STOP
+    let t = run(&[
+        PUSH1,
+        9,
+        PUSH1,
+        3,
+        opcode::LT,
+        opcode::DUP1,
+        PUSH1,
+        0xff,
+        opcode::SWAP1,
+        PUSH1,
+        13,
+        opcode::JUMPI,
+        0,
+        0x5b,
+        0,
+    ]);
+    let c = t.comparisons()[0];
+    assert_eq!(
+        (c.op, c.lhs, c.rhs, c.negations),
+        (CmpOp::Lt, U256::from(3), U256::from(9), 0)
+    );
+    assert_eq!((c.cmp_pc, c.jumpi_pc, c.taken), (4, 11, true));
+}
+
+#[test]
+fn a_condition_at_another_stack_position_is_not_linked() {
+    // 0 PUSH1 1; 2 PUSH1 9; 4 PUSH1 3; 6 LT; 7 SWAP1 (tracked result goes below the 1);
+    // 8 PUSH1 12; 10 JUMPI (condition is the 1); 11 STOP; 12 JUMPDEST; 13 STOP
+    let t = run(&[
+        PUSH1,
+        1,
+        PUSH1,
+        9,
+        PUSH1,
+        3,
+        opcode::LT,
+        opcode::SWAP1,
+        PUSH1,
+        12,
+        opcode::JUMPI,
+        0,
+        0x5b,
+        0,
+    ]);
+    assert_eq!(t.edges().len(), 1);
+    assert!(t.comparisons().is_empty());
+}
+
+#[test]
+fn signed_comparison_keeps_raw_operands() {
+    // -1 SGT 2 is false; JUMPI not taken. 0 PUSH1 2; 2 PUSH1 0; 4 NOT (-1: breaks nothing yet);
+    // 5 SGT; 6 PUSH1 10; 8 JUMPI; 9 STOP; 10 JUMPDEST; 11 STOP
+    let t = run(&[
+        PUSH1,
+        2,
+        PUSH1,
+        0,
+        opcode::NOT,
+        opcode::SGT,
+        PUSH1,
+        10,
+        opcode::JUMPI,
+        0,
+        0x5b,
+        0,
+    ]);
+    let c = t.comparisons()[0];
+    assert_eq!(
+        (c.op, c.lhs, c.rhs, c.taken),
+        (CmpOp::Sgt, U256::MAX, U256::from(2), false)
+    );
+    assert_eq!(t.edges()[0].next_pc(), 9);
+}
+
+#[test]
+fn storage_accesses_carry_slot_and_value() {
+    // 0 PUSH1 5; 2 PUSH1 1; 4 SSTORE (slot 1 = 5); 5 PUSH1 1; 7 SLOAD; 8 STOP
+    let t = run(&[
+        PUSH1,
+        5,
+        PUSH1,
+        1,
+        opcode::SSTORE,
+        PUSH1,
+        1,
+        opcode::SLOAD,
+        0,
+    ]);
+    let expected = [
+        StorageAccess {
+            op: StorageOp::Store,
+            address: CODE_AT,
+            pc: 4,
+            slot: U256::from(1),
+            value: U256::from(5),
+        },
+        StorageAccess {
+            op: StorageOp::Load,
+            address: CODE_AT,
+            pc: 7,
+            slot: U256::from(1),
+            value: U256::from(5),
+        },
+    ];
+    assert_eq!(t.storage(), &expected);
+    assert_eq!(t.loads().count(), 1);
+    assert_eq!(t.stores().count(), 1);
+    assert_eq!(t.steps(), 6);
+}
+
+#[test]
+fn the_transaction_call_is_recorded_at_depth_zero() {
+    let t = run(&[0]);
+    assert_eq!(
+        t.calls(),
+        &[CallRecord {
+            kind: CallKind::Call,
+            caller: CALLER,
+            target: CODE_AT,
+            value: U256::ZERO,
+            gas: t.calls()[0].gas,
+            depth: 0,
+        }]
+    );
+}
+
+#[test]
+fn clear_keeps_capacity() {
+    let mut o = Observer::new();
+    o.trace.edges.push(Edge {
+        code: Address::ZERO,
+        pc: 1,
+        dest: 2,
+        taken: true,
+    });
+    let cap = o.trace.edges.capacity();
+    o.clear();
+    assert!(o.trace().edges().is_empty());
+    assert_eq!(o.trace.edges.capacity(), cap);
+}

@@ -1,0 +1,258 @@
+//! The per-transaction record the observer fills: branch edges, branch-feeding comparisons,
+//! storage accesses, calls and selfdestructs, in execution order. Harvey's own types only.
+
+use alloy_primitives::{Address, U256};
+
+/// One executed JUMPI: a conditional branch and the way it went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Edge {
+    /// The address whose code holds the JUMPI (the code address, not the storage context
+    /// under DELEGATECALL; the new contract's address for constructor code).
+    pub code: Address,
+    /// The JUMPI's program counter.
+    pub pc: u32,
+    /// The jump destination (saturated to `u32::MAX` when it does not fit: an invalid jump).
+    pub dest: u32,
+    /// Whether the jump was taken (condition non-zero).
+    pub taken: bool,
+}
+
+impl Edge {
+    /// The pc execution continued at: `dest` when taken, `pc + 1` otherwise.
+    pub fn next_pc(&self) -> u32 {
+        if self.taken { self.dest } else { self.pc + 1 }
+    }
+}
+
+/// The comparison opcode that produced a branch condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    /// `EQ`: `lhs == rhs`.
+    Eq,
+    /// `LT`: `lhs < rhs`, unsigned.
+    Lt,
+    /// `GT`: `lhs > rhs`, unsigned.
+    Gt,
+    /// `SLT`: `lhs < rhs`, two's-complement signed.
+    Slt,
+    /// `SGT`: `lhs > rhs`, two's-complement signed.
+    Sgt,
+    /// `ISZERO` applied to a value that no comparison produced: `lhs == 0` (`rhs` is 0).
+    IsZero,
+}
+
+impl CmpOp {
+    /// Whether the operands are compared as signed integers.
+    pub fn is_signed(self) -> bool {
+        matches!(self, CmpOp::Slt | CmpOp::Sgt)
+    }
+
+    /// The opcode's result for `lhs`, `rhs` (EVM semantics; `rhs` is ignored for `IsZero`).
+    pub fn eval(self, lhs: U256, rhs: U256) -> bool {
+        use alloy_primitives::I256;
+        match self {
+            CmpOp::Eq => lhs == rhs,
+            CmpOp::Lt => lhs < rhs,
+            CmpOp::Gt => lhs > rhs,
+            CmpOp::Slt => I256::from_raw(lhs) < I256::from_raw(rhs),
+            CmpOp::Sgt => I256::from_raw(lhs) > I256::from_raw(rhs),
+            CmpOp::IsZero => lhs.is_zero(),
+        }
+    }
+}
+
+/// A comparison whose result decided a JUMPI, with its operands: the raw material of the
+/// fuzzer's cost metrics ("how far was this branch from flipping").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Comparison {
+    /// The address whose code holds both opcodes.
+    pub code: Address,
+    /// The comparison opcode's pc.
+    pub cmp_pc: u32,
+    /// The pc of the JUMPI its result decided.
+    pub jumpi_pc: u32,
+    /// The comparison.
+    pub op: CmpOp,
+    /// The first operand (stack top when the opcode ran: `LT` computes `lhs < rhs`).
+    pub lhs: U256,
+    /// The second operand (0 for [`CmpOp::IsZero`]).
+    pub rhs: U256,
+    /// How many `ISZERO`s were applied to the result before the JUMPI (0 for `if (a < b)`
+    /// compiled to `LT PUSH JUMPI`; solc usually negates once or twice).
+    pub negations: u8,
+    /// Whether the JUMPI jumped.
+    pub taken: bool,
+}
+
+impl Comparison {
+    /// Whether the comparison itself held (before the `negations`).
+    pub fn holds(&self) -> bool {
+        self.op.eval(self.lhs, self.rhs)
+    }
+}
+
+/// Whether a storage access read or wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StorageOp {
+    /// `SLOAD`.
+    Load,
+    /// `SSTORE`.
+    Store,
+}
+
+/// One successful `SLOAD` or `SSTORE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StorageAccess {
+    /// Read or write.
+    pub op: StorageOp,
+    /// The account whose storage was accessed (the caller's under DELEGATECALL).
+    pub address: Address,
+    /// The opcode's pc.
+    pub pc: u32,
+    /// The slot.
+    pub slot: U256,
+    /// The value read (`Load`) or the new value written (`Store`).
+    pub value: U256,
+}
+
+/// How a frame was entered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CallKind {
+    /// `CALL` (and the transaction's own top-level call).
+    Call,
+    /// `STATICCALL`.
+    StaticCall,
+    /// `DELEGATECALL`.
+    DelegateCall,
+    /// `CALLCODE`.
+    CallCode,
+    /// `CREATE` (and a contract-creating transaction).
+    Create,
+    /// `CREATE2`.
+    Create2,
+}
+
+/// One call or contract creation, recorded when it starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CallRecord {
+    /// How the frame was entered.
+    pub kind: CallKind,
+    /// `msg.sender` of the new frame.
+    pub caller: Address,
+    /// The called account (storage context); `Address::ZERO` for creations, whose address is
+    /// not known when they start.
+    pub target: Address,
+    /// The value sent (the apparent value for DELEGATECALL).
+    pub value: U256,
+    /// The gas limit given to the frame.
+    pub gas: u64,
+    /// Call depth of the new frame: 0 for the transaction's own call.
+    pub depth: u32,
+}
+
+/// One `SELFDESTRUCT` that ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SelfDestruct {
+    /// The destructed contract.
+    pub contract: Address,
+    /// Where its balance went.
+    pub beneficiary: Address,
+    /// The balance moved.
+    pub value: U256,
+}
+
+/// Everything the observer recorded during one transaction, in execution order.
+///
+/// The buffers are reused from one transaction to the next (cleared, capacity kept), so
+/// reading a `Trace` is free and keeping one means cloning it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Trace {
+    pub(super) edges: Vec<Edge>,
+    pub(super) comparisons: Vec<Comparison>,
+    pub(super) storage: Vec<StorageAccess>,
+    pub(super) calls: Vec<CallRecord>,
+    pub(super) selfdestructs: Vec<SelfDestruct>,
+    pub(super) steps: u64,
+}
+
+impl Trace {
+    /// Every executed JUMPI, in order.
+    pub fn edges(&self) -> &[Edge] {
+        &self.edges
+    }
+
+    /// Every comparison that decided a JUMPI, in order.
+    pub fn comparisons(&self) -> &[Comparison] {
+        &self.comparisons
+    }
+
+    /// Every successful SLOAD and SSTORE, in order.
+    pub fn storage(&self) -> &[StorageAccess] {
+        &self.storage
+    }
+
+    /// The SLOADs, in order.
+    pub fn loads(&self) -> impl Iterator<Item = &StorageAccess> {
+        self.storage.iter().filter(|a| a.op == StorageOp::Load)
+    }
+
+    /// The SSTOREs, in order.
+    pub fn stores(&self) -> impl Iterator<Item = &StorageAccess> {
+        self.storage.iter().filter(|a| a.op == StorageOp::Store)
+    }
+
+    /// Every call and creation, in the order they started (the transaction's own first).
+    pub fn calls(&self) -> &[CallRecord] {
+        &self.calls
+    }
+
+    /// Every selfdestruct, in order.
+    pub fn selfdestructs(&self) -> &[SelfDestruct] {
+        &self.selfdestructs
+    }
+
+    /// How many opcodes ran.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Empties every record, keeping the allocations.
+    pub(super) fn clear(&mut self) {
+        self.edges.clear();
+        self.comparisons.clear();
+        self.storage.clear();
+        self.calls.clear();
+        self.selfdestructs.clear();
+        self.steps = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cmp_eval_follows_evm_semantics() {
+        let minus_one = U256::MAX;
+        assert!(CmpOp::Lt.eval(U256::from(1), U256::from(2)));
+        assert!(!CmpOp::Lt.eval(minus_one, U256::from(2)));
+        assert!(CmpOp::Slt.eval(minus_one, U256::from(2)));
+        assert!(CmpOp::Sgt.eval(U256::from(2), minus_one));
+        assert!(!CmpOp::Gt.eval(U256::from(2), minus_one));
+        assert!(CmpOp::Eq.eval(U256::from(7), U256::from(7)));
+        assert!(CmpOp::IsZero.eval(U256::ZERO, U256::from(9)));
+        assert!(CmpOp::Slt.is_signed() && !CmpOp::Lt.is_signed());
+    }
+
+    #[test]
+    fn edge_next_pc() {
+        let e = Edge {
+            code: Address::ZERO,
+            pc: 10,
+            dest: 40,
+            taken: false,
+        };
+        assert_eq!(e.next_pc(), 11);
+        assert_eq!(Edge { taken: true, ..e }.next_pc(), 40);
+    }
+}
