@@ -52,6 +52,11 @@ contract ProbeCaller {
         return probe.hits();
     }
 
+    function spawn(bytes32 salt) external returns (Probe plain, Probe salted) {
+        plain = new Probe();
+        salted = new Probe{salt: salt}();
+    }
+
     function destroy(address payable beneficiary) external {
         selfdestruct(beneficiary);
     }

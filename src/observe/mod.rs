@@ -18,7 +18,9 @@
 //! result flips). Any other opcode drops the note. At a `JUMPI`, the note becomes a
 //! [`Comparison`] when the condition sits at the tracked index *and* has the tracked truth
 //! value. An `ISZERO` on an untracked value starts a note of its own ([`CmpOp::IsZero`]),
-//! which covers `if (x != 0)` and boolean flags.
+//! which covers `if (x != 0)` and boolean flags. A `SUB` is followed like an `EQ` negated
+//! once: its result is non-zero exactly when the operands differ, and solc compiles
+//! `if (a == b)` to `SUB JUMPI` (so `cmp_pc` may point at a `SUB`).
 
 mod trace;
 
@@ -103,6 +105,18 @@ impl Observer {
             slot: n - 2,
             value: op.eval(lhs, rhs),
         });
+    }
+
+    /// `a - b` is non-zero exactly when `a != b`: solc's peephole optimizer (on even with
+    /// the optimizer off) compiles `if (a == b)` to `SUB` + `JUMPI`. So a `SUB` that
+    /// reaches a JUMPI is an equality test, negated once.
+    #[inline]
+    fn on_sub(&mut self, pc: u32, stack: &[U256]) {
+        self.on_compare(CmpOp::Eq, pc, stack);
+        if let Some(p) = &mut self.pending {
+            p.negations = 1;
+            p.value = !p.value;
+        }
     }
 
     #[inline]
@@ -228,6 +242,7 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
         match op {
             opcode::JUMPI => self.on_jumpi(pc, interp),
             opcode::EQ => self.on_compare(CmpOp::Eq, pc, interp.stack.data()),
+            opcode::SUB => self.on_sub(pc, interp.stack.data()),
             opcode::LT => self.on_compare(CmpOp::Lt, pc, interp.stack.data()),
             opcode::GT => self.on_compare(CmpOp::Gt, pc, interp.stack.data()),
             opcode::SLT => self.on_compare(CmpOp::Slt, pc, interp.stack.data()),

@@ -27,7 +27,8 @@ impl Edge {
 /// The comparison opcode that produced a branch condition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CmpOp {
-    /// `EQ`: `lhs == rhs`.
+    /// `EQ`: `lhs == rhs`; also a `SUB` whose result decided a JUMPI (non-zero exactly
+    /// when `lhs != rhs`), recorded with one negation.
     Eq,
     /// `LT`: `lhs < rhs`, unsigned.
     Lt,
