@@ -167,7 +167,8 @@ impl Chain {
     }
 
     /// Deploys contract `name` from [`DEPLOYER`] with constructor arguments `args` (a
-    /// tuple: `()`, `(U256::from(100),)`), and commits.
+    /// tuple: `()`, `(U256::from(100),)`), and commits (pending state included: deploying
+    /// is a setup step).
     ///
     /// Fails with the [`Artifacts::get`] error for an unknown name, [`Error::Abi`] when
     /// `args` do not fit the constructor, and [`Error::DeployFailed`] with the decoded
