@@ -6,10 +6,12 @@
 //!   the artifacts (ABI, bytecode, source maps, pc → line index);
 //! - [`chain`] is an in-memory revm chain: deploy, call, view, snapshot/restore, decoded
 //!   outcomes;
+//! - [`config`] resolves campaign settings from the attribute and `HARVEY_*` variables;
 //! - [`observe`] records what a transaction did (branches, comparison operands, storage,
 //!   calls) for the fuzzer's feedback.
 
 pub mod chain;
+pub mod config;
 mod error;
 pub mod observe;
 pub mod project;

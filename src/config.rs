@@ -1,0 +1,246 @@
+//! Campaign configuration: defaults, the `#[harvey::invariant(...)]` attribute, and the
+//! `HARVEY_*` environment variables that override it (so CI can run longer campaigns without
+//! touching code).
+
+use std::time::Duration;
+
+use crate::error::{Error, Result};
+
+/// How long and how a campaign runs. Every field documents its default and its override.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// Seed of worker 0's RNG (worker `i` uses `seed + i`). Default: drawn from the clock and
+    /// printed in every report so the run can be replayed. Override: `HARVEY_SEED`.
+    pub seed: u64,
+    /// Sequences to execute, at most. Default 10,000 (unless only `time` is given).
+    /// Override: `HARVEY_RUNS`.
+    pub runs: Option<u64>,
+    /// Wall-clock budget, at most. Default: none. Override: `HARVEY_TIME` (`"30s"`, `"5m"`).
+    /// When the environment gives `HARVEY_RUNS` or `HARVEY_TIME`, it replaces the
+    /// attribute's whole budget.
+    pub time: Option<Duration>,
+    /// Maximum transactions per sequence. Default 8. Override: `HARVEY_DEPTH`.
+    pub depth: u32,
+    /// Worker threads. Default 1 (deterministic). Override: `HARVEY_WORKERS`.
+    pub workers: u32,
+}
+
+/// Sequences run when neither `runs` nor `time` is configured.
+pub const DEFAULT_RUNS: u64 = 10_000;
+/// Transactions per sequence when `depth` is not configured.
+pub const DEFAULT_DEPTH: u32 = 8;
+
+/// The settings the attribute can carry (all optional), as the macro emits them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Attributes {
+    /// `runs = N`.
+    pub runs: Option<u64>,
+    /// `time = "30s"`, in milliseconds.
+    pub time_ms: Option<u64>,
+    /// `depth = N`.
+    pub depth: Option<u32>,
+    /// `seed = N`.
+    pub seed: Option<u64>,
+    /// `workers = N`.
+    pub workers: Option<u32>,
+}
+
+impl Config {
+    /// The configuration from `attributes`, overridden by the process environment.
+    pub fn from_attributes(attributes: &Attributes) -> Result<Config> {
+        Config::resolve(attributes, |name| std::env::var(name).ok())
+    }
+
+    /// The configuration from `attributes`, overridden by the variables `env` returns.
+    pub fn resolve(
+        attributes: &Attributes,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> Result<Config> {
+        let var = |name: &str| env(name).filter(|v| !v.trim().is_empty());
+        let env_runs = var("HARVEY_RUNS")
+            .map(|v| parse_count("HARVEY_RUNS", &v))
+            .transpose()?;
+        let env_time = var("HARVEY_TIME")
+            .map(|v| parse_duration("HARVEY_TIME", &v))
+            .transpose()?;
+        let (runs, time) = if env_runs.is_some() || env_time.is_some() {
+            (env_runs, env_time)
+        } else {
+            (
+                attributes.runs,
+                attributes.time_ms.map(Duration::from_millis),
+            )
+        };
+        let runs = match (runs, time) {
+            (None, None) => Some(DEFAULT_RUNS),
+            (runs, _) => runs,
+        };
+        let seed = match var("HARVEY_SEED") {
+            Some(v) => parse_seed(&v)?,
+            None => attributes.seed.unwrap_or_else(clock_seed),
+        };
+        let narrow = |name: &str, fallback: u32| -> Result<u32> {
+            match var(name) {
+                Some(v) => u32::try_from(parse_count(name, &v)?)
+                    .map_err(|_| Error::Config(format!("{name}={v} is too large"))),
+                None => Ok(fallback),
+            }
+        };
+        Ok(Config {
+            seed,
+            runs,
+            time,
+            depth: narrow("HARVEY_DEPTH", attributes.depth.unwrap_or(DEFAULT_DEPTH))?,
+            workers: narrow("HARVEY_WORKERS", attributes.workers.unwrap_or(1))?,
+        })
+    }
+}
+
+/// A seed for runs that did not fix one; only the seed comes from the clock, everything after
+/// it comes from the seeded RNG.
+fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    // splitmix64 finaliser: spreads nearby clock values over the whole range.
+    let mut z = nanos.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn parse_seed(text: &str) -> Result<u64> {
+    let t = text.trim();
+    let parsed = match t.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => t.parse(),
+    };
+    parsed.map_err(|_| {
+        Error::Config(format!(
+            "HARVEY_SEED={text} is not a u64 (decimal or 0x-hex)"
+        ))
+    })
+}
+
+fn parse_count(name: &str, text: &str) -> Result<u64> {
+    match text.trim().replace('_', "").parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(Error::Config(format!(
+            "{name}={text} is not a positive integer"
+        ))),
+    }
+}
+
+/// `"500ms"`, `"30s"`, `"5m"`, `"1h"`.
+fn parse_duration(name: &str, text: &str) -> Result<Duration> {
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let scale: u64 = match unit.trim() {
+        "ms" => 1,
+        "s" => 1_000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        _ => 0,
+    };
+    number
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(scale))
+        .filter(|&ms| ms > 0)
+        .map(Duration::from_millis)
+        .ok_or_else(|| {
+            Error::Config(format!(
+                "{name}={text} is not a duration like 500ms, 30s, 5m or 1h"
+            ))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let owned: Vec<(String, String)> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        move |name| {
+            owned
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        }
+    }
+
+    #[test]
+    fn defaults_apply_when_nothing_is_set() {
+        let c = Config::resolve(
+            &Attributes {
+                seed: Some(1),
+                ..Default::default()
+            },
+            env(&[]),
+        )
+        .unwrap();
+        assert_eq!(
+            (c.runs, c.time, c.depth, c.workers),
+            (Some(DEFAULT_RUNS), None, DEFAULT_DEPTH, 1)
+        );
+    }
+
+    #[test]
+    fn environment_overrides_attributes() {
+        let attrs = Attributes {
+            runs: Some(5),
+            time_ms: Some(1000),
+            depth: Some(3),
+            seed: Some(9),
+            workers: Some(1),
+        };
+        let c = Config::resolve(
+            &attrs,
+            env(&[
+                ("HARVEY_TIME", "2m"),
+                ("HARVEY_SEED", "0x10"),
+                ("HARVEY_DEPTH", "20"),
+                ("HARVEY_WORKERS", "2"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(c.time, Some(Duration::from_secs(120)));
+        assert_eq!(
+            c.runs, None,
+            "an environment budget replaces the attribute's"
+        );
+        assert_eq!((c.seed, c.depth, c.workers), (16, 20, 2));
+    }
+
+    #[test]
+    fn time_alone_means_no_run_limit() {
+        let attrs = Attributes {
+            time_ms: Some(500),
+            seed: Some(1),
+            ..Default::default()
+        };
+        let c = Config::resolve(&attrs, env(&[])).unwrap();
+        assert_eq!((c.runs, c.time), (None, Some(Duration::from_millis(500))));
+    }
+
+    #[test]
+    fn bad_values_name_the_variable() {
+        for (name, value) in [
+            ("HARVEY_RUNS", "lots"),
+            ("HARVEY_TIME", "30"),
+            ("HARVEY_SEED", "x"),
+            ("HARVEY_DEPTH", "0"),
+            ("HARVEY_WORKERS", "99999999999"),
+        ] {
+            let err = Config::resolve(&Attributes::default(), env(&[(name, value)]))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(name), "{err}");
+        }
+    }
+}
