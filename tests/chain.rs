@@ -636,12 +636,7 @@ fn observer_records_calls_and_selfdestructs() {
             &[probe.into(), uint(42)],
         ))
         .unwrap();
-    let calls: Vec<_> = chain
-        .last_trace()
-        .calls()
-        .iter()
-        .map(|c| (c.kind, c.caller, c.target, c.depth))
-        .collect();
+    let calls = call_summary(&mut chain);
     assert_eq!(
         calls,
         vec![
@@ -686,12 +681,7 @@ fn creations_record_the_new_address() {
     let (plain, salted) =
         <(Address, Address) as alloy_sol_types::SolValue>::abi_decode_params(&outcome.output)
             .unwrap();
-    let creations: Vec<_> = chain
-        .last_trace()
-        .calls()
-        .iter()
-        .map(|c| (c.kind, c.caller, c.target, c.depth))
-        .collect();
+    let creations = call_summary(&mut chain);
     assert_eq!(
         creations,
         vec![
@@ -700,4 +690,14 @@ fn creations_record_the_new_address() {
             (CallKind::Create2, caller, salted, 1),
         ]
     );
+}
+
+/// The last transaction's calls as (kind, caller, target, depth).
+fn call_summary(chain: &mut Chain) -> Vec<(CallKind, Address, Address, u32)> {
+    chain
+        .last_trace()
+        .calls()
+        .iter()
+        .map(|c| (c.kind, c.caller, c.target, c.depth))
+        .collect()
 }
