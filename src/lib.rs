@@ -10,6 +10,7 @@
 //! - [`observe`] records what a transaction did (branches, comparison operands, storage,
 //!   calls) for the fuzzer's feedback.
 
+mod abi;
 pub mod chain;
 pub mod config;
 mod error;
