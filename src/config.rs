@@ -98,7 +98,7 @@ impl Config {
 
 /// A seed for runs that did not fix one; only the seed comes from the clock, everything after
 /// it comes from the seeded RNG.
-fn clock_seed() -> u64 {
+pub(crate) fn clock_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)

@@ -76,6 +76,16 @@ pub enum Error {
     #[error("invalid configuration: {0}")]
     Config(String),
 
+    /// A regression file that exists but cannot be used (not JSON, or not harvey's format).
+    /// Nothing in it is dropped: fix or delete the file.
+    #[error("regression file {}: {message}", .path.display())]
+    RegressionFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
+
     /// A file that could not be read or written.
     #[error("{}: {message}", .path.display())]
     Io {

@@ -11,17 +11,29 @@
 //!   calls) for the fuzzer's feedback.
 
 mod abi;
+mod campaign;
 pub mod chain;
 pub mod config;
+mod engine;
 mod error;
 pub mod observe;
+mod oracle;
+mod outcome;
 pub mod project;
+pub mod report;
 
+pub use campaign::Campaign;
 pub use error::{Error, Result};
+pub use harvey_macros::invariant;
+pub use oracle::{IntoCheck, PanicSet};
+pub use outcome::{Call, Failure, FunctionStats, Outcome, Progress, Stats, Violation};
+
+#[doc(hidden)]
+pub mod __private;
 
 /// The names an invariant test needs, in one import.
 pub mod prelude {
     pub use crate::chain::Chain;
-    pub use crate::{Error, Result};
+    pub use crate::{Campaign, Error, Result};
     pub use alloy_primitives::{Address, Bytes, I256, U256};
 }

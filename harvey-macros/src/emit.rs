@@ -7,6 +7,9 @@ use syn::{FnArg, ItemFn, ReturnType};
 
 use crate::args::InvariantArgs;
 
+/// Attributes moved from the invariant function to the emitted test.
+const TEST_ATTRIBUTES: &[&str] = &["should_panic", "ignore"];
+
 /// The function must look like `fn name(chain: &Chain) -> R`; anything else is reported on
 /// the part that is wrong. Whether `R` is `bool` or `Result<(), E: Display>` is left to the
 /// type checker through `harvey::__private::IntoCheck`, so that error points at `R` too.
@@ -40,8 +43,19 @@ fn check_signature(function: &ItemFn) -> syn::Result<()> {
 }
 
 /// The `#[test]` that runs the campaign.
-pub(crate) fn invariant_test(args: InvariantArgs, function: ItemFn) -> syn::Result<TokenStream> {
+pub(crate) fn invariant_test(
+    args: InvariantArgs,
+    mut function: ItemFn,
+) -> syn::Result<TokenStream> {
     check_signature(&function)?;
+    // Attributes about the test itself belong on the emitted `#[test]`, not on the nested
+    // invariant function, where they would do nothing.
+    let (test_attrs, own_attrs) = function.attrs.drain(..).partition::<Vec<_>, _>(|attr| {
+        TEST_ATTRIBUTES
+            .iter()
+            .any(|name| attr.path().is_ident(name))
+    });
+    function.attrs = own_attrs;
     let name = &function.sig.ident;
     let contracts = &args.contracts;
     let setup = match &args.setup {
@@ -70,6 +84,7 @@ pub(crate) fn invariant_test(args: InvariantArgs, function: ItemFn) -> syn::Resu
     let workers = option(args.workers.map(|v| quote!(#v)));
     Ok(quote! {
         #[test]
+        #(#test_attrs)*
         fn #name() {
             #function
             ::harvey::__private::run_invariant(::harvey::__private::InvariantTest {

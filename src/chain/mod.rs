@@ -120,6 +120,7 @@ pub struct Chain {
     /// The artifact of every contract deployed through this chain.
     code_at: HashMap<Address, Arc<ContractArtifact>>,
     fuzzed: Vec<Address>,
+    senders: Vec<Address>,
 }
 
 impl std::fmt::Debug for Chain {
@@ -148,6 +149,7 @@ impl Chain {
             deployed: Vec::new(),
             code_at: HashMap::new(),
             fuzzed: Vec::new(),
+            senders: SENDERS.to_vec(),
         }
     }
 
@@ -161,9 +163,23 @@ impl Chain {
         DEPLOYER
     }
 
-    /// The default senders of fuzzed transactions.
+    /// The senders of fuzzed transactions: [`SENDERS`] unless [`Chain::set_senders`] chose
+    /// others.
     pub fn senders(&self) -> &[Address] {
-        &SENDERS
+        &self.senders
+    }
+
+    /// Chooses the senders of fuzzed transactions (in a setup function), deduplicated in
+    /// order. They are not funded here: use [`Chain::set_balance`] and [`Chain::commit`] for
+    /// accounts other than [`SENDERS`]. An empty list is a configuration error the campaign
+    /// reports.
+    pub fn set_senders(&mut self, senders: impl IntoIterator<Item = Address>) {
+        self.senders.clear();
+        for sender in senders {
+            if !self.senders.contains(&sender) {
+                self.senders.push(sender);
+            }
+        }
     }
 
     /// Deploys contract `name` from [`DEPLOYER`] with constructor arguments `args` (a

@@ -1,0 +1,94 @@
+//! What `#[harvey::invariant]` expands to calls. Not a public API: names may change in any
+//! release.
+
+use std::io::Write as _;
+use std::path::Path;
+use std::time::Duration;
+
+use crate::campaign::Campaign;
+use crate::chain::Chain;
+pub use crate::config::Attributes;
+use crate::config::Config;
+pub use crate::oracle::IntoCheck;
+use crate::outcome::Progress;
+use crate::report::{self, regression};
+
+/// Progress is shown only for campaigns running longer than this...
+const QUIET_FOR: Duration = Duration::from_secs(3);
+/// ...and then at most this often.
+const PROGRESS_EVERY: Duration = Duration::from_secs(5);
+
+/// One invariant test, as the macro describes it.
+pub struct InvariantTest<'a> {
+    /// The test function's name.
+    pub name: &'static str,
+    /// `module_path!()` at the test.
+    pub module_path: &'static str,
+    /// `CARGO_MANIFEST_DIR` of the crate holding the test: the project root.
+    pub manifest_dir: &'static str,
+    /// Contracts to deploy and fuzz when there is no setup.
+    pub contracts: &'static [&'static str],
+    /// The setup function, if any.
+    pub setup: Option<fn(&mut Chain) -> crate::Result<()>>,
+    /// The invariant.
+    pub check: &'a (dyn Fn(&Chain) -> Result<(), String> + Sync),
+    /// The attribute's settings.
+    pub attributes: Attributes,
+}
+
+/// Runs the campaign of one `#[harvey::invariant]` test; panics (failing the test) with the
+/// report on a violation or a setup error, prints the summary otherwise.
+pub fn run_invariant(test: InvariantTest<'_>) {
+    let config = Config::from_attributes(&test.attributes)
+        .unwrap_or_else(|e| panic!("harvey: {}: {e}", test.name));
+    let root = Path::new(test.manifest_dir);
+    let file = regression::path_for(root, test.module_path, test.name);
+    let last_shown = std::sync::Mutex::new(Duration::ZERO);
+    let mut campaign = Campaign::new(root)
+        .config(config)
+        .invariant(test.name, test.check)
+        .regression_file(file, test.name)
+        .on_progress(|p: &Progress| show_progress(test.name, p, &last_shown));
+    for contract in test.contracts {
+        campaign = campaign.contract(*contract);
+    }
+    if let Some(setup) = test.setup {
+        campaign = campaign.setup(setup);
+    }
+    let outcome = match campaign.run() {
+        Ok(outcome) => outcome,
+        Err(e) => panic!("harvey: {}: the campaign could not run:\n{e}", test.name),
+    };
+    for warning in &outcome.warnings {
+        println!("harvey warning: {warning}");
+    }
+    print!("{}", report::summary(&outcome.stats));
+    if let Some(failure) = &outcome.failure {
+        panic!(
+            "\n{}",
+            report::failure_report(failure, Some(&replay_filter(test.module_path, test.name)))
+        );
+    }
+}
+
+/// Writes a progress line straight to stderr (past the test harness's capture, which would
+/// hold it until the end) when the campaign is long enough for it to help.
+fn show_progress(name: &str, progress: &Progress, last_shown: &std::sync::Mutex<Duration>) {
+    if progress.elapsed < QUIET_FOR {
+        return;
+    }
+    let mut last = last_shown.lock().unwrap_or_else(|e| e.into_inner());
+    if *last != Duration::ZERO && progress.elapsed < *last + PROGRESS_EVERY {
+        return;
+    }
+    *last = progress.elapsed;
+    let line = report::progress_line(name, progress);
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// The `cargo test` filter naming exactly this test: its path without the crate.
+fn replay_filter(module_path: &str, name: &str) -> String {
+    let mut parts: Vec<&str> = module_path.split("::").skip(1).collect();
+    parts.push(name);
+    parts.join("::")
+}

@@ -1,0 +1,394 @@
+//! The `Campaign` builder: one invariant campaign from project root to [`Outcome`]. This is
+//! what `#[harvey::invariant]` runs, and the API for driving campaigns without the macro.
+//!
+//! Order of work: compile, run setup, check the post-setup state, replay the regression
+//! file (if any), fuzz, shrink the first violation, save it to the regression file.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::abi::Dictionary;
+use crate::chain::Chain;
+use crate::config::{Config, DEFAULT_DEPTH};
+use crate::engine::executor::{Executor, Found};
+use crate::engine::input::Sequence;
+use crate::engine::surface::Surface;
+use crate::engine::{self, EngineInput};
+use crate::error::{Error, Result};
+use crate::oracle::{IntoCheck, Invariant, Oracles, PanicSet};
+use crate::outcome::{Failure, Outcome, Progress, Stats};
+use crate::project::{self, Artifacts};
+use crate::report::regression::{self, RegressionFile};
+use crate::report::shrink;
+
+type SetupFn<'a> = Box<SetupFnRef<'a>>;
+type SetupFnRef<'a> = dyn Fn(&mut Chain) -> Result<()> + Sync + 'a;
+type ProgressFn<'a> = Box<dyn Fn(&Progress) + Sync + 'a>;
+
+/// A fuzzing campaign on the Solidity project at a root directory.
+///
+/// ```no_run
+/// use harvey::prelude::*;
+/// use harvey::Campaign;
+///
+/// let outcome = Campaign::new(env!("CARGO_MANIFEST_DIR"))
+///     .contract("Vault")
+///     .invariant("solvent", |chain: &Chain| {
+///         let vault = chain.get("Vault");
+///         chain.balance(vault) >= chain.view::<U256>(vault, "totalDeposits()", ()).unwrap()
+///     })
+///     .seed(7)
+///     .runs(5_000)
+///     .run()?;
+/// assert!(outcome.passed(), "{}", harvey::report::failure_report(outcome.failure.as_ref().unwrap(), None));
+/// # Ok::<(), harvey::Error>(())
+/// ```
+pub struct Campaign<'a> {
+    root: PathBuf,
+    contracts: Vec<String>,
+    setup: Option<SetupFn<'a>>,
+    invariants: Vec<Invariant<'a>>,
+    config: Config,
+    panics: PanicSet,
+    regression_file: Option<(PathBuf, String)>,
+    progress: Option<ProgressFn<'a>>,
+}
+
+impl<'a> Campaign<'a> {
+    /// A campaign on the project at `root` (where `foundry.toml` or `contracts/` is), with
+    /// the default configuration and a seed from the clock.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        let config = Config {
+            seed: crate::config::clock_seed(),
+            runs: Some(crate::config::DEFAULT_RUNS),
+            time: None,
+            depth: DEFAULT_DEPTH,
+            workers: 1,
+        };
+        Campaign {
+            root: root.into(),
+            contracts: Vec::new(),
+            setup: None,
+            invariants: Vec::new(),
+            config,
+            panics: PanicSet::default(),
+            regression_file: None,
+            progress: None,
+        }
+    }
+
+    /// Deploys contract `name` (no constructor arguments) and fuzzes it, when there is no
+    /// setup function.
+    pub fn contract(mut self, name: impl Into<String>) -> Self {
+        self.contracts.push(name.into());
+        self
+    }
+
+    /// A setup function: deploys and funds contracts, chooses which ones are fuzzed
+    /// ([`Chain::fuzz`]; all deployed ones when none is chosen) and by whom
+    /// ([`Chain::set_senders`]). Runs once per worker, and must be deterministic.
+    pub fn setup(mut self, setup: impl Fn(&mut Chain) -> Result<()> + Sync + 'a) -> Self {
+        self.setup = Some(Box::new(setup));
+        self
+    }
+
+    /// An invariant checked after every transaction: returns `bool` or
+    /// `Result<(), E: Display>`; a panic counts as a violation too.
+    pub fn invariant<R: IntoCheck>(
+        mut self,
+        name: impl Into<String>,
+        check: impl Fn(&Chain) -> R + Sync + 'a,
+    ) -> Self {
+        self.invariants.push(Invariant {
+            name: name.into(),
+            check: Box::new(move |chain| check(chain).into_check()),
+        });
+        self
+    }
+
+    /// All settings at once (seed, budget, depth, workers).
+    pub fn config(mut self, config: Config) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// The seed of worker 0.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.config.seed = seed;
+        self
+    }
+
+    /// At most `runs` sequences.
+    pub fn runs(mut self, runs: u64) -> Self {
+        self.config.runs = Some(runs);
+        self
+    }
+
+    /// At most `time` of fuzzing (without a run limit unless [`Campaign::runs`] is set
+    /// after this).
+    pub fn time(mut self, time: Duration) -> Self {
+        self.config.time = Some(time);
+        self.config.runs = None;
+        self
+    }
+
+    /// At most `depth` transactions per sequence.
+    pub fn depth(mut self, depth: u32) -> Self {
+        self.config.depth = depth;
+        self
+    }
+
+    /// Worker threads (1: deterministic).
+    pub fn workers(mut self, workers: u32) -> Self {
+        self.config.workers = workers;
+        self
+    }
+
+    /// Which Solidity Panic codes count as violations (default: [`PanicSet::default`]).
+    pub fn panics(mut self, panics: PanicSet) -> Self {
+        self.panics = panics;
+        self
+    }
+
+    /// Replays the failures saved in `path` before fuzzing and saves new ones there, under
+    /// test name `test`.
+    pub fn regression_file(mut self, path: impl Into<PathBuf>, test: impl Into<String>) -> Self {
+        self.regression_file = Some((path.into(), test.into()));
+        self
+    }
+
+    /// Called about once a second while fuzzing.
+    pub fn on_progress(mut self, progress: impl Fn(&Progress) + Sync + 'a) -> Self {
+        self.progress = Some(Box::new(progress));
+        self
+    }
+
+    /// Runs the campaign. `Err` for setup problems (compile errors, a failing setup, a
+    /// corrupt regression file, nothing to fuzz); a violation is an `Ok` outcome.
+    pub fn run(self) -> Result<Outcome> {
+        if self.config.depth == 0 || self.config.workers == 0 {
+            return Err(Error::Config("depth and workers must be at least 1".into()));
+        }
+        let artifacts = project::compiled(&self.root)?;
+        let make_chain = || build_chain(&artifacts, &self.contracts, self.setup.as_deref());
+        let chain = make_chain()?;
+        let mut warnings = Vec::new();
+        let surface = Surface::from_chain(&chain, &mut warnings)?;
+        let dictionary = dictionary(&chain, &surface);
+        let settings = settings_hash(&self.panics, &surface);
+        let oracles = Oracles {
+            invariants: self.invariants,
+            panics: self.panics,
+        };
+        let mut executor = Executor::new(chain, surface, &oracles);
+        // Compiling and setup are not the campaign's time: time-to-violation and execs/s
+        // count from here.
+        let start = Instant::now();
+        let mut stats = Stats {
+            seed: self.config.seed,
+            workers: self.config.workers,
+            ..Stats::default()
+        };
+        let mut regressions = self
+            .regression_file
+            .as_ref()
+            .map(|(path, test)| RegressionFile::load(path, test))
+            .transpose()?;
+
+        let mut failure = initial_failure(&mut executor, self.config.seed, start);
+        if failure.is_none() {
+            if let Some(file) = &regressions {
+                failure = replay(file, &mut executor, &settings, &mut stats, &mut warnings);
+            }
+        }
+        if failure.is_none() {
+            let input = EngineInput {
+                config: &self.config,
+                oracles: &oracles,
+                make_chain: &make_chain,
+                dictionary: &dictionary,
+                progress: self.progress.as_deref(),
+                start,
+            };
+            let result = engine::run(&input)?;
+            stats.sequences = result.sequences;
+            stats.transactions = result.transactions;
+            stats.edges = result.edges;
+            stats.corpus = result.corpus;
+            stats.functions = result.functions;
+            failure = result.sighting.map(|sighting| {
+                let found_len = sighting.sequence.txs.len();
+                let (sequence, found) =
+                    shrink::shrink(&mut executor, sighting.sequence, sighting.found);
+                let mut failure = to_failure(&executor, &sequence, found, self.config.seed);
+                failure.found_len = found_len;
+                failure.found_after = sighting.after;
+                failure.found_after_sequences = sighting.after_sequences;
+                failure
+            });
+        }
+        if let (Some(failure), Some(file)) = (&mut failure, &mut regressions) {
+            failure.regression_file = Some(file.path().to_path_buf());
+            if !failure.from_regression
+                && !failure.calls.is_empty()
+                && file.record(
+                    failure.violation.to_string(),
+                    failure.seed,
+                    settings,
+                    &failure.calls,
+                )
+            {
+                file.save()?;
+            }
+        }
+        if stats.functions.is_empty() {
+            stats.functions = executor.function_stats();
+        }
+        // Replays and shrinking ran on the campaign's own executor.
+        stats.sequences += executor.sequences();
+        stats.transactions += executor.transactions();
+        stats.elapsed = start.elapsed();
+        Ok(Outcome {
+            failure,
+            stats,
+            warnings,
+        })
+    }
+}
+
+/// A chain in its post-setup state: the setup function's, or `contracts` deployed with no
+/// arguments. Contracts are fuzzed as setup chose, or all deployed ones.
+fn build_chain(
+    artifacts: &Arc<Artifacts>,
+    contracts: &[String],
+    setup: Option<&SetupFnRef<'_>>,
+) -> Result<Chain> {
+    let mut chain = Chain::new(Arc::clone(artifacts));
+    if let Some(setup) = setup {
+        setup(&mut chain)?;
+    } else {
+        if contracts.is_empty() {
+            return Err(Error::Config(
+                "no contract to fuzz: name one (`contract = \"Name\"`) or give a setup function"
+                    .into(),
+            ));
+        }
+        for name in contracts {
+            let address = chain.deploy_with(name, &[], Default::default())?;
+            chain.fuzz(address);
+        }
+    }
+    chain.commit();
+    Ok(chain)
+}
+
+/// Senders and deployed contracts as addresses, and the fuzzed contracts' bytecode constants.
+fn dictionary(chain: &Chain, surface: &Surface) -> Dictionary {
+    let mut addresses = surface.senders.clone();
+    addresses.extend(chain.deployed().iter().map(|(_, address)| *address));
+    addresses.dedup();
+    let mut dictionary = Dictionary::new(addresses);
+    let mut seen = Vec::new();
+    for function in &surface.functions {
+        if seen.contains(&function.address) {
+            continue;
+        }
+        seen.push(function.address);
+        if let Some(artifact) = chain.artifact_at(function.address) {
+            dictionary.add_code_constants(&artifact.runtime_code);
+        }
+    }
+    dictionary
+}
+
+/// A short hash of what shapes failures: Panic codes, senders, fuzzed functions.
+fn settings_hash(panics: &PanicSet, surface: &Surface) -> String {
+    let mut text = String::new();
+    for code in panics.codes() {
+        text.push_str(&format!("{:x},", code.code()));
+    }
+    for sender in &surface.senders {
+        text.push_str(&format!("{sender},"));
+    }
+    for f in &surface.functions {
+        text.push_str(&format!("{}.{},", f.contract, f.signature));
+    }
+    let digest = alloy_primitives::keccak256(text.as_bytes());
+    alloy_primitives::hex::encode(&digest[..8])
+}
+
+/// A failure of the post-setup state itself.
+fn initial_failure(executor: &mut Executor<'_>, seed: u64, start: Instant) -> Option<Failure> {
+    let violation = executor.check_initial_state()?;
+    Some(Failure {
+        violation,
+        calls: Vec::new(),
+        last_status: "no call made".into(),
+        seed,
+        found_len: 0,
+        found_after: start.elapsed(),
+        found_after_sequences: 0,
+        from_regression: false,
+        regression_file: None,
+    })
+}
+
+/// Replays the saved failures; the first that still fails is the campaign's failure.
+/// Stale entries become warnings.
+fn replay(
+    file: &RegressionFile,
+    executor: &mut Executor<'_>,
+    settings: &str,
+    stats: &mut Stats,
+    warnings: &mut Vec<String>,
+) -> Option<Failure> {
+    for (index, entry) in file.entries().iter().enumerate() {
+        let sequence = match regression::resolve(entry, executor.surface()) {
+            Ok(sequence) => sequence,
+            Err(why) => {
+                warnings.push(format!(
+                    "{}: entry {} is stale and was not replayed: {why}",
+                    file.path().display(),
+                    index + 1
+                ));
+                continue;
+            }
+        };
+        if entry.settings != settings {
+            warnings.push(format!(
+                "{}: entry {} was saved with other settings (Panic codes, senders or functions changed); replayed anyway",
+                file.path().display(),
+                index + 1
+            ));
+        }
+        stats.replayed += 1;
+        if let Some(found) = executor.run(&sequence).violation {
+            let mut sequence = sequence;
+            sequence.txs.truncate(found.tx + 1);
+            let mut failure = to_failure(executor, &sequence, found, entry.seed);
+            failure.from_regression = true;
+            return Some(failure);
+        }
+    }
+    None
+}
+
+/// The report form of a failing sequence.
+fn to_failure(executor: &Executor<'_>, sequence: &Sequence, found: Found, seed: u64) -> Failure {
+    Failure {
+        violation: found.violation,
+        calls: sequence
+            .txs
+            .iter()
+            .map(|tx| executor.surface().call(tx))
+            .collect(),
+        last_status: found.status,
+        seed,
+        found_len: sequence.txs.len(),
+        found_after: Duration::ZERO,
+        found_after_sequences: 0,
+        from_regression: false,
+        regression_file: None,
+    }
+}

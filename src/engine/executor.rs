@@ -1,0 +1,218 @@
+//! Running one sequence: restore the post-setup state, execute each transaction under the
+//! observer, check the oracles after each one, and compute the feedback (path id of the last
+//! transaction, new edges, comparison operands for the dictionary).
+
+use std::collections::HashSet;
+
+use alloy_primitives::{Address, U256};
+
+use crate::chain::Chain;
+use crate::engine::input::Sequence;
+use crate::engine::surface::Surface;
+use crate::observe::Edge;
+use crate::oracle::Oracles;
+use crate::outcome::{FunctionStats, Violation};
+
+/// Comparison operands kept per run for the dictionary: enough for the magic values of a
+/// few branches, bounded so a loop-heavy transaction cannot flood the dictionary.
+const OPERANDS_PER_RUN: usize = 64;
+
+/// Path id of a transaction the EVM refused (value above the sender's balance).
+const REFUSED_PATH: u64 = 0x5eed_0f7e_f05e;
+
+/// A violation found by a run.
+#[derive(Debug, Clone)]
+pub(crate) struct Found {
+    /// Index of the transaction after which the violation showed.
+    pub(crate) tx: usize,
+    pub(crate) violation: Violation,
+    /// How that transaction ended, rendered.
+    pub(crate) status: String,
+}
+
+/// The feedback of one run.
+#[derive(Debug, Clone)]
+pub(crate) struct Run {
+    /// Path id of the last executed transaction: a hash of its branch decisions in order.
+    pub(crate) path: u64,
+    /// Edges no earlier run of this executor covered.
+    pub(crate) new_edges: usize,
+    pub(crate) violation: Option<Found>,
+}
+
+/// Runs sequences on one chain; owns the coverage and per-function counts of one worker.
+pub(crate) struct Executor<'a> {
+    chain: Chain,
+    surface: Surface,
+    oracles: &'a Oracles<'a>,
+    coverage: HashSet<(Address, u32, bool)>,
+    /// Per function (surface order): calls and reverts.
+    counts: Vec<(u64, u64)>,
+    transactions: u64,
+    sequences: u64,
+    operands: Vec<U256>,
+}
+
+impl<'a> Executor<'a> {
+    /// An executor on `chain`, whose committed state is the post-setup snapshot.
+    pub(crate) fn new(chain: Chain, surface: Surface, oracles: &'a Oracles<'a>) -> Self {
+        let counts = vec![(0, 0); surface.functions.len()];
+        Executor {
+            chain,
+            surface,
+            oracles,
+            coverage: HashSet::new(),
+            counts,
+            transactions: 0,
+            sequences: 0,
+            operands: Vec::new(),
+        }
+    }
+
+    /// Runs `sequence` from the post-setup state; stops at the first violation.
+    pub(crate) fn run(&mut self, sequence: &Sequence) -> Run {
+        self.chain.reset();
+        self.sequences += 1;
+        self.operands.clear();
+        let mut path = 0;
+        let mut new_edges = 0;
+        for (index, input) in sequence.txs.iter().enumerate() {
+            let tx = self.surface.tx(input);
+            self.transactions += 1;
+            self.counts[input.function].0 += 1;
+            let outcome = match self.chain.execute(&tx) {
+                Ok(outcome) => outcome,
+                Err(_) => {
+                    // The EVM refused it (value above the balance): nothing ran.
+                    self.counts[input.function].1 += 1;
+                    path = REFUSED_PATH;
+                    continue;
+                }
+            };
+            let reverted = !outcome.is_success();
+            if reverted {
+                self.counts[input.function].1 += 1;
+            }
+            let trace = self.chain.last_trace();
+            path = path_id(trace.edges());
+            for edge in trace.edges() {
+                if self.coverage.insert((edge.code, edge.pc, edge.taken)) {
+                    new_edges += 1;
+                }
+            }
+            for cmp in trace.comparisons() {
+                if self.operands.len() + 2 > OPERANDS_PER_RUN {
+                    break;
+                }
+                self.operands.extend([cmp.lhs, cmp.rhs]);
+            }
+            let violation = self.oracles.check_outcome(&outcome).or_else(|| {
+                // A reverted transaction changed nothing but the block: the invariants
+                // that held before still hold unless time moved.
+                let unchanged = reverted && tx.warp == Default::default();
+                if unchanged {
+                    None
+                } else {
+                    self.oracles.check_invariants(&self.chain)
+                }
+            });
+            if let Some(violation) = violation {
+                return Run {
+                    path,
+                    new_edges,
+                    violation: Some(Found {
+                        tx: index,
+                        violation,
+                        status: outcome.status.to_string(),
+                    }),
+                };
+            }
+        }
+        Run {
+            path,
+            new_edges,
+            violation: None,
+        }
+    }
+
+    /// The first violation of the post-setup state itself, before any transaction.
+    pub(crate) fn check_initial_state(&mut self) -> Option<Violation> {
+        self.chain.reset();
+        self.oracles.check_invariants(&self.chain)
+    }
+
+    /// Comparison operands of the last run (capped), for the dictionary.
+    pub(crate) fn operands(&self) -> &[U256] {
+        &self.operands
+    }
+
+    /// The surface this executor calls.
+    pub(crate) fn surface(&self) -> &Surface {
+        &self.surface
+    }
+
+    /// The edges covered so far.
+    pub(crate) fn coverage(&self) -> &HashSet<(Address, u32, bool)> {
+        &self.coverage
+    }
+
+    /// Transactions executed so far.
+    pub(crate) fn transactions(&self) -> u64 {
+        self.transactions
+    }
+
+    /// Sequences executed so far.
+    pub(crate) fn sequences(&self) -> u64 {
+        self.sequences
+    }
+
+    /// Calls and reverts per function so far, as summary rows.
+    pub(crate) fn function_stats(&self) -> Vec<FunctionStats> {
+        self.surface
+            .functions
+            .iter()
+            .zip(&self.counts)
+            .map(|(f, &(calls, reverts))| FunctionStats {
+                contract: f.contract.clone(),
+                signature: f.signature.clone(),
+                calls,
+                reverts,
+            })
+            .collect()
+    }
+}
+
+/// A hash of the branch decisions of one transaction, in order (HARVEY's path id). Not
+/// cryptographic; stable across runs and platforms so campaigns are reproducible.
+pub(crate) fn path_id(edges: &[Edge]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for edge in edges {
+        let code = u64::from_be_bytes(edge.code[12..20].try_into().expect("8 bytes"));
+        let key = code ^ (u64::from(edge.pc) << 1 | u64::from(edge.taken));
+        hash = (hash ^ key).wrapping_mul(0x0100_0000_01b3).rotate_left(17);
+    }
+    hash
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edge(pc: u32, taken: bool) -> Edge {
+        Edge {
+            code: Address::with_last_byte(1),
+            pc,
+            dest: 0,
+            taken,
+        }
+    }
+
+    #[test]
+    fn path_ids_depend_on_decisions_and_their_order() {
+        let a = path_id(&[edge(10, true), edge(20, false)]);
+        assert_eq!(a, path_id(&[edge(10, true), edge(20, false)]));
+        assert_ne!(a, path_id(&[edge(10, false), edge(20, false)]));
+        assert_ne!(a, path_id(&[edge(20, false), edge(10, true)]));
+        assert_ne!(path_id(&[]), path_id(&[edge(10, true)]));
+    }
+}

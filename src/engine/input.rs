@@ -1,0 +1,59 @@
+//! The fuzzer's inputs: sequences of transactions made of typed leaves, and the record of
+//! which leaf a mutation changed (input prediction pairs runs that differ in one leaf).
+
+use alloy_dyn_abi::DynSolValue;
+use alloy_primitives::U256;
+
+use crate::abi::LeafPath;
+use crate::chain::Warp;
+
+/// One transaction: who calls which fuzzed function with what.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct TxInput {
+    /// Index into the surface's senders.
+    pub(crate) sender: usize,
+    /// Index into the surface's functions.
+    pub(crate) function: usize,
+    /// The arguments, typed as the function's inputs.
+    pub(crate) args: Vec<DynSolValue>,
+    /// `msg.value` (zero unless the function is payable).
+    pub(crate) value: U256,
+    /// Time passing before the transaction.
+    pub(crate) warp: Warp,
+}
+
+/// Transactions run in order from the post-setup state.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Sequence {
+    /// The transactions; never more than the campaign's depth.
+    pub(crate) txs: Vec<TxInput>,
+}
+
+/// What a mutation changed in its parent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Change {
+    /// One argument leaf of transaction `tx`.
+    Leaf {
+        /// The transaction's index.
+        tx: usize,
+        /// The leaf inside its arguments.
+        path: LeafPath,
+    },
+    /// `msg.value` of transaction `tx`.
+    Value {
+        /// The transaction's index.
+        tx: usize,
+    },
+    /// The time warp before transaction `tx`.
+    Warp {
+        /// The transaction's index.
+        tx: usize,
+    },
+    /// The sender of transaction `tx`.
+    Sender {
+        /// The transaction's index.
+        tx: usize,
+    },
+    /// Transactions were added, removed, replaced or spliced, or several leaves changed.
+    Structure,
+}

@@ -1,0 +1,132 @@
+//! The campaign engine: workers running the greybox loop over sequences of typed
+//! transactions. It does no I/O and prints nothing; it returns what it found and what it did.
+//!
+//! - `input`: sequences of transactions made of typed leaves, and what a mutation changed;
+//! - `surface`: the fuzzed functions and senders, encoding and decoding of calls;
+//! - `mutate`: new transactions and mutants;
+//! - `executor`: running a sequence under the oracles, with coverage feedback;
+//! - `corpus`: kept sequences by path id of the last transaction, and the power schedule;
+//! - `worker`: one worker's loop and what the workers share.
+
+mod corpus;
+pub(crate) mod executor;
+pub(crate) mod input;
+pub(crate) mod mutate;
+pub(crate) mod surface;
+mod worker;
+
+use std::collections::HashSet;
+use std::time::Instant;
+
+use crate::abi::Dictionary;
+use crate::chain::Chain;
+use crate::config::Config;
+use crate::error::Result;
+use crate::oracle::Oracles;
+use crate::outcome::{FunctionStats, Progress};
+use executor::Executor;
+use surface::Surface;
+pub(crate) use worker::Sighting;
+use worker::{Shared, Worker, WorkerReport};
+
+/// Everything a campaign's engine run needs.
+pub(crate) struct EngineInput<'a> {
+    pub(crate) config: &'a Config,
+    pub(crate) oracles: &'a Oracles<'a>,
+    /// Builds a chain in its post-setup state (once per worker).
+    pub(crate) make_chain: &'a (dyn Fn() -> Result<Chain> + Sync),
+    /// The initial dictionary: addresses and bytecode constants.
+    pub(crate) dictionary: &'a Dictionary,
+    pub(crate) progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
+    /// When the campaign started (time budget and time-to-violation count from here).
+    pub(crate) start: Instant,
+}
+
+/// What the engine found and did.
+pub(crate) struct EngineResult {
+    pub(crate) sighting: Option<Sighting>,
+    pub(crate) sequences: u64,
+    pub(crate) transactions: u64,
+    /// Distinct edges over all workers.
+    pub(crate) edges: usize,
+    /// Distinct path ids in the workers' corpora.
+    pub(crate) corpus: usize,
+    /// Per function, summed over workers.
+    pub(crate) functions: Vec<FunctionStats>,
+}
+
+/// Runs `config.workers` workers until the budget is spent or one finds a violation.
+/// Worker `i` is seeded with `config.seed + i`; one worker runs on the calling thread, so a
+/// single-worker campaign is deterministic.
+pub(crate) fn run(input: &EngineInput<'_>) -> Result<EngineResult> {
+    let workers = input.config.workers.max(1) as usize;
+    let shared = Shared::new(
+        input.start,
+        workers,
+        input.config.runs,
+        input.config.time,
+        input.progress,
+    );
+    let reports: Vec<WorkerReport> = if workers == 1 {
+        vec![run_worker(0, input, &shared)?]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..workers)
+                .map(|id| {
+                    let shared = &shared;
+                    scope.spawn(move || run_worker(id, input, shared))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect::<Result<Vec<_>>>()
+        })?
+    };
+    let mut coverage = HashSet::new();
+    let mut paths = HashSet::new();
+    let mut functions: Vec<FunctionStats> = Vec::new();
+    for report in reports {
+        coverage.extend(report.coverage);
+        paths.extend(report.paths);
+        if functions.is_empty() {
+            functions = report.functions;
+        } else {
+            for (total, more) in functions.iter_mut().zip(report.functions) {
+                total.calls += more.calls;
+                total.reverts += more.reverts;
+            }
+        }
+    }
+    Ok(EngineResult {
+        sighting: shared.take_sighting(),
+        sequences: shared.sequences_run(),
+        transactions: shared
+            .transactions
+            .load(std::sync::atomic::Ordering::Relaxed),
+        edges: coverage.len(),
+        corpus: paths.len(),
+        functions,
+    })
+}
+
+/// Builds worker `id`'s chain and runs it.
+fn run_worker<'a>(
+    id: usize,
+    input: &'a EngineInput<'a>,
+    shared: &'a Shared<'a>,
+) -> Result<WorkerReport> {
+    let chain = (input.make_chain)()?;
+    let surface = Surface::from_chain(&chain, &mut Vec::new())?;
+    let executor = Executor::new(chain, surface, input.oracles);
+    let seed = input.config.seed.wrapping_add(id as u64);
+    let worker = Worker::new(
+        id,
+        seed,
+        executor,
+        input.dictionary.clone(),
+        input.config.depth,
+        shared,
+    );
+    Ok(worker.run())
+}

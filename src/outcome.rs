@@ -1,0 +1,177 @@
+//! What a campaign returns: passed or violated, the shrunk failing call sequence, and the
+//! statistics of the run. Plain data; `report` renders it.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use alloy_dyn_abi::DynSolValue;
+use alloy_primitives::{Address, U256};
+
+use crate::chain::{PanicCode, Warp};
+
+/// The result of a campaign. A violation is an outcome, not an error.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The violation found, if any (already shrunk).
+    pub failure: Option<Failure>,
+    /// What the campaign did.
+    pub stats: Stats,
+    /// Things the user should know that did not stop the campaign: skipped functions,
+    /// stale regression entries, contracts with nothing to call.
+    pub warnings: Vec<String>,
+}
+
+impl Outcome {
+    /// Whether no violation was found.
+    pub fn passed(&self) -> bool {
+        self.failure.is_none()
+    }
+}
+
+/// What was violated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Violation {
+    /// A Rust invariant returned `false` or `Err`, or panicked.
+    Invariant {
+        /// The invariant's name.
+        name: String,
+        /// What it reported: `returned false`, the `Err`'s message, or the panic message.
+        message: String,
+    },
+    /// A transaction reverted with a Solidity Panic code the campaign treats as a bug
+    /// (a failed `assert`, an overflow, ...: SWC-110).
+    Panic {
+        /// The Panic code.
+        code: PanicCode,
+    },
+}
+
+impl Violation {
+    /// Whether `other` is the same bug for shrinking: the same invariant or the same Panic
+    /// code (messages may differ as arguments shrink).
+    pub fn same_kind(&self, other: &Violation) -> bool {
+        match (self, other) {
+            (Violation::Invariant { name: a, .. }, Violation::Invariant { name: b, .. }) => a == b,
+            (Violation::Panic { code: a }, Violation::Panic { code: b }) => a == b,
+            _ => false,
+        }
+    }
+}
+
+/// A violation with the call sequence that shows it.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    /// What was violated.
+    pub violation: Violation,
+    /// The shrunk sequence, from the post-setup state; the violation shows after the last
+    /// call (an empty sequence: the state right after setup already violates).
+    pub calls: Vec<Call>,
+    /// How the last call ended, rendered (`Panic(0x01): assert failed`, `success`).
+    pub last_status: String,
+    /// The campaign's seed.
+    pub seed: u64,
+    /// Calls in the sequence as first found, before shrinking.
+    pub found_len: usize,
+    /// Wall-clock time from the end of setup to the first sighting (before shrinking).
+    pub found_after: Duration,
+    /// Sequences executed before the first sighting, over all workers.
+    pub found_after_sequences: u64,
+    /// Whether the failure came from replaying the regression file rather than fuzzing.
+    pub from_regression: bool,
+    /// The regression file the failure was saved to (or replayed from).
+    pub regression_file: Option<PathBuf>,
+}
+
+/// One call of a failing sequence, decoded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    /// `msg.sender`.
+    pub sender: Address,
+    /// The called contract's name.
+    pub contract: String,
+    /// The called contract's address.
+    pub address: Address,
+    /// The function's signature, `withdraw(uint256)`.
+    pub signature: String,
+    /// The function's parameter names (empty strings for unnamed ones).
+    pub params: Vec<String>,
+    /// The arguments.
+    pub args: Vec<DynSolValue>,
+    /// `msg.value`, in wei.
+    pub value: U256,
+    /// Time passing before the call.
+    pub warp: Warp,
+}
+
+impl Call {
+    /// The function's name: the signature up to `(`.
+    pub fn function_name(&self) -> &str {
+        self.signature
+            .split_once('(')
+            .map_or(self.signature.as_str(), |(name, _)| name)
+    }
+}
+
+/// What a campaign did.
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    /// The seed of worker 0 (worker `i` uses `seed + i`).
+    pub seed: u64,
+    /// Worker threads.
+    pub workers: u32,
+    /// Sequences executed: fuzzing, regression replays and shrinking.
+    pub sequences: u64,
+    /// Transactions executed.
+    pub transactions: u64,
+    /// Wall-clock time from the end of setup (compiling and setup excluded) to the end:
+    /// replays, fuzzing and shrinking.
+    pub elapsed: Duration,
+    /// Distinct branch edges (JUMPI pc and direction per contract) covered.
+    pub edges: usize,
+    /// Corpus entries (distinct path ids of last transactions) at the end, over all workers.
+    pub corpus: usize,
+    /// Sequences replayed from the regression file.
+    pub replayed: usize,
+    /// Per fuzzed function: calls and reverts.
+    pub functions: Vec<FunctionStats>,
+}
+
+impl Stats {
+    /// Transactions per second of wall-clock time.
+    pub fn execs_per_sec(&self) -> f64 {
+        let secs = self.elapsed.as_secs_f64();
+        if secs > 0.0 {
+            self.transactions as f64 / secs
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Calls and reverts of one fuzzed function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionStats {
+    /// The contract's name.
+    pub contract: String,
+    /// The function's signature.
+    pub signature: String,
+    /// Times it was called.
+    pub calls: u64,
+    /// Times it reverted or halted (or could not be sent: value above the balance).
+    pub reverts: u64,
+}
+
+/// A campaign's progress, as reported while it runs (at most about once a second).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Time since the campaign started.
+    pub elapsed: Duration,
+    /// Sequences run so far, over all workers.
+    pub sequences: u64,
+    /// Transactions run so far.
+    pub transactions: u64,
+    /// Edges covered (the best worker's count).
+    pub edges: usize,
+    /// Corpus entries (the largest worker corpus).
+    pub corpus: usize,
+}

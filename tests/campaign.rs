@@ -1,0 +1,331 @@
+//! Campaigns end to end against the planted bugs in `contracts/bugs/`: each bug found with a
+//! fixed seed and shrunk to its minimal sequence, a correct contract passing, regression
+//! files written and replayed, and determinism.
+
+use harvey::chain::{Chain, PanicCode};
+use harvey::prelude::*;
+use harvey::{Failure, Outcome, PanicSet, Violation};
+
+fn campaign<'a>() -> Campaign<'a> {
+    Campaign::new(env!("CARGO_MANIFEST_DIR"))
+        .seed(1)
+        .runs(50_000)
+}
+
+fn failure(outcome: &Outcome) -> &Failure {
+    outcome.failure.as_ref().unwrap_or_else(|| {
+        panic!(
+            "expected a violation; summary:\n{}",
+            harvey::report::summary(&outcome.stats)
+        )
+    })
+}
+
+/// `Contract.function` of every call in the failing sequence.
+fn calls(failure: &Failure) -> Vec<String> {
+    failure
+        .calls
+        .iter()
+        .map(|c| format!("{}.{}", c.contract, c.function_name()))
+        .collect()
+}
+
+fn seats_invariant(chain: &Chain) -> harvey::Result<bool> {
+    let seats = chain.get("Seats");
+    let first: Address = chain.view(seats, "first()", ())?;
+    let founder: Address = chain.view(seats, "founder()", ())?;
+    Ok(first == founder || first == Address::ZERO)
+}
+
+#[test]
+fn finds_the_assert_behind_two_calls_and_shrinks_it() {
+    let outcome = campaign().contract("TwoStep").run().unwrap();
+    let failure = failure(&outcome);
+    assert_eq!(
+        failure.violation,
+        Violation::Panic {
+            code: PanicCode::Assert
+        }
+    );
+    assert_eq!(calls(failure), ["TwoStep.arm", "TwoStep.fire"]);
+    assert_eq!(failure.calls[0].args, [U256::from(0xC0FFEE).into()]);
+    assert!(
+        failure.last_status.contains("Panic(0x01)"),
+        "{}",
+        failure.last_status
+    );
+}
+
+#[test]
+fn finds_the_sender_ordering_bug() {
+    let outcome = campaign()
+        .contract("Seats")
+        .invariant(
+            "founder keeps the first seat",
+            |chain: &Chain| match seats_invariant(chain) {
+                Ok(true) => Ok(()),
+                Ok(false) => Err("the first seat moved away from the founder".to_string()),
+                Err(e) => Err(e.to_string()),
+            },
+        )
+        .run()
+        .unwrap();
+    let failure = failure(&outcome);
+    assert!(
+        matches!(&failure.violation, Violation::Invariant { name, .. } if name == "founder keeps the first seat"),
+        "{:?}",
+        failure.violation
+    );
+    assert_eq!(
+        calls(failure),
+        ["Seats.take", "Seats.take", "Seats.promote"]
+    );
+    let senders: Vec<Address> = failure.calls.iter().map(|c| c.sender).collect();
+    assert_ne!(senders[0], senders[1], "two different takers");
+    assert_eq!(senders[1], senders[2], "the second taker promotes");
+}
+
+#[test]
+fn finds_the_overflow_after_an_unchecked_wrap() {
+    let outcome = campaign().contract("Rewards").run().unwrap();
+    let failure = failure(&outcome);
+    assert_eq!(
+        failure.violation,
+        Violation::Panic {
+            code: PanicCode::ArithmeticOverflow
+        }
+    );
+    assert_eq!(
+        calls(failure),
+        ["Rewards.earn", "Rewards.spend", "Rewards.earn"]
+    );
+    assert_ne!(failure.calls[0].sender, failure.calls[1].sender);
+}
+
+/// The bank's ether is exactly its total, and the senders hold no more than that (transfers
+/// may also credit other addresses).
+fn bank_invariant(chain: &Chain) -> Result<()> {
+    let bank = chain.get("Bank");
+    let total: U256 = chain.view(bank, "total()", ())?;
+    let mut held = U256::ZERO;
+    for sender in chain.senders() {
+        held += chain.view::<U256>(bank, "balanceOf(address)", (*sender,))?;
+    }
+    if held > total || chain.balance(bank) != total {
+        return Err(harvey::Error::Call(format!(
+            "senders hold {held}, total {total}, ether {}",
+            chain.balance(bank)
+        )));
+    }
+    Ok(())
+}
+
+#[test]
+fn a_correct_contract_passes() {
+    let outcome = campaign()
+        .runs(3_000)
+        .contract("Bank")
+        .invariant("accounts add up", bank_invariant)
+        .run()
+        .unwrap();
+    assert!(outcome.passed(), "{:?}", outcome.failure);
+    assert_eq!(outcome.stats.sequences, 3_000);
+    let functions: Vec<&str> = outcome
+        .stats
+        .functions
+        .iter()
+        .map(|f| f.signature.as_str())
+        .collect();
+    assert_eq!(
+        functions,
+        [
+            "deposit()",
+            "transfer(address,uint256)",
+            "withdraw(uint256)"
+        ]
+    );
+    assert!(
+        outcome
+            .stats
+            .functions
+            .iter()
+            .all(|f| f.calls > 100 && f.reverts < f.calls)
+    );
+    assert!(outcome.stats.edges > 10, "{}", outcome.stats.edges);
+}
+
+#[test]
+fn same_seed_same_campaign() {
+    let run = || {
+        campaign()
+            .runs(2_000)
+            .contract("Bank")
+            .invariant("accounts add up", bank_invariant)
+            .run()
+            .unwrap()
+    };
+    let (a, b) = (run(), run());
+    assert_eq!(a.stats.corpus, b.stats.corpus);
+    assert_eq!(a.stats.edges, b.stats.edges);
+    assert_eq!(a.stats.transactions, b.stats.transactions);
+    assert_eq!(a.stats.functions, b.stats.functions);
+
+    let find = || campaign().contract("Rewards").run().unwrap();
+    let (a, b) = (find(), find());
+    let (fa, fb) = (failure(&a), failure(&b));
+    assert_eq!(fa.calls, fb.calls);
+    assert_eq!(fa.found_after_sequences, fb.found_after_sequences);
+    assert_eq!(fa.found_len, fb.found_len);
+}
+
+#[test]
+fn failures_are_saved_and_replayed_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("harvey-regressions").join("two_step.json");
+    let outcome = campaign()
+        .contract("TwoStep")
+        .regression_file(&file, "two_step")
+        .run()
+        .unwrap();
+    let first = failure(&outcome);
+    assert!(!first.from_regression);
+    assert_eq!(first.regression_file.as_deref(), Some(file.as_path()));
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.contains("\"function\": \"arm(uint256)\""), "{saved}");
+
+    // Another seed with no budget at all still fails: from the file.
+    let replayed = campaign()
+        .seed(99)
+        .runs(0)
+        .contract("TwoStep")
+        .regression_file(&file, "two_step")
+        .run()
+        .unwrap();
+    let again = failure(&replayed);
+    assert!(again.from_regression);
+    assert_eq!(again.calls, first.calls);
+    assert_eq!(replayed.stats.replayed, 1);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        saved,
+        "a replay does not rewrite the file"
+    );
+}
+
+#[test]
+fn stale_and_corrupt_regression_files_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("stale.json");
+    std::fs::write(
+        &file,
+        r#"{"harvey_regressions": 1, "test": "t", "failures": [{"violation": "v", "seed": 1,
+           "settings": "x", "calls": [{"sender": "0x0000000000000000000000000000000000010000",
+           "contract": "TwoStep", "function": "explode(uint256)", "args": "0x", "decoded": "",
+           "value": "0", "warp_seconds": 0, "warp_blocks": 0}]}]}"#,
+    )
+    .unwrap();
+    let outcome = campaign()
+        .runs(10)
+        .contract("TwoStep")
+        .panics(PanicSet::none())
+        .regression_file(&file, "t")
+        .run()
+        .unwrap();
+    assert!(outcome.passed());
+    assert!(
+        outcome
+            .warnings
+            .iter()
+            .any(|w| w.contains("stale") && w.contains("TwoStep.explode(uint256)")),
+        "{:?}",
+        outcome.warnings
+    );
+
+    std::fs::write(&file, "[1, 2").unwrap();
+    let err = campaign()
+        .contract("TwoStep")
+        .regression_file(&file, "t")
+        .run()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("stale.json") && err.contains("not a harvey regression file"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "[1, 2",
+        "nothing is overwritten"
+    );
+}
+
+#[test]
+fn a_broken_post_setup_state_fails_without_calls() {
+    let outcome = campaign()
+        .contract("Bank")
+        .invariant("never holds", |_: &Chain| false)
+        .run()
+        .unwrap();
+    let failure = failure(&outcome);
+    assert!(failure.calls.is_empty());
+    assert_eq!(outcome.stats.sequences, 0);
+}
+
+#[test]
+fn setup_problems_are_errors() {
+    let err = campaign()
+        .contract("NoSuchContract")
+        .run()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("NoSuchContract") && err.contains("TwoStep"),
+        "{err}"
+    );
+    let err = campaign().run().unwrap_err().to_string();
+    assert!(err.contains("no contract to fuzz"), "{err}");
+    let err = campaign()
+        .setup(|chain: &mut Chain| {
+            chain.deploy("RevertingConstructor", (U256::from(5),))?;
+            Ok(())
+        })
+        .run()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("RevertingConstructor") && err.contains("x too small"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_invariant_that_panics_is_a_violation() {
+    let outcome = campaign()
+        .contract("Bank")
+        .invariant("panics", |chain: &Chain| {
+            let bank = chain.get("Bank");
+            let total: U256 = chain.view(bank, "total()", ()).unwrap();
+            assert!(total.is_zero(), "total is {total}");
+            true
+        })
+        .run()
+        .unwrap();
+    let failure = failure(&outcome);
+    assert!(
+        matches!(&failure.violation, Violation::Invariant { message, .. } if message.starts_with("panicked: total is")),
+        "{:?}",
+        failure.violation
+    );
+    assert_eq!(calls(failure), ["Bank.deposit"]);
+    let report = harvey::report::failure_report(failure, Some("bank"));
+    assert!(
+        report.contains("Replay: HARVEY_SEED=1 cargo test bank"),
+        "{report}"
+    );
+}
+
+#[test]
+fn workers_share_the_budget_and_stop_on_the_first_violation() {
+    let outcome = campaign().workers(2).contract("TwoStep").run().unwrap();
+    assert_eq!(calls(failure(&outcome)), ["TwoStep.arm", "TwoStep.fire"]);
+}

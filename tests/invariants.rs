@@ -1,0 +1,34 @@
+//! `#[harvey::invariant]` as users write it: a setup function, a `Result` invariant, and a
+//! failure replayed from a committed regression file (`harvey-regressions/`).
+
+use harvey::prelude::*;
+
+fn bank_setup(chain: &mut Chain) -> harvey::Result<()> {
+    let bank = chain.deploy("Bank", ())?;
+    chain.fuzz(bank);
+    Ok(())
+}
+
+#[harvey::invariant(setup = bank_setup, runs = 2_000, depth = 6, seed = 3)]
+fn bank_accounts_add_up(chain: &Chain) -> harvey::Result<()> {
+    let bank = chain.get("Bank");
+    let total: U256 = chain.view(bank, "total()", ())?;
+    if chain.balance(bank) != total {
+        return Err(harvey::Error::Call(format!(
+            "the bank holds {} wei but owes {total}",
+            chain.balance(bank)
+        )));
+    }
+    Ok(())
+}
+
+/// The sequence in `harvey-regressions/seats_founder_keeps_the_first_seat.json` breaks this
+/// invariant, so the test fails before any fuzzing (its run budget is a single sequence).
+#[harvey::invariant(contract = "Seats", runs = 1, seed = 5)]
+#[should_panic(expected = "replaying the regression file")]
+fn seats_founder_keeps_the_first_seat(chain: &Chain) -> bool {
+    let seats = chain.get("Seats");
+    let first: Address = chain.view(seats, "first()", ()).unwrap();
+    let founder: Address = chain.view(seats, "founder()", ()).unwrap();
+    first == founder || first == Address::ZERO
+}
