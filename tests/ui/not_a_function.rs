@@ -1,0 +1,4 @@
+#[harvey::invariant(contract = "Vault")]
+struct TotalIsBacked;
+
+fn main() {}
