@@ -78,8 +78,8 @@ impl<'a> Campaign<'a> {
         }
     }
 
-    /// Deploys contract `name` (no constructor arguments) and fuzzes it, when there is no
-    /// setup function.
+    /// Fuzzes contract `name`: without a setup function it is deployed with no constructor
+    /// arguments; with one, the setup must have deployed it.
     pub fn contract(mut self, name: impl Into<String>) -> Self {
         self.contracts.push(name.into());
         self
@@ -267,6 +267,22 @@ fn build_chain(
     let mut chain = Chain::new(Arc::clone(artifacts));
     if let Some(setup) = setup {
         setup(&mut chain)?;
+        // With a setup, named contracts are the ones to fuzz (the setup deployed them).
+        for name in contracts {
+            let address = chain.try_get(name).ok_or_else(|| {
+                let deployed: Vec<&str> =
+                    chain.deployed().iter().map(|(n, _)| n.as_str()).collect();
+                Error::Config(format!(
+                    "`{name}` is named to be fuzzed but the setup did not deploy it (deployed: {})",
+                    if deployed.is_empty() {
+                        "nothing".to_string()
+                    } else {
+                        deployed.join(", ")
+                    }
+                ))
+            })?;
+            chain.fuzz(address);
+        }
     } else {
         if contracts.is_empty() {
             return Err(Error::Config(

@@ -296,6 +296,32 @@ fn setup_problems_are_errors() {
         err.contains("RevertingConstructor") && err.contains("x too small"),
         "{err}"
     );
+    let err = campaign()
+        .contract("TwoStep")
+        .setup(|chain: &mut Chain| chain.deploy("Bank", ()).map(drop))
+        .run()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("did not deploy") && err.contains("deployed: Bank"),
+        "{err}"
+    );
+}
+
+#[test]
+fn with_a_setup_named_contracts_choose_what_is_fuzzed() {
+    let outcome = campaign()
+        .runs(200)
+        .contract("Bank")
+        .setup(|chain: &mut Chain| {
+            chain.deploy("TwoStep", ())?;
+            chain.deploy("Bank", ())?;
+            Ok(())
+        })
+        .run()
+        .unwrap();
+    assert!(outcome.passed(), "TwoStep is deployed but not fuzzed");
+    assert!(outcome.stats.functions.iter().all(|f| f.contract == "Bank"));
 }
 
 #[test]

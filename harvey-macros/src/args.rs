@@ -103,7 +103,21 @@ fn string(value: &Expr) -> syn::Result<LitStr> {
 
 fn strings(value: &Expr) -> syn::Result<Vec<LitStr>> {
     match value {
-        Expr::Array(array) if !array.elems.is_empty() => array.elems.iter().map(string).collect(),
+        Expr::Array(array) if !array.elems.is_empty() => {
+            let names: Vec<LitStr> = array.elems.iter().map(string).collect::<syn::Result<_>>()?;
+            for (i, name) in names.iter().enumerate() {
+                if names[..i]
+                    .iter()
+                    .any(|earlier| earlier.value() == name.value())
+                {
+                    return Err(syn::Error::new(
+                        name.span(),
+                        format!("`{}` is listed twice", name.value()),
+                    ));
+                }
+            }
+            Ok(names)
+        }
         _ => Err(syn::Error::new(
             value.span(),
             "expected a non-empty list of names, e.g. [\"Vault\", \"Token\"]",
@@ -125,10 +139,12 @@ fn integer(value: &Expr) -> syn::Result<u64> {
     match value {
         Expr::Lit(ExprLit {
             lit: Lit::Int(i), ..
-        }) => i.base10_parse::<u64>(),
+        }) if i.suffix().is_empty() && !i.base10_digits().starts_with('-') => {
+            i.base10_parse::<u64>()
+        }
         _ => Err(syn::Error::new(
             value.span(),
-            "expected an unsigned integer",
+            "expected an unsigned integer without a suffix, e.g. 1000",
         )),
     }
 }
@@ -141,7 +157,8 @@ fn positive(value: &Expr) -> syn::Result<u64> {
 }
 
 fn narrow(value: &Expr) -> syn::Result<u32> {
-    u32::try_from(positive(value)?).map_err(|_| syn::Error::new(value.span(), "too large"))
+    u32::try_from(positive(value)?)
+        .map_err(|_| syn::Error::new(value.span(), format!("too large: at most {}", u32::MAX)))
 }
 
 /// `"30s"`, `"500ms"`, `"2m"`, `"1h"` → milliseconds.
@@ -223,6 +240,9 @@ mod tests {
             quote::quote!(contract = "A", colour = 1),
             quote::quote!(contract = "A", contract = "B"),
             quote::quote!(contract = 5),
+            quote::quote!(contracts = ["A", "A"]),
+            quote::quote!(contract = "A", runs = 10u8),
+            quote::quote!(contract = "A", depth = -1),
         ] {
             assert!(InvariantArgs::parse(bad.clone()).is_err(), "{bad}");
         }

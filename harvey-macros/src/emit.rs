@@ -21,6 +21,24 @@ fn check_signature(function: &ItemFn) -> syn::Result<()> {
             "an invariant cannot be async",
         ));
     }
+    if let Some(unsafety) = sig.unsafety {
+        return Err(syn::Error::new(
+            unsafety.span(),
+            "an invariant cannot be unsafe",
+        ));
+    }
+    if let Some(abi) = &sig.abi {
+        return Err(syn::Error::new(
+            abi.span(),
+            "an invariant is a plain Rust function (no `extern`)",
+        ));
+    }
+    if let Some(test) = function.attrs.iter().find(|a| a.path().is_ident("test")) {
+        return Err(syn::Error::new(
+            test.span(),
+            "remove `#[test]`: `#[harvey::invariant]` already makes the function a test",
+        ));
+    }
     if !sig.generics.params.is_empty() {
         return Err(syn::Error::new(
             sig.generics.span(),
