@@ -6,6 +6,9 @@ use std::collections::HashSet;
 
 use alloy_primitives::{Address, U256};
 
+const JUMP: u8 = 0x56;
+const JUMPI: u8 = 0x57;
+
 /// Words kept at most; runtime values beyond it replace the oldest runtime values.
 const CAPACITY: usize = 4096;
 
@@ -36,7 +39,8 @@ impl Dictionary {
         }
     }
 
-    /// Adds every PUSH1..PUSH32 immediate of EVM `code` (0 and 1 are boundaries anyway).
+    /// Adds every PUSH1..PUSH32 immediate of EVM `code`, except jump targets (pushes right
+    /// before JUMP/JUMPI) and 0 and 1 (boundaries anyway).
     pub(crate) fn add_code_constants(&mut self, code: &[u8]) {
         let mut pc = 0;
         while pc < code.len() {
@@ -50,6 +54,11 @@ impl Dictionary {
                 break; // a truncated push at the end of the code (metadata)
             };
             pc += size;
+            // A push consumed by JUMP/JUMPI is a code address, not a value the program
+            // compares inputs with; solc emits dozens of them.
+            if matches!(code.get(pc), Some(&(JUMP | JUMPI))) {
+                continue;
+            }
             let word = U256::from_be_slice(bytes);
             if word > U256::ONE && self.words.len() < CAPACITY && self.known.insert(word) {
                 self.words.push(word);
@@ -97,8 +106,11 @@ mod tests {
     #[test]
     fn reads_push_immediates_and_skips_push_data() {
         let mut dict = Dictionary::default();
-        // PUSH1 0x2a; PUSH2 0x6001 (data that looks like PUSH1 01); PUSH1 1; PUSH32 ..; PUSH3 (truncated)
-        let mut code = vec![0x60, 0x2a, 0x61, 0x60, 0x01, 0x60, 0x01, 0x7f];
+        // PUSH1 0x2a; PUSH2 0x0123 JUMP; PUSH2 0x6001 (data that looks like PUSH1 01); PUSH1 1; PUSH32 ..; PUSH3 (truncated)
+        // PUSH2 0x0123; JUMP is a jump target and skipped.
+        let mut code = vec![
+            0x60, 0x2a, 0x61, 0x01, 0x23, 0x56, 0x61, 0x60, 0x01, 0x60, 0x01, 0x7f,
+        ];
         code.extend([0xab; 32]);
         code.extend([0x62, 0x01]);
         dict.add_code_constants(&code);

@@ -99,7 +99,7 @@ impl<'a> Mutator<'a> {
         let len = seq.txs.len();
         let at = rng.random_range(0..len);
         let roll = rng.random_range(0..100);
-        if roll < 45 {
+        if roll < 35 {
             let tx = &mut seq.txs[at];
             let types = &self.surface.functions[tx.function].types;
             if let Some(path) = abi::mutate(&mut tx.args, types, rng, dict) {
@@ -107,18 +107,18 @@ impl<'a> Mutator<'a> {
             }
             // No arguments: change how it is sent instead.
         }
-        if roll < 55 && self.surface.senders.len() > 1 {
+        if roll < 45 && self.surface.senders.len() > 1 {
             let tx = &mut seq.txs[at];
             let other = rng.random_range(1..self.surface.senders.len());
             tx.sender = (tx.sender + other) % self.surface.senders.len();
             return Change::Sender { tx: at };
         }
-        if roll < 62 && self.surface.functions[seq.txs[at].function].payable {
+        if roll < 50 && self.surface.functions[seq.txs[at].function].payable {
             let tx = &mut seq.txs[at];
             tx.value = abi::mutate_uint(tx.value, 256, rng, dict) % MAX_VALUE;
             return Change::Value { tx: at };
         }
-        if roll < 68 {
+        if roll < 55 {
             mutate_warp(&mut seq.txs[at].warp, rng, dict);
             return Change::Warp { tx: at };
         }
