@@ -35,13 +35,14 @@ pub use abi::{SolArgs, SolReturns};
 pub use outcome::{HaltReason, PanicCode, RevertReason, SolDisplay, TxOutcome, TxStatus};
 pub use vm::{CHAIN_ID, TX_GAS_LIMIT};
 
+use std::any::TypeId;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use alloy_dyn_abi::{DynSolValue, JsonAbiExt};
 use alloy_json_abi::{Function, StateMutability};
-use alloy_primitives::{Address, Bytes, U256, address};
+use alloy_primitives::{Address, Bytes, Selector, U256, address};
 use revm::context::BlockEnv;
 
 use crate::error::{Error, Result};
@@ -121,7 +122,13 @@ pub struct Chain {
     code_at: HashMap<Address, Arc<ContractArtifact>>,
     fuzzed: Vec<Address>,
     senders: Vec<Address>,
+    /// Views resolved and checked, by (address, argument types, return type), each with
+    /// the signatures it was called by.
+    checked_views: RefCell<CheckedViews>,
 }
+
+type ViewKey = (Address, &'static str, TypeId);
+type CheckedViews = HashMap<ViewKey, Vec<(Box<str>, Selector)>>;
 
 impl std::fmt::Debug for Chain {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -150,6 +157,7 @@ impl Chain {
             code_at: HashMap::new(),
             fuzzed: Vec::new(),
             senders: SENDERS.to_vec(),
+            checked_views: RefCell::default(),
         }
     }
 
@@ -399,15 +407,14 @@ impl Chain {
     /// Errors: [`Error::Call`] when the call reverts (with the decoded reason), when the
     /// function is not `view`/`pure` in the contract's ABI, or when there is no contract;
     /// [`Error::Abi`] when `args` or `T` do not fit the function.
-    pub fn view<T: SolReturns>(
+    pub fn view<T: SolReturns + 'static>(
         &self,
         address: Address,
         signature: &str,
         args: impl SolArgs,
     ) -> Result<T> {
-        let function = self.resolve(address, signature)?;
-        self.check_view(address, &function, args.arg_types(), &T::return_types())?;
-        let mut calldata = function.selector().to_vec();
+        let selector = self.view_selector::<T>(address, signature, args.arg_types())?;
+        let mut calldata = selector.to_vec();
         calldata.extend(args.abi_encode_args());
         let mut vm = self.vm.try_borrow_mut().map_err(|_| {
             Error::Call("the chain is busy: a view cannot run inside another chain call".into())
@@ -420,7 +427,6 @@ impl Chain {
             false,
         )?;
         let outcome = self.outcome(address, result);
-        let signature = function.signature();
         if !outcome.is_success() {
             return Err(Error::Call(format!(
                 "view `{signature}` on {address} {}",
@@ -440,8 +446,35 @@ impl Chain {
         })
     }
 
-    /// Rejects a view of a function that may change state, and argument or return types
-    /// that do not fit the ABI (when the target's ABI is known).
+    /// The selector of view `signature` on `address` with arguments `args` and return type
+    /// `T`, resolved and checked once: invariants call the same views after every
+    /// transaction, and parsing signatures would cost as much as the call.
+    fn view_selector<T: SolReturns + 'static>(
+        &self,
+        address: Address,
+        signature: &str,
+        args: &'static str,
+    ) -> Result<Selector> {
+        let key = (address, args, TypeId::of::<T>());
+        if let Some(found) = self.checked_views.borrow().get(&key).and_then(|known| {
+            known
+                .iter()
+                .find(|(sig, _)| &**sig == signature)
+                .map(|(_, selector)| *selector)
+        }) {
+            return Ok(found);
+        }
+        let function = self.resolve(address, signature)?;
+        self.check_view(address, &function, args, &T::return_types())?;
+        let selector = function.selector();
+        self.checked_views
+            .borrow_mut()
+            .entry(key)
+            .or_default()
+            .push((signature.into(), selector));
+        Ok(selector)
+    }
+
     fn check_view(
         &self,
         address: Address,
