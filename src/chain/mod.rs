@@ -35,7 +35,6 @@ pub use abi::{SolArgs, SolReturns};
 pub use outcome::{HaltReason, PanicCode, RevertReason, SolDisplay, TxOutcome, TxStatus};
 pub use vm::{CHAIN_ID, TX_GAS_LIMIT};
 
-use std::any::TypeId;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -122,13 +121,12 @@ pub struct Chain {
     code_at: HashMap<Address, Arc<ContractArtifact>>,
     fuzzed: Vec<Address>,
     senders: Vec<Address>,
-    /// Views resolved and checked, by (address, argument types, return type), each with
-    /// the signatures it was called by.
+    /// Views resolved and checked, by (address, argument types), each with the signature
+    /// and return types it was called with.
     checked_views: RefCell<CheckedViews>,
 }
 
-type ViewKey = (Address, &'static str, TypeId);
-type CheckedViews = HashMap<ViewKey, Vec<(Box<str>, Selector)>>;
+type CheckedViews = HashMap<(Address, &'static str), Vec<(Box<str>, String, Selector)>>;
 
 impl std::fmt::Debug for Chain {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -407,7 +405,7 @@ impl Chain {
     /// Errors: [`Error::Call`] when the call reverts (with the decoded reason), when the
     /// function is not `view`/`pure` in the contract's ABI, or when there is no contract;
     /// [`Error::Abi`] when `args` or `T` do not fit the function.
-    pub fn view<T: SolReturns + 'static>(
+    pub fn view<T: SolReturns>(
         &self,
         address: Address,
         signature: &str,
@@ -449,29 +447,30 @@ impl Chain {
     /// The selector of view `signature` on `address` with arguments `args` and return type
     /// `T`, resolved and checked once: invariants call the same views after every
     /// transaction, and parsing signatures would cost as much as the call.
-    fn view_selector<T: SolReturns + 'static>(
+    fn view_selector<T: SolReturns>(
         &self,
         address: Address,
         signature: &str,
         args: &'static str,
     ) -> Result<Selector> {
-        let key = (address, args, TypeId::of::<T>());
+        let returns = T::return_types();
+        let key = (address, args);
         if let Some(found) = self.checked_views.borrow().get(&key).and_then(|known| {
             known
                 .iter()
-                .find(|(sig, _)| &**sig == signature)
-                .map(|(_, selector)| *selector)
+                .find(|(sig, ret, _)| &**sig == signature && *ret == returns)
+                .map(|(_, _, selector)| *selector)
         }) {
             return Ok(found);
         }
         let function = self.resolve(address, signature)?;
-        self.check_view(address, &function, args, &T::return_types())?;
+        self.check_view(address, &function, args, &returns)?;
         let selector = function.selector();
         self.checked_views
             .borrow_mut()
             .entry(key)
             .or_default()
-            .push((signature.into(), selector));
+            .push((signature.into(), returns, selector));
         Ok(selector)
     }
 
