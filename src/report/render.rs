@@ -28,7 +28,7 @@ pub fn failure_report(failure: &Failure, test: Option<&str>) -> String {
         "replaying the regression file".to_string()
     } else {
         format!(
-            "after {} sequences ({})",
+            "after {} sequences in {}",
             thousands(failure.found_after_sequences),
             duration(failure.found_after)
         )
