@@ -99,7 +99,10 @@ fn view_rejects_state_changing_functions_and_bad_types() {
     assert!(err.to_string().contains("nonpayable"), "{err}");
 
     // A view checked once with fitting types is remembered; other types are still checked.
-    assert_eq!(chain.view::<U256>(vault, "cap()", ()).unwrap(), U256::from(1000));
+    assert_eq!(
+        chain.view::<U256>(vault, "cap()", ()).unwrap(),
+        U256::from(1000)
+    );
     let err = chain.view::<String>(vault, "cap()", ()).unwrap_err();
     assert_eq!(
         err.to_string(),
