@@ -74,11 +74,8 @@ pub fn run_invariant(test: InvariantTest<'_>) {
 /// Writes a progress line straight to stderr (past the test harness's capture, which would
 /// hold it until the end) when the campaign is long enough for it to help.
 fn show_progress(name: &str, progress: &Progress, last_shown: &std::sync::Mutex<Duration>) {
-    if progress.elapsed < QUIET_FOR {
-        return;
-    }
     let mut last = last_shown.lock().unwrap_or_else(|e| e.into_inner());
-    if *last != Duration::ZERO && progress.elapsed < *last + PROGRESS_EVERY {
+    if !progress_due(progress.elapsed, *last) {
         return;
     }
     *last = progress.elapsed;
@@ -86,9 +83,39 @@ fn show_progress(name: &str, progress: &Progress, last_shown: &std::sync::Mutex<
     let _ = writeln!(std::io::stderr(), "{line}");
 }
 
+/// Whether a progress line is due at `elapsed`, the last one having been shown at
+/// `last_shown` (zero: none yet): never in the first [`QUIET_FOR`], then every
+/// [`PROGRESS_EVERY`].
+fn progress_due(elapsed: Duration, last_shown: Duration) -> bool {
+    elapsed >= QUIET_FOR && (last_shown.is_zero() || elapsed >= last_shown + PROGRESS_EVERY)
+}
+
 /// The `cargo test` filter naming exactly this test: its path without the crate.
 fn replay_filter(module_path: &str, name: &str) -> String {
     let mut parts: Vec<&str> = module_path.split("::").skip(1).collect();
     parts.push(name);
     parts.join("::")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_is_quiet_for_short_runs_then_rate_limited() {
+        let secs = Duration::from_secs;
+        assert!(!progress_due(secs(1), Duration::ZERO));
+        assert!(progress_due(secs(3), Duration::ZERO));
+        assert!(!progress_due(secs(7), secs(3)));
+        assert!(progress_due(secs(8), secs(3)));
+    }
+
+    #[test]
+    fn replay_filters_name_the_test_without_the_crate() {
+        assert_eq!(replay_filter("campaign", "solvent"), "solvent");
+        assert_eq!(
+            replay_filter("my_crate::vault::tests", "solvent"),
+            "vault::tests::solvent"
+        );
+    }
 }

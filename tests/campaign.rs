@@ -355,3 +355,48 @@ fn workers_share_the_budget_and_stop_on_the_first_violation() {
     let outcome = campaign().workers(2).contract("TwoStep").run().unwrap();
     assert_eq!(calls(failure(&outcome)), ["TwoStep.arm", "TwoStep.fire"]);
 }
+
+#[test]
+fn every_abi_type_is_encoded_so_that_solidity_accepts_it() {
+    let outcome = campaign().runs(2_000).contract("Shapes").run().unwrap();
+    assert!(outcome.passed());
+    assert_eq!(
+        outcome.warnings,
+        [
+            "skipping Shapes.register(function): parameter `callback` (function): function-pointer parameters are not supported"
+        ]
+    );
+    let functions: Vec<(&str, u64, u64)> = outcome
+        .stats
+        .functions
+        .iter()
+        .map(|f| (f.signature.as_str(), f.calls, f.reverts))
+        .collect();
+    assert_eq!(functions.len(), 4, "{functions:?}");
+    for (signature, calls, reverts) in functions {
+        assert!(calls > 100, "{signature} called {calls} times");
+        // Generated values stay far below the senders' balances: nothing may revert.
+        assert_eq!(
+            reverts, 0,
+            "{signature}: {reverts} of {calls} calls reverted"
+        );
+    }
+}
+
+#[test]
+fn a_time_budget_alone_bounds_the_campaign() {
+    let budget = std::time::Duration::from_millis(300);
+    let outcome = Campaign::new(env!("CARGO_MANIFEST_DIR"))
+        .seed(2)
+        .time(budget)
+        .contract("Bank")
+        .run()
+        .unwrap();
+    assert!(outcome.passed());
+    assert!(outcome.stats.sequences > 0);
+    assert!(
+        outcome.stats.elapsed >= budget,
+        "{:?}",
+        outcome.stats.elapsed
+    );
+}
