@@ -65,6 +65,7 @@ impl<'a> Campaign<'a> {
             time: None,
             depth: DEFAULT_DEPTH,
             workers: 1,
+            prediction: true,
         };
         Campaign {
             root: root.into(),
@@ -145,6 +146,12 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// Input prediction on (the default) or off, to measure what it brings.
+    pub fn prediction(mut self, on: bool) -> Self {
+        self.config.prediction = on;
+        self
+    }
+
     /// Which Solidity Panic codes count as violations (default: [`PanicSet::default`]).
     pub fn panics(mut self, panics: PanicSet) -> Self {
         self.panics = panics;
@@ -181,7 +188,7 @@ impl<'a> Campaign<'a> {
             invariants: self.invariants,
             panics: self.panics,
         };
-        let mut executor = Executor::new(chain, surface, &oracles);
+        let mut executor = Executor::new(chain, surface, &oracles, false);
         // Compiling and setup are not the campaign's time: time-to-violation and execs/s
         // count from here.
         let start = Instant::now();
@@ -217,6 +224,7 @@ impl<'a> Campaign<'a> {
             stats.edges = result.edges;
             stats.corpus = result.corpus;
             stats.functions = result.functions;
+            stats.predictions = result.predictions;
             failure = result.sighting.map(|sighting| {
                 let found_len = sighting.sequence.txs.len();
                 let (sequence, found) =

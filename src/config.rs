@@ -23,6 +23,10 @@ pub struct Config {
     pub depth: u32,
     /// Worker threads. Default 1 (deterministic). Override: `HARVEY_WORKERS`.
     pub workers: u32,
+    /// Input prediction (HARVEY §4: cost metrics and the secant method). Default on; off
+    /// is for measuring what it brings. Override: `HARVEY_PREDICTION` (`0`/`1`,
+    /// `false`/`true`).
+    pub prediction: bool,
 }
 
 /// Sequences run when neither `runs` nor `time` is configured.
@@ -43,6 +47,8 @@ pub struct Attributes {
     pub seed: Option<u64>,
     /// `workers = N`.
     pub workers: Option<u32>,
+    /// `prediction = false`.
+    pub prediction: Option<bool>,
 }
 
 impl Config {
@@ -92,6 +98,10 @@ impl Config {
             time,
             depth: narrow("HARVEY_DEPTH", attributes.depth.unwrap_or(DEFAULT_DEPTH))?,
             workers: narrow("HARVEY_WORKERS", attributes.workers.unwrap_or(1))?,
+            prediction: match var("HARVEY_PREDICTION") {
+                Some(v) => parse_switch("HARVEY_PREDICTION", &v)?,
+                None => attributes.prediction.unwrap_or(true),
+            },
         })
     }
 }
@@ -128,6 +138,17 @@ fn parse_count(name: &str, text: &str) -> Result<u64> {
         Ok(n) if n > 0 => Ok(n),
         _ => Err(Error::Config(format!(
             "{name}={text} is not a positive integer"
+        ))),
+    }
+}
+
+/// `1`/`true`/`on` or `0`/`false`/`off`.
+fn parse_switch(name: &str, text: &str) -> Result<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "on" | "yes" => Ok(true),
+        "0" | "false" | "off" | "no" => Ok(false),
+        _ => Err(Error::Config(format!(
+            "{name}={text} is not a switch: use 1 or 0 (true/false)"
         ))),
     }
 }
@@ -198,6 +219,7 @@ mod tests {
             depth: Some(3),
             seed: Some(9),
             workers: Some(1),
+            prediction: None,
         };
         let c = Config::resolve(
             &attrs,
@@ -226,6 +248,29 @@ mod tests {
         };
         let c = Config::resolve(&attrs, env(&[])).unwrap();
         assert_eq!((c.runs, c.time), (None, Some(Duration::from_millis(500))));
+    }
+
+    #[test]
+    fn prediction_is_on_unless_switched_off() {
+        let attrs = Attributes::default();
+        assert!(Config::resolve(&attrs, env(&[])).unwrap().prediction);
+        let off = Attributes {
+            prediction: Some(false),
+            ..Attributes::default()
+        };
+        assert!(!Config::resolve(&off, env(&[])).unwrap().prediction);
+        assert!(
+            Config::resolve(&off, env(&[("HARVEY_PREDICTION", "1")]))
+                .unwrap()
+                .prediction
+        );
+        assert!(
+            !Config::resolve(&attrs, env(&[("HARVEY_PREDICTION", "false")]))
+                .unwrap()
+                .prediction
+        );
+        let err = Config::resolve(&attrs, env(&[("HARVEY_PREDICTION", "maybe")])).unwrap_err();
+        assert!(err.to_string().contains("HARVEY_PREDICTION=maybe"), "{err}");
     }
 
     #[test]

@@ -26,7 +26,9 @@ pub use campaign::Campaign;
 pub use error::{Error, Result};
 pub use harvey_macros::invariant;
 pub use oracle::{IntoCheck, PanicSet};
-pub use outcome::{Call, Failure, FunctionStats, Outcome, Progress, Stats, Violation};
+pub use outcome::{
+    Call, Failure, FunctionStats, Outcome, PredictionStats, Progress, Stats, Violation,
+};
 
 #[doc(hidden)]
 pub mod __private;

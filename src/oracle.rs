@@ -4,7 +4,10 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use alloy_primitives::{U256, keccak256};
+
 use crate::chain::{Chain, PanicCode, RevertReason, TxOutcome, TxStatus};
+use crate::observe::{StorageOp, Trace};
 use crate::outcome::Violation;
 
 /// The Panic codes a campaign reports as violations.
@@ -54,6 +57,13 @@ impl PanicSet {
     }
 }
 
+/// The slot of the arbitrary-storage-write detector (SWC-124): fixed and arbitrary (a hash
+/// no compiler's storage layout produces), the same in every campaign so that a saved
+/// finding replays. A transaction that writes it can most likely write any slot.
+pub(crate) fn arbitrary_slot() -> U256 {
+    U256::from_be_bytes(keccak256(b"harvey: an arbitrary storage slot (SWC-124)").0)
+}
+
 /// A boxed invariant: `Ok` when it holds, `Err(message)` when not.
 pub(crate) type CheckFn<'a> = Box<dyn Fn(&Chain) -> Result<(), String> + Sync + 'a>;
 
@@ -78,6 +88,19 @@ impl Oracles<'_> {
             }
             _ => None,
         }
+    }
+
+    /// An arbitrary storage write in `trace`: an SSTORE to [`arbitrary_slot`] (`slot` is
+    /// that value, passed in so it is hashed once per campaign).
+    pub(crate) fn check_trace(&self, trace: &Trace, slot: U256) -> Option<Violation> {
+        trace
+            .storage()
+            .iter()
+            .find(|s| s.op == StorageOp::Store && s.slot == slot)
+            .map(|s| Violation::ArbitraryStorageWrite {
+                contract: s.address,
+                slot,
+            })
     }
 
     /// The first invariant that does not hold on `chain`'s current state, if any. A panic

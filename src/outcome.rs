@@ -44,6 +44,14 @@ pub enum Violation {
         /// The Panic code.
         code: PanicCode,
     },
+    /// A transaction wrote a storage slot the fuzzer chose arbitrarily (SWC-124): the
+    /// caller controls where the contract writes, and can overwrite any variable.
+    ArbitraryStorageWrite {
+        /// The account whose storage was written.
+        contract: Address,
+        /// The slot written.
+        slot: U256,
+    },
 }
 
 impl Violation {
@@ -53,6 +61,10 @@ impl Violation {
         match (self, other) {
             (Violation::Invariant { name: a, .. }, Violation::Invariant { name: b, .. }) => a == b,
             (Violation::Panic { code: a }, Violation::Panic { code: b }) => a == b,
+            (
+                Violation::ArbitraryStorageWrite { contract: a, .. },
+                Violation::ArbitraryStorageWrite { contract: b, .. },
+            ) => a == b,
             _ => false,
         }
     }
@@ -134,6 +146,44 @@ pub struct Stats {
     pub replayed: usize,
     /// Per fuzzed function: calls and reverts.
     pub functions: Vec<FunctionStats>,
+    /// What input prediction did (all zero when it is off).
+    pub predictions: PredictionStats,
+}
+
+/// Input prediction's record: how often a predicted input drove its cost metric to zero.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PredictionStats {
+    /// Predicted inputs run (every secant step counts).
+    pub inputs: u64,
+    /// Predicted inputs whose chosen metric reached zero (the branch flipped, or the
+    /// arbitrary slot was written).
+    pub minimized: u64,
+    /// Prediction chains started (first secant steps).
+    pub chains: u64,
+    /// Chains whose first step already minimized the metric (HARVEY reports ~99%).
+    pub one_shot: u64,
+}
+
+impl PredictionStats {
+    /// Counts a run of a predicted input at secant step `step` whose metric now costs
+    /// `cost` (`None`: not evaluated).
+    pub(crate) fn count(&mut self, step: u32, cost: Option<U256>) {
+        self.inputs += 1;
+        let minimized = cost.is_some_and(|c| c.is_zero());
+        self.minimized += u64::from(minimized);
+        if step == 1 {
+            self.chains += 1;
+            self.one_shot += u64::from(minimized);
+        }
+    }
+
+    /// Adds another worker's counts.
+    pub(crate) fn add(&mut self, other: PredictionStats) {
+        self.inputs += other.inputs;
+        self.minimized += other.minimized;
+        self.chains += other.chains;
+        self.one_shot += other.one_shot;
+    }
 }
 
 impl Stats {

@@ -16,6 +16,7 @@ const KNOWN: &[&str] = &[
     "depth",
     "seed",
     "workers",
+    "prediction",
 ];
 
 /// The validated attribute arguments.
@@ -30,6 +31,7 @@ pub(crate) struct InvariantArgs {
     pub(crate) depth: Option<u32>,
     pub(crate) seed: Option<u64>,
     pub(crate) workers: Option<u32>,
+    pub(crate) prediction: Option<bool>,
 }
 
 impl InvariantArgs {
@@ -83,6 +85,7 @@ impl InvariantArgs {
             "depth" => self.depth = Some(narrow(value)?),
             "seed" => self.seed = Some(integer(value)?),
             "workers" => self.workers = Some(narrow(value)?),
+            "prediction" => self.prediction = Some(boolean(value)?),
             _ => unreachable!("checked against KNOWN"),
         }
         Ok(())
@@ -122,6 +125,15 @@ fn strings(value: &Expr) -> syn::Result<Vec<LitStr>> {
             value.span(),
             "expected a non-empty list of names, e.g. [\"Vault\", \"Token\"]",
         )),
+    }
+}
+
+fn boolean(value: &Expr) -> syn::Result<bool> {
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Bool(b), ..
+        }) => Ok(b.value),
+        _ => Err(syn::Error::new(value.span(), "expected `true` or `false`")),
     }
 }
 
@@ -221,7 +233,8 @@ mod tests {
             time = "1s",
             depth = 3,
             seed = 7,
-            workers = 2
+            workers = 2,
+            prediction = false
         ))
         .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(args.contracts.len(), 2);
@@ -229,6 +242,7 @@ mod tests {
             (args.runs, args.time_ms, args.depth, args.seed, args.workers),
             (Some(10), Some(1000), Some(3), Some(7), Some(2))
         );
+        assert_eq!(args.prediction, Some(false));
     }
 
     #[test]
@@ -243,6 +257,7 @@ mod tests {
             quote::quote!(contracts = ["A", "A"]),
             quote::quote!(contract = "A", runs = 10u8),
             quote::quote!(contract = "A", depth = -1),
+            quote::quote!(contract = "A", prediction = 0),
         ] {
             assert!(InvariantArgs::parse(bad.clone()).is_err(), "{bad}");
         }

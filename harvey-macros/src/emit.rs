@@ -100,6 +100,7 @@ pub(crate) fn invariant_test(
     let depth = option(args.depth.map(|v| quote!(#v)));
     let seed = option(args.seed.map(|v| quote!(#v)));
     let workers = option(args.workers.map(|v| quote!(#v)));
+    let prediction = option(args.prediction.map(|v| quote!(#v)));
     Ok(quote! {
         #[test]
         #(#test_attrs)*
@@ -118,6 +119,7 @@ pub(crate) fn invariant_test(
                     depth: #depth,
                     seed: #seed,
                     workers: #workers,
+                    prediction: #prediction,
                 },
             });
         }

@@ -59,11 +59,7 @@ fn check_supported(ty: &DynSolType, depth: usize) -> Result<usize, String> {
     }
 }
 
-// Path lookups are exercised by the tests now; input prediction (issue 4) reads and writes
-// leaves by path at run time.
-
 /// The leaf at `path` in `args`, if it exists.
-#[cfg(test)]
 pub(crate) fn leaf_at<'a>(args: &'a [DynSolValue], path: &LeafPath) -> Option<&'a DynSolValue> {
     let (first, rest) = path.0.split_first()?;
     let mut value = args.get(*first as usize)?;
@@ -74,7 +70,6 @@ pub(crate) fn leaf_at<'a>(args: &'a [DynSolValue], path: &LeafPath) -> Option<&'
 }
 
 /// Replaces the leaf at `path` with `value`; false when the path does not exist.
-#[cfg(test)]
 pub(crate) fn set_leaf(args: &mut [DynSolValue], path: &LeafPath, value: DynSolValue) -> bool {
     let Some((first, rest)) = path.0.split_first() else {
         return false;
@@ -93,7 +88,6 @@ pub(crate) fn set_leaf(args: &mut [DynSolValue], path: &LeafPath, value: DynSolV
 }
 
 /// The components of an array or tuple value.
-#[cfg(test)]
 fn components(value: &DynSolValue) -> Option<&[DynSolValue]> {
     match value {
         DynSolValue::Array(items) | DynSolValue::FixedArray(items) | DynSolValue::Tuple(items) => {

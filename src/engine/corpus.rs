@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use crate::engine::cost::Cost;
 use crate::engine::input::Sequence;
 
 /// Energy of an entry picked for the first time (inputs generated from it).
@@ -16,6 +17,8 @@ pub(crate) struct Entry {
     pub(crate) sequence: Sequence,
     /// Path id of the sequence's last transaction.
     pub(crate) path: u64,
+    /// The cost metrics of its run (empty without input prediction).
+    pub(crate) costs: Vec<Cost>,
     /// How often the schedule picked this entry (AFLFast's s(i)).
     picks: u32,
 }
@@ -35,9 +38,9 @@ pub(crate) struct Corpus {
 }
 
 impl Corpus {
-    /// Counts one executed input on `path`; keeps `sequence` if the path is new.
-    /// Returns whether it was kept.
-    pub(crate) fn observe(&mut self, path: u64, sequence: &Sequence) -> bool {
+    /// Counts one executed input on `path`; keeps `sequence` (with the `costs` of its run)
+    /// if the path is new. Returns whether it was kept.
+    pub(crate) fn observe(&mut self, path: u64, sequence: &Sequence, costs: &[Cost]) -> bool {
         *self.hits.entry(path).or_insert(0) += 1;
         self.total_hits += 1;
         if self.by_path.contains_key(&path) {
@@ -47,6 +50,7 @@ impl Corpus {
         self.entries.push(Entry {
             sequence: sequence.clone(),
             path,
+            costs: costs.to_vec(),
             picks: 0,
         });
         true
@@ -115,16 +119,16 @@ mod tests {
     fn keeps_one_entry_per_path() {
         let mut corpus = Corpus::default();
         let seq = Sequence::default();
-        assert!(corpus.observe(1, &seq));
-        assert!(!corpus.observe(1, &seq));
-        assert!(corpus.observe(2, &seq));
+        assert!(corpus.observe(1, &seq, &[]));
+        assert!(!corpus.observe(1, &seq, &[]));
+        assert!(corpus.observe(2, &seq, &[]));
         assert_eq!(corpus.len(), 2);
     }
 
     #[test]
     fn energy_doubles_per_pick_until_the_cap() {
         let mut corpus = Corpus::default();
-        corpus.observe(7, &Sequence::default());
+        corpus.observe(7, &Sequence::default(), &[]);
         let energies: Vec<u64> = (0..10).map(|_| corpus.pick().unwrap().1).collect();
         assert_eq!(energies, vec![4, 8, 16, 32, 64, 128, 256, 512, 512, 512]);
     }
@@ -133,10 +137,10 @@ mod tests {
     fn paths_hit_more_than_the_mean_get_no_energy() {
         let mut corpus = Corpus::default();
         let seq = Sequence::default();
-        corpus.observe(1, &seq);
-        corpus.observe(2, &seq);
+        corpus.observe(1, &seq, &[]);
+        corpus.observe(2, &seq, &[]);
         for _ in 0..10 {
-            corpus.observe(1, &seq); // path 1 is now far above the mean
+            corpus.observe(1, &seq, &[]); // path 1 is now far above the mean
         }
         for _ in 0..4 {
             assert_eq!(corpus.pick().unwrap().0, 1, "only the rare path is picked");

@@ -7,10 +7,11 @@ use std::collections::HashSet;
 use alloy_primitives::{Address, U256};
 
 use crate::chain::Chain;
+use crate::engine::cost::{self, Cost};
 use crate::engine::input::Sequence;
 use crate::engine::surface::Surface;
 use crate::observe::Edge;
-use crate::oracle::Oracles;
+use crate::oracle::{Oracles, arbitrary_slot};
 use crate::outcome::{FunctionStats, Violation};
 
 /// Comparison operands kept per run for the dictionary: enough for the magic values of a
@@ -51,11 +52,22 @@ pub(crate) struct Executor<'a> {
     transactions: u64,
     sequences: u64,
     operands: Vec<U256>,
+    /// Whether runs evaluate cost metrics (input prediction needs them).
+    record_costs: bool,
+    costs: Vec<Cost>,
+    /// The slot of the arbitrary-storage-write detector, hashed once.
+    arbitrary_slot: U256,
 }
 
 impl<'a> Executor<'a> {
-    /// An executor on `chain`, whose committed state is the post-setup snapshot.
-    pub(crate) fn new(chain: Chain, surface: Surface, oracles: &'a Oracles<'a>) -> Self {
+    /// An executor on `chain`, whose committed state is the post-setup snapshot; with
+    /// `record_costs`, every run evaluates the cost metrics of its transactions.
+    pub(crate) fn new(
+        chain: Chain,
+        surface: Surface,
+        oracles: &'a Oracles<'a>,
+        record_costs: bool,
+    ) -> Self {
         let counts = vec![(0, 0); surface.functions.len()];
         Executor {
             chain,
@@ -66,6 +78,9 @@ impl<'a> Executor<'a> {
             transactions: 0,
             sequences: 0,
             operands: Vec::new(),
+            record_costs,
+            costs: Vec::new(),
+            arbitrary_slot: arbitrary_slot(),
         }
     }
 
@@ -74,6 +89,7 @@ impl<'a> Executor<'a> {
         self.chain.reset();
         self.sequences += 1;
         self.operands.clear();
+        self.costs.clear();
         let mut path = 0;
         let mut new_edges = 0;
         for (index, input) in sequence.txs.iter().enumerate() {
@@ -106,16 +122,22 @@ impl<'a> Executor<'a> {
                 }
                 self.operands.extend([cmp.lhs, cmp.rhs]);
             }
-            let violation = self.oracles.check_outcome(&outcome).or_else(|| {
-                // A reverted transaction changed nothing but the block: the invariants
-                // that held before still hold unless time moved.
-                let unchanged = reverted && tx.warp == Default::default();
-                if unchanged {
-                    None
-                } else {
-                    self.oracles.check_invariants(&self.chain)
-                }
-            });
+            if self.record_costs {
+                cost::costs_of(trace, index as u32, self.arbitrary_slot, &mut self.costs);
+            }
+            let written = self.oracles.check_trace(trace, self.arbitrary_slot);
+            let violation = written
+                .or_else(|| self.oracles.check_outcome(&outcome))
+                .or_else(|| {
+                    // A reverted transaction changed nothing but the block: the invariants
+                    // that held before still hold unless time moved.
+                    let unchanged = reverted && tx.warp == Default::default();
+                    if unchanged {
+                        None
+                    } else {
+                        self.oracles.check_invariants(&self.chain)
+                    }
+                });
             if let Some(violation) = violation {
                 return Run {
                     path,
@@ -139,6 +161,11 @@ impl<'a> Executor<'a> {
     pub(crate) fn check_initial_state(&mut self) -> Option<Violation> {
         self.chain.reset();
         self.oracles.check_invariants(&self.chain)
+    }
+
+    /// The cost metrics of the last run (empty unless recording).
+    pub(crate) fn costs(&self) -> &[Cost] {
+        &self.costs
     }
 
     /// Comparison operands of the last run (capped), for the dictionary.

@@ -9,9 +9,11 @@
 //! - `worker`: one worker's loop and what the workers share.
 
 mod corpus;
+pub(crate) mod cost;
 pub(crate) mod executor;
 pub(crate) mod input;
 pub(crate) mod mutate;
+mod predict;
 pub(crate) mod surface;
 mod worker;
 
@@ -23,7 +25,7 @@ use crate::chain::Chain;
 use crate::config::Config;
 use crate::error::Result;
 use crate::oracle::Oracles;
-use crate::outcome::{FunctionStats, Progress};
+use crate::outcome::{FunctionStats, PredictionStats, Progress};
 use executor::Executor;
 use surface::Surface;
 pub(crate) use worker::Sighting;
@@ -53,6 +55,7 @@ pub(crate) struct EngineResult {
     pub(crate) corpus: usize,
     /// Per function, summed over workers.
     pub(crate) functions: Vec<FunctionStats>,
+    pub(crate) predictions: PredictionStats,
 }
 
 /// Runs `config.workers` workers until the budget is spent or one finds a violation.
@@ -86,7 +89,9 @@ pub(crate) fn run(input: &EngineInput<'_>) -> Result<EngineResult> {
     let mut coverage = HashSet::new();
     let mut paths = HashSet::new();
     let mut functions: Vec<FunctionStats> = Vec::new();
+    let mut predictions = PredictionStats::default();
     for report in reports {
+        predictions.add(report.predictions);
         coverage.extend(report.coverage);
         paths.extend(report.paths);
         if functions.is_empty() {
@@ -107,6 +112,7 @@ pub(crate) fn run(input: &EngineInput<'_>) -> Result<EngineResult> {
         edges: coverage.len(),
         corpus: paths.len(),
         functions,
+        predictions,
     })
 }
 
@@ -118,7 +124,7 @@ fn run_worker<'a>(
 ) -> Result<WorkerReport> {
     let chain = (input.make_chain)()?;
     let surface = Surface::from_chain(&chain, &mut Vec::new())?;
-    let executor = Executor::new(chain, surface, input.oracles);
+    let executor = Executor::new(chain, surface, input.oracles, input.config.prediction);
     let seed = input.config.seed.wrapping_add(id as u64);
     let worker = Worker::new(
         id,
@@ -126,6 +132,7 @@ fn run_worker<'a>(
         executor,
         input.dictionary.clone(),
         input.config.depth,
+        input.config.prediction,
         shared,
     );
     Ok(worker.run())

@@ -13,7 +13,7 @@ use crate::engine::surface::Surface;
 
 /// Largest generated `msg.value`: 1% of a sender's initial balance, so that most payable
 /// calls can be paid for several times in one sequence.
-const MAX_VALUE: U256 = U256::from_limbs([0x19e0_c9ba_b240_0000, 0x21e, 0, 0]);
+pub(crate) const MAX_VALUE: U256 = U256::from_limbs([0x19e0_c9ba_b240_0000, 0x21e, 0, 0]);
 
 /// Durations a time warp likes to take: a second, a block, a minute, an hour, a day, a
 /// week, thirty days, a year.

@@ -2,7 +2,7 @@
 //! with the power schedule, run its energy's worth of mutants, keep those with a new path id
 //! of their last transaction, stop at the first violation or when the budget is spent.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -13,10 +13,12 @@ use rand::{Rng, SeedableRng};
 
 use crate::abi::Dictionary;
 use crate::engine::corpus::Corpus;
+use crate::engine::cost::{Cost, CostKey, CostKind};
 use crate::engine::executor::{Executor, Found};
 use crate::engine::input::Sequence;
 use crate::engine::mutate::Mutator;
-use crate::outcome::{FunctionStats, Progress};
+use crate::engine::predict::{self, Prediction};
+use crate::outcome::{FunctionStats, PredictionStats, Progress};
 
 /// Sequences between two exchanges of new corpus entries with the other workers.
 const EXCHANGE_EVERY: u64 = 512;
@@ -150,6 +152,7 @@ pub(crate) struct WorkerReport {
     pub(crate) coverage: HashSet<(Address, u32, bool)>,
     pub(crate) paths: HashSet<u64>,
     pub(crate) functions: Vec<FunctionStats>,
+    pub(crate) predictions: PredictionStats,
 }
 
 /// One worker: its own chain (in the executor), RNG, corpus and dictionary.
@@ -165,17 +168,22 @@ pub(crate) struct Worker<'a> {
     imported: usize,
     /// New entries not yet published to the pool.
     fresh: Vec<Sequence>,
+    /// Whether mutants are followed by predicted inputs.
+    predict: bool,
+    predictions: PredictionStats,
+    /// Per metric location: prediction chains that ended without minimizing it.
+    missed: HashMap<(Address, u32, CostKind), u32>,
 }
 
 impl<'a> Worker<'a> {
-    /// Worker `id` with `executor`, seeded with `seed`, starting from `seeds` (replayed
-    /// regression sequences, run first).
+    /// Worker `id` with `executor`, seeded with `seed`; `predict` turns input prediction on.
     pub(crate) fn new(
         id: usize,
         seed: u64,
         executor: Executor<'a>,
         dict: Dictionary,
         depth: u32,
+        predict: bool,
         shared: &'a Shared<'a>,
     ) -> Self {
         Worker {
@@ -188,6 +196,9 @@ impl<'a> Worker<'a> {
             shared,
             imported: 0,
             fresh: Vec::new(),
+            predict,
+            predictions: PredictionStats::default(),
+            missed: HashMap::new(),
         }
     }
 
@@ -200,19 +211,11 @@ impl<'a> Worker<'a> {
         }
         let mut since_exchange = 0;
         while let Some((index, energy)) = self.corpus.pick() {
-            for _ in 0..energy {
-                let donor_index = self.rng.random_range(0..self.corpus.len());
-                let (mutant, _change) = mutator.mutate(
-                    &self.corpus.get(index).sequence,
-                    &self.corpus.get(donor_index).sequence,
-                    &mut self.rng,
-                    &self.dict,
-                );
-                if self.execute(mutant) {
-                    return self.report();
-                }
-                since_exchange += 1;
+            let (stop, ran) = self.fuzz_entry(index, energy, &mutator);
+            if stop {
+                return self.report();
             }
+            since_exchange += ran;
             if since_exchange >= EXCHANGE_EVERY && self.shared.workers > 1 {
                 since_exchange = 0;
                 if self.exchange() {
@@ -223,12 +226,95 @@ impl<'a> Worker<'a> {
         self.report()
     }
 
+    /// HARVEY's Alg. 1, lines 4–18, for one picked entry: `energy` mutants, each possibly
+    /// followed by predicted inputs (run even when the energy is spent). Returns whether
+    /// the campaign should stop, and how many sequences ran.
+    fn fuzz_entry(&mut self, index: usize, energy: u64, mutator: &Mutator<'_>) -> (bool, u64) {
+        let parent = self.corpus.get(index).sequence.clone();
+        let parent_costs: HashMap<CostKey, Cost> = self
+            .corpus
+            .get(index)
+            .costs
+            .iter()
+            .map(|c| (c.key, *c))
+            .collect();
+        let mut predicted: Option<Prediction> = None;
+        let mut spent = 0;
+        while spent < energy || predicted.is_some() {
+            let (input, change, chain) = match predicted.take() {
+                Some(prediction) => (prediction.sequence.clone(), None, Some(prediction)),
+                None => {
+                    let donor_index = self.rng.random_range(0..self.corpus.len());
+                    let (mutant, change) = mutator.mutate(
+                        &parent,
+                        &self.corpus.get(donor_index).sequence,
+                        &mut self.rng,
+                        &self.dict,
+                    );
+                    (mutant, Some(change), None)
+                }
+            };
+            let stop = self.execute(&input);
+            // Count a predicted input even when it ends the campaign: it may be the one
+            // that found the bug.
+            let cost = chain.as_ref().and_then(|prediction| {
+                let cost = self
+                    .executor
+                    .costs()
+                    .iter()
+                    .find(|c| c.key == prediction.key)
+                    .copied();
+                self.predictions
+                    .count(prediction.step, cost.map(|c| c.value));
+                cost
+            });
+            if stop {
+                return (true, spent + 1);
+            }
+            if let Some(prediction) = chain {
+                predicted = predict::next(&prediction, cost.as_ref());
+                let minimized = cost.is_some_and(|c| c.value.is_zero());
+                if predicted.is_none() && !minimized {
+                    let key = prediction.key;
+                    let missed = self.missed.entry((key.code, key.pc, key.kind)).or_insert(0);
+                    *missed = missed.saturating_add(1);
+                }
+            } else if let Some(change) = change.filter(|_| self.predict && spent < energy) {
+                let coverage = self.executor.coverage();
+                let misses = &self.missed;
+                // Prefer metrics whose chains have failed least often (some branches, like
+                // overflow checks on narrow inputs, cannot flip), then branch directions no
+                // run has taken yet.
+                let preference = |key: &CostKey| {
+                    let covered = match key.kind {
+                        CostKind::Jump => coverage.contains(&(key.code, key.pc, true)),
+                        CostKind::Fall => coverage.contains(&(key.code, key.pc, false)),
+                        CostKind::Store => false,
+                    };
+                    let missed = misses.get(&(key.code, key.pc, key.kind)).copied();
+                    2 * missed.unwrap_or(0) + u32::from(covered)
+                };
+                predicted = predict::first(
+                    &parent,
+                    &parent_costs,
+                    &input,
+                    self.executor.costs(),
+                    &change,
+                    preference,
+                    &mut self.rng,
+                );
+            }
+            spent += 1;
+        }
+        (false, spent)
+    }
+
     /// One single-transaction sequence per function, in surface order, so every function
     /// is in the corpus from the start. True when the campaign should stop.
     fn seed_corpus(&mut self, mutator: &Mutator<'_>) -> bool {
         for function in 0..self.executor.surface().functions.len() {
             let tx = mutator.tx_for(function, &mut self.rng, &self.dict);
-            if self.execute(Sequence { txs: vec![tx] }) {
+            if self.execute(&Sequence { txs: vec![tx] }) {
                 return true;
             }
         }
@@ -238,14 +324,14 @@ impl<'a> Worker<'a> {
 
     /// Runs `sequence`; keeps it on a new path id. True when the campaign should stop
     /// (budget spent, or a violation, which is then reported).
-    fn execute(&mut self, mut sequence: Sequence) -> bool {
+    fn execute(&mut self, sequence: &Sequence) -> bool {
         if !self.shared.claim() {
             return true;
         }
         if self.id == 0 {
             self.shared.tick();
         }
-        let run = self.executor.run(&sequence);
+        let run = self.executor.run(sequence);
         let executed = run
             .violation
             .as_ref()
@@ -254,15 +340,19 @@ impl<'a> Worker<'a> {
             .transactions
             .fetch_add(executed as u64, Ordering::Relaxed);
         if let Some(found) = run.violation {
+            let mut sequence = sequence.clone();
             sequence.txs.truncate(found.tx + 1);
             self.shared.report(sequence, found);
             return true;
         }
-        if self.corpus.observe(run.path, &sequence) {
+        if self
+            .corpus
+            .observe(run.path, sequence, self.executor.costs())
+        {
             for &operand in self.executor.operands() {
                 self.dict.observe(operand);
             }
-            self.fresh.push(sequence);
+            self.fresh.push(sequence.clone());
             self.shared
                 .corpus
                 .fetch_max(self.corpus.len(), Ordering::Relaxed);
@@ -289,7 +379,7 @@ impl<'a> Worker<'a> {
             incoming
         };
         for sequence in incoming {
-            if self.execute(sequence) {
+            if self.execute(&sequence) {
                 return true;
             }
         }
@@ -303,6 +393,7 @@ impl<'a> Worker<'a> {
             coverage: self.executor.coverage().clone(),
             paths: self.corpus.entries().iter().map(|e| e.path).collect(),
             functions: self.executor.function_stats(),
+            predictions: self.predictions,
         }
     }
 }

@@ -16,6 +16,11 @@ impl fmt::Display for Violation {
                 write!(f, "invariant `{name}` violated: {message}")
             }
             Violation::Panic { code } => write!(f, "Solidity {code}"),
+            Violation::ArbitraryStorageWrite { contract, slot } => write!(
+                f,
+                "arbitrary storage write (SWC-124): {contract} wrote slot {slot:#x}, which the \
+                 fuzzer chose at random: the caller controls where it writes"
+            ),
         }
     }
 }
@@ -169,6 +174,18 @@ pub fn summary(stats: &Stats) -> String {
         .map(|f| f.contract.len() + f.signature.len() + 1)
         .max()
         .unwrap_or(0);
+    let p = &stats.predictions;
+    if p.inputs > 0 {
+        let _ = writeln!(
+            out,
+            "  input prediction: {} predicted inputs, {} minimized their cost metric ({}); {} of {} chains in one step",
+            thousands(p.inputs),
+            thousands(p.minimized),
+            percent(p.minimized, p.inputs),
+            thousands(p.one_shot),
+            thousands(p.chains)
+        );
+    }
     let _ = writeln!(out, "  calls / reverts per function:");
     for f in &stats.functions {
         let name = format!("{}.{}", f.contract, f.signature);
@@ -197,6 +214,15 @@ pub fn progress_line(test: &str, progress: &Progress) -> String {
         progress.edges,
         progress.corpus
     )
+}
+
+/// `part` of `whole` as a percentage, `-` for nothing.
+fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        "-".to_string()
+    } else {
+        format!("{:.0}%", part as f64 * 100.0 / whole as f64)
+    }
 }
 
 /// `1,234,567`.

@@ -1,0 +1,157 @@
+//! Cost metrics (HARVEY §4.3): for every comparison deciding a JUMPI, the distance to making
+//! the branch jump and to making it fall through; for every SSTORE, the distance of its slot
+//! from a fixed slot no contract writes on purpose (SWC-124). Computed from the observer's
+//! operands, never by instrumenting bytecode; exact 256-bit arithmetic.
+
+use alloy_primitives::{Address, I256, U256};
+
+use crate::observe::{CmpOp, Comparison, StorageOp, Trace};
+
+/// Which distance a metric measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum CostKind {
+    /// To making the JUMPI jump.
+    Jump,
+    /// To making the JUMPI fall through.
+    Fall,
+    /// From the SSTORE's slot to the arbitrary slot (SWC-124).
+    Store,
+}
+
+/// A metric: where it was evaluated. The n-th evaluation at the same pc in the same
+/// transaction is a metric of its own (loop iterations differ).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct CostKey {
+    /// Index of the transaction in its sequence.
+    pub(crate) tx: u32,
+    /// The code (JUMPI) or storage context (SSTORE) address.
+    pub(crate) code: Address,
+    pub(crate) pc: u32,
+    pub(crate) kind: CostKind,
+    /// Occurrence at this pc within the transaction, from 0.
+    pub(crate) nth: u32,
+}
+
+/// One evaluated metric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Cost {
+    pub(crate) key: CostKey,
+    pub(crate) value: U256,
+    /// For an equality distance `|l - r|`: `l - r` as a signed word (exact while
+    /// `|l - r| < 2^255`). The secant method needs the sign: on the absolute value, two
+    /// points on either side of the root fit a line that points away from it.
+    pub(crate) residual: Option<I256>,
+}
+
+/// Appends the metrics of transaction `tx`'s trace to `out`; `target` is the arbitrary
+/// slot of the storage-write metric ([`crate::oracle::arbitrary_slot`]).
+pub(crate) fn costs_of(trace: &Trace, tx: u32, target: U256, out: &mut Vec<Cost>) {
+    let start = out.len();
+    for cmp in trace.comparisons() {
+        let (jump, fall) = branch_costs(cmp);
+        let residual = match cmp.op {
+            CmpOp::Eq => Some(I256::from_raw(cmp.lhs.wrapping_sub(cmp.rhs))),
+            CmpOp::IsZero => Some(I256::from_raw(cmp.lhs)),
+            _ => None,
+        };
+        // The residual belongs to the side whose distance is |l - r|: making `l == r` true.
+        let (jump_residual, fall_residual) = if cmp.negations % 2 == 0 {
+            (residual, None)
+        } else {
+            (None, residual)
+        };
+        let key = |kind| CostKey {
+            tx,
+            code: cmp.code,
+            pc: cmp.jumpi_pc,
+            kind,
+            nth: 0,
+        };
+        out.push(Cost {
+            key: key(CostKind::Jump),
+            value: jump,
+            residual: jump_residual,
+        });
+        out.push(Cost {
+            key: key(CostKind::Fall),
+            value: fall,
+            residual: fall_residual,
+        });
+    }
+    for store in trace.storage().iter().filter(|s| s.op == StorageOp::Store) {
+        out.push(Cost {
+            key: CostKey {
+                tx,
+                code: store.address,
+                pc: store.pc,
+                kind: CostKind::Store,
+                nth: 0,
+            },
+            value: abs_diff(store.slot, target),
+            residual: Some(I256::from_raw(store.slot.wrapping_sub(target))),
+        });
+    }
+    number_occurrences(&mut out[start..]);
+}
+
+/// Sets `nth` to the occurrence index of each (code, pc, kind) in execution order.
+fn number_occurrences(costs: &mut [Cost]) {
+    let mut seen: Vec<(Address, u32, CostKind, u32)> = Vec::new();
+    for cost in costs {
+        let k = &mut cost.key;
+        match seen
+            .iter_mut()
+            .find(|(code, pc, kind, _)| *code == k.code && *pc == k.pc && *kind == k.kind)
+        {
+            Some(entry) => {
+                entry.3 += 1;
+                k.nth = entry.3;
+            }
+            None => seen.push((k.code, k.pc, k.kind, 0)),
+        }
+    }
+}
+
+/// (cost to make the JUMPI jump, cost to make it fall through) for `cmp`: the comparison's
+/// distances to true and false, swapped when an odd number of ISZEROs negated it.
+pub(crate) fn branch_costs(cmp: &Comparison) -> (U256, U256) {
+    let (to_true, to_false) = distances(cmp.op, cmp.lhs, cmp.rhs);
+    if cmp.negations % 2 == 0 {
+        (to_true, to_false)
+    } else {
+        (to_false, to_true)
+    }
+}
+
+/// (distance to making `op(l, r)` true, distance to making it false), as HARVEY defines
+/// them: zero on the side the comparison already is.
+pub(crate) fn distances(op: CmpOp, l: U256, r: U256) -> (U256, U256) {
+    match op {
+        CmpOp::Eq => (abs_diff(l, r), U256::from(l == r)),
+        CmpOp::IsZero => (l, U256::from(l.is_zero())),
+        CmpOp::Lt => lt(l, r, l < r),
+        CmpOp::Gt => lt(r, l, r < l),
+        CmpOp::Slt => lt(l, r, I256::from_raw(l) < I256::from_raw(r)),
+        CmpOp::Sgt => lt(r, l, I256::from_raw(r) < I256::from_raw(l)),
+    }
+}
+
+/// The distances of `l < r` (signed or not, as `holds` says), from the raw words: when the
+/// comparison holds, `r - l` makes it false; otherwise `l - r + 1` makes it true. Both
+/// differences are exact in 256 bits (they are between 0 and 2^256 - 1 as integers, so the
+/// wrapping subtraction of the words is the true value); only `+ 1` can overflow, at
+/// `l - r = 2^256 - 1`, and saturates.
+fn lt(l: U256, r: U256, holds: bool) -> (U256, U256) {
+    if holds {
+        (U256::ZERO, r.wrapping_sub(l))
+    } else {
+        (l.wrapping_sub(r).saturating_add(U256::ONE), U256::ZERO)
+    }
+}
+
+fn abs_diff(a: U256, b: U256) -> U256 {
+    if a > b { a - b } else { b - a }
+}
+
+#[cfg(test)]
+mod tests;

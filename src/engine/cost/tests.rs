@@ -1,0 +1,124 @@
+//! Cost functions against their definitions (HARVEY §4.3), on small values where `i128`
+//! arithmetic is the reference, and at the 256-bit extremes.
+
+use proptest::prelude::*;
+
+use super::*;
+
+fn reference(op: CmpOp, l: i128, r: i128) -> (u128, u128) {
+    let d = |a: i128, b: i128| (a - b).unsigned_abs();
+    // (distance to true, distance to false) of `l op r` on integers.
+    match op {
+        CmpOp::Eq => (d(l, r), u128::from(l == r)),
+        CmpOp::IsZero => (d(l, 0), u128::from(l == 0)),
+        CmpOp::Lt | CmpOp::Slt => {
+            if l < r {
+                (0, d(r, l))
+            } else {
+                (d(l, r) + 1, 0)
+            }
+        }
+        CmpOp::Gt | CmpOp::Sgt => {
+            if l > r {
+                (0, d(l, r))
+            } else {
+                (d(r, l) + 1, 0)
+            }
+        }
+    }
+}
+
+fn word(v: i128) -> U256 {
+    I256::try_from(v).expect("fits").into_raw()
+}
+
+proptest! {
+    #[test]
+    fn unsigned_costs_match_the_definitions(l in 0i128..1 << 100, r in 0i128..1 << 100, op in 0usize..4) {
+        let op = [CmpOp::Eq, CmpOp::Lt, CmpOp::Gt, CmpOp::IsZero][op];
+        let (t, f) = reference(op, l, if op == CmpOp::IsZero { 0 } else { r });
+        let rhs = if op == CmpOp::IsZero { U256::ZERO } else { word(r) };
+        prop_assert_eq!(distances(op, word(l), rhs), (U256::from(t), U256::from(f)));
+    }
+
+    #[test]
+    fn signed_costs_match_the_definitions(l in -(1i128 << 100)..1 << 100, r in -(1i128 << 100)..1 << 100, slt: bool) {
+        let op = if slt { CmpOp::Slt } else { CmpOp::Sgt };
+        let (t, f) = reference(op, l, r);
+        prop_assert_eq!(distances(op, word(l), word(r)), (U256::from(t), U256::from(f)));
+    }
+
+    #[test]
+    fn exactly_one_side_is_zero(l: [u64; 4], r: [u64; 4], op in 0usize..6) {
+        let op = [CmpOp::Eq, CmpOp::Lt, CmpOp::Gt, CmpOp::Slt, CmpOp::Sgt, CmpOp::IsZero][op];
+        let (l, r) = (U256::from_limbs(l), U256::from_limbs(r));
+        let (to_true, to_false) = distances(op, l, r);
+        if op.eval(l, r) {
+            prop_assert!(to_true.is_zero() && !to_false.is_zero());
+        } else {
+            prop_assert!(to_false.is_zero() && !to_true.is_zero());
+        }
+    }
+}
+
+#[test]
+fn extremes_are_exact_or_saturate_at_the_one_overflowing_point() {
+    let (min, max) = (I256::MIN.into_raw(), I256::MAX.into_raw());
+    // MIN < MAX signed: making it false needs MAX - MIN = 2^256 - 1.
+    assert_eq!(distances(CmpOp::Slt, min, max), (U256::ZERO, U256::MAX));
+    // MAX < MIN is false: MAX - MIN + 1 = 2^256 saturates.
+    assert_eq!(distances(CmpOp::Slt, max, min), (U256::MAX, U256::ZERO));
+    assert_eq!(
+        distances(CmpOp::Lt, U256::MAX, U256::ZERO),
+        (U256::MAX, U256::ZERO)
+    );
+    assert_eq!(
+        distances(CmpOp::Eq, U256::MAX, U256::ZERO),
+        (U256::MAX, U256::ZERO)
+    );
+}
+
+#[test]
+fn negations_swap_the_branch_costs() {
+    let cmp = |negations| Comparison {
+        code: Address::ZERO,
+        cmp_pc: 0,
+        jumpi_pc: 9,
+        op: CmpOp::Eq,
+        lhs: U256::from(7),
+        rhs: U256::from(42),
+        negations,
+        taken: false,
+    };
+    assert_eq!(branch_costs(&cmp(0)), (U256::from(35), U256::ZERO));
+    assert_eq!(branch_costs(&cmp(1)), (U256::ZERO, U256::from(35)));
+    assert_eq!(branch_costs(&cmp(2)), (U256::from(35), U256::ZERO));
+}
+
+#[test]
+fn occurrences_are_numbered_per_pc_and_kind() {
+    let key = |pc, kind| CostKey {
+        tx: 0,
+        code: Address::ZERO,
+        pc,
+        kind,
+        nth: 0,
+    };
+    let mut costs: Vec<Cost> = [
+        key(5, CostKind::Jump),
+        key(5, CostKind::Fall),
+        key(5, CostKind::Jump),
+        key(6, CostKind::Jump),
+        key(5, CostKind::Jump),
+    ]
+    .into_iter()
+    .map(|key| Cost {
+        key,
+        value: U256::ONE,
+        residual: None,
+    })
+    .collect();
+    number_occurrences(&mut costs);
+    let nth: Vec<u32> = costs.iter().map(|c| c.key.nth).collect();
+    assert_eq!(nth, [0, 0, 1, 0, 2]);
+}

@@ -1,0 +1,99 @@
+//! The secant step and domain fitting: linear costs are solved in one step, exactly, for
+//! every leaf width and signedness; proposals stay in the leaf's domain.
+
+use proptest::prelude::*;
+
+use super::*;
+
+fn w(v: i128) -> Wide {
+    Wide::try_from(v).expect("fits")
+}
+
+/// The cost |slope * i + offset| of a linear branch distance at input `i`.
+fn linear_cost(slope: i128, offset: i128, i: i128) -> Wide {
+    w((slope * i + offset).abs())
+}
+
+proptest! {
+    #[test]
+    fn one_step_lands_on_the_root_of_a_linear_cost(
+        root in -(1i128 << 60)..(1i128 << 60),
+        slope in 1i128..1000,
+        i0 in -(1i128 << 60)..(1i128 << 60),
+        gap in 1i128..(1i128 << 20),
+    ) {
+        // Both points on the same side of the root, as when a mutation moved the input
+        // without flipping the branch.
+        let offset = -slope * root;
+        let (a, b) = if i0 < root { (i0 - gap, i0.min(root - 1)) } else { (i0 + gap, i0.max(root + 1)) };
+        prop_assume!(a != b);
+        let p0 = (w(a), linear_cost(slope, offset, a));
+        let p1 = (w(b), linear_cost(slope, offset, b));
+        prop_assert_eq!(secant_root(p0, p1), Some(w(root)));
+    }
+
+    #[test]
+    fn fitted_values_are_inside_every_domain(root: [u64; 4], negative: bool, bits in 1usize..=32) {
+        let bits = bits * 8;
+        let magnitude = wide(U256::from_limbs(root));
+        let root = if negative { -magnitude } else { magnitude };
+        for domain in [Domain::Uint(bits), Domain::Int(bits), Domain::Address, Domain::FixedBytes(bits / 8), Domain::Value, Domain::Warp] {
+            let v = fit(root, domain);
+            let (min, max) = match domain {
+                Domain::Uint(b) => (Wide::ZERO, wide(umax(b))),
+                Domain::Int(b) => (-wide(umax(b - 1)) - Wide::ONE, wide(umax(b - 1))),
+                Domain::Address => (Wide::ZERO, wide(umax(160))),
+                Domain::FixedBytes(n) => (Wide::ZERO, wide(umax(n * 8))),
+                Domain::Value => (Wide::ZERO, wide(MAX_VALUE)),
+                Domain::Warp => (Wide::ZERO, wide(umax(32))),
+            };
+            prop_assert!(min <= v && v <= max, "{domain:?}: {v}");
+        }
+    }
+}
+
+#[test]
+fn the_papers_example_predicts_42() {
+    // Tests #3 and #5 of HARVEY's Table 1: a = -1 costs 43, a = 7 costs 35.
+    assert_eq!(secant_root((w(-1), w(43)), (w(7), w(35))), Some(w(42)));
+}
+
+#[test]
+fn flat_lines_predict_nothing() {
+    assert_eq!(secant_root((w(1), w(5)), (w(9), w(5))), None);
+}
+
+#[test]
+fn full_width_roots_wrap_and_narrow_ones_clamp() {
+    assert_eq!(fit(w(-1), Domain::Uint(256)), wide(U256::MAX));
+    assert_eq!(fit(w(-1), Domain::Uint(8)), Wide::ZERO);
+    assert_eq!(fit(w(300), Domain::Uint(8)), w(255));
+    assert_eq!(fit(w(-300), Domain::Int(8)), w(-128));
+    assert_eq!(fit(wide(U256::MAX), Domain::Int(256)), w(-1));
+}
+
+#[test]
+fn a_nonlinear_equality_is_solved_by_iterating_on_the_signed_residual() {
+    // 3a² + 7a + 101 == 5687 has the root a = 42; the residual is lhs - rhs.
+    let residual = |a: i128| w(3 * a * a + 7 * a + 101 - 5687);
+    let (mut p0, mut p1) = ((w(30), residual(30)), (w(31), residual(31)));
+    let mut steps = 0;
+    while !p1.1.is_zero() {
+        let next = secant_root(p0, p1).expect("not flat");
+        let a = i128::try_from(next).expect("small");
+        (p0, p1) = (p1, (next, residual(a)));
+        steps += 1;
+        assert!(steps <= MAX_STEPS, "not solved in {MAX_STEPS} steps");
+    }
+    assert_eq!(p1.0, w(42));
+    assert!(steps > 1, "needs iteration");
+}
+
+#[test]
+fn rounding_is_to_the_nearest_integer() {
+    assert_eq!(div_round(w(7), w(2)), Some(w(4)));
+    assert_eq!(div_round(w(-7), w(2)), Some(w(-4)));
+    assert_eq!(div_round(w(5), w(3)), Some(w(2)));
+    assert_eq!(div_round(w(-4), w(3)), Some(w(-1)));
+    assert_eq!(div_round(w(6), w(-3)), Some(w(-2)));
+}

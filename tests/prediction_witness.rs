@@ -1,0 +1,95 @@
+//! Witnesses: every bug planted for input prediction (`contracts/prediction/`) is reachable
+//! by direct calls, so a campaign that finds it finds something real.
+
+use std::path::Path;
+
+use alloy_dyn_abi::DynSolValue;
+use harvey::chain::{Chain, PanicCode, RevertReason, TxOutcome, TxStatus};
+use harvey::prelude::*;
+
+fn chain() -> Chain {
+    Chain::new(harvey::project::compiled(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap())
+}
+
+fn assert_assert_panic(outcome: &TxOutcome) {
+    assert_eq!(
+        outcome.status,
+        TxStatus::Revert(RevertReason::Panic(PanicCode::Assert)),
+        "{outcome:?}"
+    );
+}
+
+fn uint64(v: u64) -> DynSolValue {
+    DynSolValue::Uint(U256::from(v), 64)
+}
+
+#[test]
+fn linear_and_quadratic_assert_exactly_at_42() {
+    let mut chain = chain();
+    for contract in ["Linear", "Quadratic"] {
+        let at = chain.deploy(contract, ()).unwrap();
+        assert_assert_panic(&chain.call(at, "check(uint64)", &[uint64(42)]).unwrap());
+        for other in [0, 41, 43, u64::MAX] {
+            assert!(
+                chain
+                    .call(at, "check(uint64)", &[uint64(other)])
+                    .unwrap()
+                    .is_success()
+            );
+        }
+    }
+}
+
+#[test]
+fn baz_takes_each_of_its_five_paths() {
+    let mut chain = chain();
+    let baz = chain.deploy("Baz", ()).unwrap();
+    let int64 = |v: i64| DynSolValue::Int(I256::try_from(v).unwrap(), 64);
+    for (args, path) in [
+        ((0, 0, 0), 1),
+        ((42, 3, -3), 2),
+        ((0, 3, -3), 3),
+        ((0, 0, 1), 4),
+        ((0, 0, 42), 5),
+    ] {
+        let (a, b, c) = args;
+        let outcome = chain
+            .call(
+                baz,
+                "baz(int64,int64,int64)",
+                &[int64(a), int64(b), int64(c)],
+            )
+            .unwrap();
+        assert!(outcome.is_success());
+        let taken: I256 = chain.view(baz, "lastPath()", ()).unwrap();
+        assert_eq!(taken, I256::try_from(path).unwrap(), "{args:?}");
+    }
+}
+
+#[test]
+fn an_underflowed_bonus_array_lets_anyone_overwrite_the_owner() {
+    let mut chain = chain();
+    let wallet = chain.deploy("BonusWallet", ()).unwrap();
+    let owner: Address = chain.view(wallet, "owner()", ()).unwrap();
+    assert_eq!(owner, chain.deployer());
+    assert!(chain.call(wallet, "popCode()", &[]).unwrap().is_success());
+    assert_eq!(
+        chain.view::<U256>(wallet, "codes()", ()).unwrap(),
+        U256::MAX
+    );
+    // Element i lives at keccak256(1) + i; slot 0 (the owner) is 2^256 - keccak256(1).
+    let base =
+        U256::from_be_bytes(alloy_primitives::keccak256(U256::from(1).to_be_bytes::<32>()).0);
+    let index = U256::ZERO.wrapping_sub(base);
+    let attacker = U256::from(0xbad);
+    let outcome = chain
+        .call(
+            wallet,
+            "setCodeAt(uint256,uint256)",
+            &[index.into(), attacker.into()],
+        )
+        .unwrap();
+    assert!(outcome.is_success());
+    let owner: Address = chain.view(wallet, "owner()", ()).unwrap();
+    assert_eq!(owner, Address::left_padding_from(&[0x0b, 0xad]));
+}
