@@ -22,28 +22,57 @@ use revm::{ExecuteCommitEvm, ExecuteEvm, MainBuilder, MainContext};
 use forge::ForgeCase;
 
 /// The planted bugs: forge's Solidity invariant next to harvey's oracle for the same bug.
-const CASES: [ForgeCase; 3] = [
+/// `BonusWallet`'s bug is an arbitrary storage write, which forge has no detector for; its
+/// invariant catches the one write that matters (the owner's slot).
+const CASES: [ForgeCase; 6] = [
     ForgeCase {
         contract: "TwoStep",
+        dir: "bugs",
         invariant_body: "",
         fail_on_revert: true,
     },
     ForgeCase {
         contract: "Seats",
+        dir: "bugs",
         invariant_body: "require(target.first() == target.founder() || target.first() == address(0), \"founder lost the first seat\");",
         fail_on_revert: false,
     },
     ForgeCase {
         contract: "Rewards",
+        dir: "bugs",
         invariant_body: "",
         fail_on_revert: true,
     },
+    ForgeCase {
+        contract: "Linear",
+        dir: "prediction",
+        invariant_body: "",
+        fail_on_revert: true,
+    },
+    ForgeCase {
+        contract: "Quadratic",
+        dir: "prediction",
+        invariant_body: "",
+        fail_on_revert: true,
+    },
+    ForgeCase {
+        contract: "BonusWallet",
+        dir: "prediction",
+        invariant_body: "require(target.owner() == address(this), \"owner overwritten\");",
+        fail_on_revert: false,
+    },
 ];
 
-/// Sequences harvey may run per campaign: far more than any case needs.
-const HARVEY_RUNS: u64 = 1_000_000;
+/// Wall-clock budget per campaign for each tool; a bug not found within it counts as not
+/// found.
+const BUDGET: Duration = Duration::from_secs(10);
 
 fn main() {
+    // `cargo test --all-targets` runs harness-less benches too; only `cargo bench` passes
+    // `--bench`.
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let seeds: u64 = std::env::var("HARVEY_BENCH_SEEDS")
         .ok()
@@ -51,52 +80,56 @@ fn main() {
         .unwrap_or(5);
     let forge = forge::ensure_forge(root).unwrap_or_else(|e| panic!("{e}"));
     println!(
-        "time to violation, median of {seeds} seeds (harvey: fuzzing only, after compile and setup;"
+        "time to violation, median of {seeds} seeds, budget {}s (harvey: fuzzing only, after",
+        BUDGET.as_secs()
     );
-    println!("forge: its reported suite time, no shrinking, failure persistence cleared)");
     println!(
-        "{:<10} {:>12} {:>12} {:>8}   found (harvey/forge)",
-        "contract", "harvey", "forge", "ratio"
+        "compile and setup; forge: its reported suite time, no shrinking, no persisted failures)"
+    );
+    println!(
+        "{:<12} {:>11} {:>11} {:>11} {:>8} {:>8}   found (on/off/forge)",
+        "contract", "harvey", "no predict", "forge", "off/on", "forge/on"
     );
     for case in &CASES {
-        let project = forge::prepare(root, &forge, case).unwrap_or_else(|e| panic!("{e}"));
-        let mut harvey_times = Vec::new();
-        let mut forge_times = Vec::new();
-        let (mut harvey_found, mut forge_found) = (0, 0);
+        let project = forge::prepare(root, &forge, case, BUDGET).unwrap_or_else(|e| panic!("{e}"));
+        let mut on = Vec::new();
+        let mut off = Vec::new();
+        let mut peer = Vec::new();
         for seed in 1..=seeds {
-            if let Some(t) = harvey_time_to_violation(case.contract, seed) {
-                harvey_found += 1;
-                harvey_times.push(t);
-            }
+            on.extend(harvey_time_to_violation(case.contract, seed, true));
+            off.extend(harvey_time_to_violation(case.contract, seed, false));
             let run = forge::time_to_violation(&project, seed).unwrap_or_else(|e| panic!("{e}"));
             if run.found {
-                forge_found += 1;
-                forge_times.push(run.reported.unwrap_or(run.wall));
+                peer.push(run.reported.unwrap_or(run.wall));
             }
         }
-        let (h, f) = (median(&mut harvey_times), median(&mut forge_times));
-        let ratio = match (h, f) {
-            (Some(h), Some(f)) => format!("{:.2}x", f.as_secs_f64() / h.as_secs_f64()),
-            _ => "-".into(),
-        };
+        let found = format!("{}/{}/{} of {seeds}", on.len(), off.len(), peer.len());
+        let (on, off, peer) = (median(&mut on), median(&mut off), median(&mut peer));
         println!(
-            "{:<10} {:>12} {:>12} {:>8}   {harvey_found}/{seeds} / {forge_found}/{seeds}",
+            "{:<12} {:>11} {:>11} {:>11} {:>8} {:>8}   {found}",
             case.contract,
-            show(h),
-            show(f),
-            ratio
+            show(on),
+            show(off),
+            show(peer),
+            ratio(off, on),
+            ratio(peer, on)
         );
     }
-    println!("(ratio = forge time / harvey time: above 1 means harvey is faster)\n");
+    println!(
+        "(ratios above 1: harvey with prediction is faster; a tool that did not find the bug counts"
+    );
+    println!("as the budget in the ratio)\n");
+    coverage(root);
     throughput(root);
 }
 
 /// harvey's time from the end of setup to the first sighting of the case's bug.
-fn harvey_time_to_violation(contract: &str, seed: u64) -> Option<Duration> {
+fn harvey_time_to_violation(contract: &str, seed: u64, prediction: bool) -> Option<Duration> {
     let campaign = Campaign::new(env!("CARGO_MANIFEST_DIR"))
         .contract(contract)
         .seed(seed)
-        .runs(HARVEY_RUNS);
+        .time(BUDGET)
+        .prediction(prediction);
     let campaign = if contract == "Seats" {
         campaign.invariant("founder keeps the first seat", |chain: &Chain| {
             let seats = chain.get("Seats");
@@ -109,6 +142,34 @@ fn harvey_time_to_violation(contract: &str, seed: u64) -> Option<Duration> {
     };
     let outcome = campaign.run().unwrap_or_else(|e| panic!("{e}"));
     outcome.failure.map(|f| f.found_after)
+}
+
+/// Edges covered on `Baz` (HARVEY's running example, no bug) after a fixed number of
+/// sequences, with and without prediction, and the prediction statistics.
+fn coverage(root: &Path) {
+    let runs = 5_000;
+    println!("coverage of Baz after {runs} sequences (median edges over seeds 1-5):");
+    for prediction in [true, false] {
+        let mut edges = Vec::new();
+        let mut stats = harvey::PredictionStats::default();
+        for seed in 1..=5 {
+            let outcome = Campaign::new(root)
+                .contract("Baz")
+                .seed(seed)
+                .runs(runs)
+                .prediction(prediction)
+                .run()
+                .unwrap_or_else(|e| panic!("{e}"));
+            edges.push(outcome.stats.edges);
+            stats = outcome.stats.predictions;
+        }
+        edges.sort();
+        println!(
+            "  prediction {:<5} {:>4} edges   (seed 5: {} predicted inputs, {} minimized, {}/{} chains in one step)",
+            prediction, edges[2], stats.inputs, stats.minimized, stats.one_shot, stats.chains
+        );
+    }
+    println!();
 }
 
 alloy_sol_types::sol! {
@@ -236,6 +297,12 @@ fn median(times: &mut [Duration]) -> Option<Duration> {
     }
     times.sort();
     Some(times[times.len() / 2])
+}
+
+/// `slow / fast`, a missing time counting as the budget.
+fn ratio(slow: Option<Duration>, fast: Option<Duration>) -> String {
+    let secs = |t: Option<Duration>| t.unwrap_or(BUDGET).as_secs_f64();
+    format!("{:.1}x", secs(slow) / secs(fast))
 }
 
 fn show(time: Option<Duration>) -> String {

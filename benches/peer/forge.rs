@@ -12,8 +12,10 @@ const PACKAGE: &str = "@foundry-rs/forge-linux-amd64@1.7.1";
 /// One planted bug as forge sees it: the Solidity invariant body and whether a revert
 /// (a Panic: the contracts revert for no other reason) fails the run.
 pub(crate) struct ForgeCase {
-    /// The contract in `contracts/bugs/`.
+    /// The contract's name.
     pub(crate) contract: &'static str,
+    /// Its directory under `contracts/`.
+    pub(crate) dir: &'static str,
     /// Statements of `invariant_holds()`; `target` is the deployed contract.
     pub(crate) invariant_body: &'static str,
     /// forge's `fail_on_revert`: true where the bug is a Panic rather than broken state.
@@ -61,7 +63,12 @@ pub(crate) fn ensure_forge(root: &Path) -> Result<PathBuf, String> {
 
 /// Writes the forge project for `case` under `target/harvey-bench/forge-projects/` and
 /// compiles it once (untimed).
-pub(crate) fn prepare(root: &Path, forge: &Path, case: &ForgeCase) -> Result<ForgeProject, String> {
+pub(crate) fn prepare(
+    root: &Path,
+    forge: &Path,
+    case: &ForgeCase,
+    budget: Duration,
+) -> Result<ForgeProject, String> {
     let dir = root
         .join("target/harvey-bench/forge-projects")
         .join(case.contract);
@@ -70,7 +77,8 @@ pub(crate) fn prepare(root: &Path, forge: &Path, case: &ForgeCase) -> Result<For
         std::fs::create_dir_all(dir.join(sub)).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     let source = root
-        .join("contracts/bugs")
+        .join("contracts")
+        .join(case.dir)
         .join(format!("{}.sol", case.contract));
     std::fs::copy(
         &source,
@@ -80,7 +88,7 @@ pub(crate) fn prepare(root: &Path, forge: &Path, case: &ForgeCase) -> Result<For
     let write = |name: &str, text: String| {
         std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))
     };
-    write("foundry.toml", foundry_toml(root, case))?;
+    write("foundry.toml", foundry_toml(root, case, budget))?;
     write(
         &format!("test/{}.t.sol", case.contract),
         test_contract(case),
@@ -116,7 +124,8 @@ pub(crate) fn time_to_violation(project: &ForgeProject, seed: u64) -> Result<For
         .map_err(|e| format!("forge could not run: {e}"))?;
     let wall = start.elapsed();
     let stdout = String::from_utf8_lossy(&output.stdout);
-    let found = stdout.contains("[FAIL");
+    // A failing invariant, not a failing setUp: the invariant's run summary is printed.
+    let found = stdout.contains("[FAIL") && stdout.contains("invariant_holds() (runs:");
     if !found && !stdout.contains("[PASS") {
         return Err(format!(
             "forge test gave no result:\n{stdout}{}",
@@ -154,14 +163,15 @@ fn reported_time(stdout: &str) -> Option<Duration> {
 }
 
 /// Same solc (the repo's shim), offline, depth 8 like harvey's default, no shrinking (so
-/// the time is time-to-violation), a budget large enough that every bug is found.
-fn foundry_toml(root: &Path, case: &ForgeCase) -> String {
+/// the time is time-to-violation), and the same wall-clock budget as harvey.
+fn foundry_toml(root: &Path, case: &ForgeCase, budget: Duration) -> String {
     format!(
         "[profile.default]\nsrc = \"src\"\ntest = \"test\"\nout = \"out\"\nlibs = []\n\
          solc = \"{}\"\noffline = true\n\n[invariant]\nruns = 1000000\ndepth = 8\n\
-         fail_on_revert = {}\nshrink_run_limit = 0\n",
+         fail_on_revert = {}\nshrink_run_limit = 0\ntimeout = {}\n",
         root.join("tools/solc-shim/solc").display(),
-        case.fail_on_revert
+        case.fail_on_revert,
+        budget.as_secs()
     )
 }
 

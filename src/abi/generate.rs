@@ -46,7 +46,8 @@ pub(crate) fn generate(ty: &DynSolType, rng: &mut StdRng, dict: &Dictionary) -> 
 }
 
 /// A raw word for an integer of `bits` (the caller truncates it to the domain): 30%
-/// boundaries, 30% dictionary words, 25% small numbers, 15% uniform.
+/// boundaries, 30% dictionary words, 25% small numbers (half of them below 256), 15%
+/// uniform.
 pub(super) fn word(bits: usize, signed: bool, rng: &mut StdRng, dict: &Dictionary) -> U256 {
     let roll = rng.random_range(0..100);
     if roll < 30 || (roll < 60 && dict.words().is_empty()) {
@@ -67,7 +68,13 @@ pub(super) fn word(bits: usize, signed: bool, rng: &mut StdRng, dict: &Dictionar
         };
     }
     if roll < 85 {
-        let small = U256::from(rng.random_range(0..=u64::from(u16::MAX)));
+        // Small numbers: counts, amounts, indices. Half of them tiny (below 256).
+        let limit = if rng.random_bool(0.5) {
+            u64::from(u8::MAX)
+        } else {
+            u64::from(u16::MAX)
+        };
+        let small = U256::from(rng.random_range(0..=limit));
         return if signed && rng.random_bool(0.5) {
             small.wrapping_neg()
         } else {

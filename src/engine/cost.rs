@@ -3,6 +3,8 @@
 //! from a fixed slot no contract writes on purpose (SWC-124). Computed from the observer's
 //! operands, never by instrumenting bytecode; exact 256-bit arithmetic.
 
+use std::collections::HashMap;
+
 use alloy_primitives::{Address, I256, U256};
 
 use crate::observe::{CmpOp, Comparison, StorageOp, Trace};
@@ -43,11 +45,21 @@ pub(crate) struct Cost {
     pub(crate) residual: Option<I256>,
 }
 
+/// Occurrence counters reused across transactions (one allocation per worker).
+pub(crate) type Occurrences = HashMap<(Address, u32, bool), u32>;
+
 /// Appends the metrics of transaction `tx`'s trace to `out`; `target` is the arbitrary
 /// slot of the storage-write metric ([`crate::oracle::arbitrary_slot`]).
-pub(crate) fn costs_of(trace: &Trace, tx: u32, target: U256, out: &mut Vec<Cost>) {
-    let start = out.len();
+pub(crate) fn costs_of(
+    trace: &Trace,
+    tx: u32,
+    target: U256,
+    seen: &mut Occurrences,
+    out: &mut Vec<Cost>,
+) {
+    seen.clear();
     for cmp in trace.comparisons() {
+        let nth = next_occurrence(seen, cmp.code, cmp.jumpi_pc, false);
         let (jump, fall) = branch_costs(cmp);
         let residual = match cmp.op {
             CmpOp::Eq => Some(I256::from_raw(cmp.lhs.wrapping_sub(cmp.rhs))),
@@ -65,7 +77,7 @@ pub(crate) fn costs_of(trace: &Trace, tx: u32, target: U256, out: &mut Vec<Cost>
             code: cmp.code,
             pc: cmp.jumpi_pc,
             kind,
-            nth: 0,
+            nth,
         };
         out.push(Cost {
             key: key(CostKind::Jump),
@@ -79,37 +91,26 @@ pub(crate) fn costs_of(trace: &Trace, tx: u32, target: U256, out: &mut Vec<Cost>
         });
     }
     for store in trace.storage().iter().filter(|s| s.op == StorageOp::Store) {
+        let nth = next_occurrence(seen, store.address, store.pc, true);
         out.push(Cost {
             key: CostKey {
                 tx,
                 code: store.address,
                 pc: store.pc,
                 kind: CostKind::Store,
-                nth: 0,
+                nth,
             },
             value: abs_diff(store.slot, target),
             residual: Some(I256::from_raw(store.slot.wrapping_sub(target))),
         });
     }
-    number_occurrences(&mut out[start..]);
 }
 
-/// Sets `nth` to the occurrence index of each (code, pc, kind) in execution order.
-fn number_occurrences(costs: &mut [Cost]) {
-    let mut seen: Vec<(Address, u32, CostKind, u32)> = Vec::new();
-    for cost in costs {
-        let k = &mut cost.key;
-        match seen
-            .iter_mut()
-            .find(|(code, pc, kind, _)| *code == k.code && *pc == k.pc && *kind == k.kind)
-        {
-            Some(entry) => {
-                entry.3 += 1;
-                k.nth = entry.3;
-            }
-            None => seen.push((k.code, k.pc, k.kind, 0)),
-        }
-    }
+/// The occurrence index (from 0) of this evaluation at (`code`, `pc`) in the transaction.
+fn next_occurrence(seen: &mut Occurrences, code: Address, pc: u32, store: bool) -> u32 {
+    let count = seen.entry((code, pc, store)).or_insert(0);
+    *count += 1;
+    *count - 1
 }
 
 /// (cost to make the JUMPI jump, cost to make it fall through) for `cmp`: the comparison's

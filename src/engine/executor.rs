@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use alloy_primitives::{Address, U256};
 
 use crate::chain::Chain;
-use crate::engine::cost::{self, Cost};
+use crate::engine::cost::{self, Cost, Occurrences};
 use crate::engine::input::Sequence;
 use crate::engine::surface::Surface;
 use crate::observe::Edge;
@@ -55,6 +55,7 @@ pub(crate) struct Executor<'a> {
     /// Whether runs evaluate cost metrics (input prediction needs them).
     record_costs: bool,
     costs: Vec<Cost>,
+    occurrences: Occurrences,
     /// The slot of the arbitrary-storage-write detector, hashed once.
     arbitrary_slot: U256,
 }
@@ -80,6 +81,7 @@ impl<'a> Executor<'a> {
             operands: Vec::new(),
             record_costs,
             costs: Vec::new(),
+            occurrences: Occurrences::new(),
             arbitrary_slot: arbitrary_slot(),
         }
     }
@@ -123,7 +125,13 @@ impl<'a> Executor<'a> {
                 self.operands.extend([cmp.lhs, cmp.rhs]);
             }
             if self.record_costs {
-                cost::costs_of(trace, index as u32, self.arbitrary_slot, &mut self.costs);
+                cost::costs_of(
+                    trace,
+                    index as u32,
+                    self.arbitrary_slot,
+                    &mut self.occurrences,
+                    &mut self.costs,
+                );
             }
             let written = self.oracles.check_trace(trace, self.arbitrary_slot);
             let violation = written

@@ -96,29 +96,12 @@ fn negations_swap_the_branch_costs() {
 }
 
 #[test]
-fn occurrences_are_numbered_per_pc_and_kind() {
-    let key = |pc, kind| CostKey {
-        tx: 0,
-        code: Address::ZERO,
-        pc,
-        kind,
-        nth: 0,
-    };
-    let mut costs: Vec<Cost> = [
-        key(5, CostKind::Jump),
-        key(5, CostKind::Fall),
-        key(5, CostKind::Jump),
-        key(6, CostKind::Jump),
-        key(5, CostKind::Jump),
-    ]
-    .into_iter()
-    .map(|key| Cost {
-        key,
-        value: U256::ONE,
-        residual: None,
-    })
-    .collect();
-    number_occurrences(&mut costs);
-    let nth: Vec<u32> = costs.iter().map(|c| c.key.nth).collect();
-    assert_eq!(nth, [0, 0, 1, 0, 2]);
+fn occurrences_are_numbered_per_location() {
+    let mut seen = Occurrences::new();
+    let code = Address::ZERO;
+    let counts: Vec<u32> = [(5, false), (5, false), (6, false), (5, true), (5, false)]
+        .into_iter()
+        .map(|(pc, store)| next_occurrence(&mut seen, code, pc, store))
+        .collect();
+    assert_eq!(counts, [0, 1, 0, 0, 2]);
 }
