@@ -1,9 +1,8 @@
 //! The corpus: one sequence per path id of its last transaction, and the AFLFast cut-off
 //! exponential (COE) power schedule that decides how many mutants each entry gets.
 
-use std::collections::HashMap;
-
 use crate::engine::cost::Cost;
+use crate::engine::hash::FastMap;
 use crate::engine::input::Sequence;
 
 /// Energy of an entry picked for the first time (inputs generated from it).
@@ -28,9 +27,9 @@ pub(crate) struct Entry {
 pub(crate) struct Corpus {
     entries: Vec<Entry>,
     /// Path id → index of the entry that first exercised it.
-    by_path: HashMap<u64, usize>,
+    by_path: FastMap<u64, usize>,
     /// Path id → number of executed inputs that exercised it (AFLFast's f(i)).
-    hits: HashMap<u64, u64>,
+    hits: FastMap<u64, u64>,
     /// Sum of `hits`, kept so that the mean is O(1).
     total_hits: u64,
     /// Round-robin position of the next pick.

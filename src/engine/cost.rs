@@ -3,10 +3,9 @@
 //! from a fixed slot no contract writes on purpose (SWC-124). Computed from the observer's
 //! operands, never by instrumenting bytecode; exact 256-bit arithmetic.
 
-use std::collections::HashMap;
-
 use alloy_primitives::{Address, I256, U256};
 
+use crate::engine::hash::FastMap;
 use crate::observe::{CmpOp, Comparison, StorageOp, Trace};
 
 /// Which distance a metric measures.
@@ -46,7 +45,10 @@ pub(crate) struct Cost {
 }
 
 /// Occurrence counters reused across transactions (one allocation per worker).
-pub(crate) type Occurrences = HashMap<(Address, u32, bool), u32>;
+pub(crate) type Occurrences = FastMap<(Address, u32, bool), u32>;
+
+/// A run's metrics by key, for comparing a mutant's costs with its parent's.
+pub(crate) type CostMap = FastMap<CostKey, Cost>;
 
 /// Appends the metrics of transaction `tx`'s trace to `out`; `target` is the arbitrary
 /// slot of the storage-write metric ([`crate::oracle::arbitrary_slot`]).

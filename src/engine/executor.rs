@@ -2,12 +2,11 @@
 //! observer, check the oracles after each one, and compute the feedback (path id of the last
 //! transaction, new edges, comparison operands for the dictionary).
 
-use std::collections::HashSet;
-
 use alloy_primitives::{Address, U256};
 
 use crate::chain::Chain;
 use crate::engine::cost::{self, Cost, Occurrences};
+use crate::engine::hash::FastSet;
 use crate::engine::input::Sequence;
 use crate::engine::surface::Surface;
 use crate::observe::Edge;
@@ -46,7 +45,7 @@ pub(crate) struct Executor<'a> {
     chain: Chain,
     surface: Surface,
     oracles: &'a Oracles<'a>,
-    coverage: HashSet<(Address, u32, bool)>,
+    coverage: FastSet<(Address, u32, bool)>,
     /// Per function (surface order): calls and reverts.
     counts: Vec<(u64, u64)>,
     transactions: u64,
@@ -74,14 +73,14 @@ impl<'a> Executor<'a> {
             chain,
             surface,
             oracles,
-            coverage: HashSet::new(),
+            coverage: FastSet::default(),
             counts,
             transactions: 0,
             sequences: 0,
             operands: Vec::new(),
             record_costs,
             costs: Vec::new(),
-            occurrences: Occurrences::new(),
+            occurrences: Occurrences::default(),
             arbitrary_slot: arbitrary_slot(),
         }
     }
@@ -187,7 +186,7 @@ impl<'a> Executor<'a> {
     }
 
     /// The edges covered so far.
-    pub(crate) fn coverage(&self) -> &HashSet<(Address, u32, bool)> {
+    pub(crate) fn coverage(&self) -> &FastSet<(Address, u32, bool)> {
         &self.coverage
     }
 

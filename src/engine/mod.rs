@@ -11,6 +11,7 @@
 mod corpus;
 pub(crate) mod cost;
 pub(crate) mod executor;
+mod hash;
 pub(crate) mod input;
 pub(crate) mod mutate;
 mod predict;

@@ -4,15 +4,13 @@
 //! from the last two points while the cost is not yet zero. Exact integer arithmetic on
 //! 1024-bit signed intermediates; a proposal is always a well-typed value of the leaf.
 
-use std::collections::HashMap;
-
 use alloy_dyn_abi::DynSolValue;
 use alloy_primitives::{Address, B256, I256, Signed, U256, Uint};
 use rand::Rng;
 use rand::rngs::StdRng;
 
 use crate::abi::{self, LeafPath};
-use crate::engine::cost::{Cost, CostKey};
+use crate::engine::cost::{Cost, CostKey, CostMap};
 use crate::engine::input::{Change, Sequence};
 use crate::engine::mutate::MAX_VALUE;
 
@@ -68,7 +66,7 @@ pub(crate) struct Prediction {
 /// while staying non-zero. The metric is drawn among those `preference` ranks lowest.
 pub(crate) fn first(
     parent: &Sequence,
-    parent_costs: &HashMap<CostKey, Cost>,
+    parent_costs: &CostMap,
     child: &Sequence,
     child_costs: &[Cost],
     change: &Change,

@@ -2,7 +2,7 @@
 //! with the power schedule, run its energy's worth of mutants, keep those with a new path id
 //! of their last transaction, stop at the first violation or when the budget is spent.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -13,8 +13,9 @@ use rand::{Rng, SeedableRng};
 
 use crate::abi::Dictionary;
 use crate::engine::corpus::Corpus;
-use crate::engine::cost::{Cost, CostKey, CostKind};
+use crate::engine::cost::{CostKey, CostKind, CostMap};
 use crate::engine::executor::{Executor, Found};
+use crate::engine::hash::{FastMap, FastSet};
 use crate::engine::input::Sequence;
 use crate::engine::mutate::Mutator;
 use crate::engine::predict::{self, Prediction};
@@ -149,7 +150,7 @@ impl<'a> Shared<'a> {
 
 /// What a worker leaves behind.
 pub(crate) struct WorkerReport {
-    pub(crate) coverage: HashSet<(Address, u32, bool)>,
+    pub(crate) coverage: FastSet<(Address, u32, bool)>,
     pub(crate) paths: HashSet<u64>,
     pub(crate) functions: Vec<FunctionStats>,
     pub(crate) predictions: PredictionStats,
@@ -172,7 +173,7 @@ pub(crate) struct Worker<'a> {
     predict: bool,
     predictions: PredictionStats,
     /// Per metric location: prediction chains that ended without minimizing it.
-    missed: HashMap<(Address, u32, CostKind), u32>,
+    missed: FastMap<(Address, u32, CostKind), u32>,
 }
 
 impl<'a> Worker<'a> {
@@ -198,7 +199,7 @@ impl<'a> Worker<'a> {
             fresh: Vec::new(),
             predict,
             predictions: PredictionStats::default(),
-            missed: HashMap::new(),
+            missed: FastMap::default(),
         }
     }
 
@@ -231,7 +232,7 @@ impl<'a> Worker<'a> {
     /// the campaign should stop, and how many sequences ran.
     fn fuzz_entry(&mut self, index: usize, energy: u64, mutator: &Mutator<'_>) -> (bool, u64) {
         let parent = self.corpus.get(index).sequence.clone();
-        let parent_costs: HashMap<CostKey, Cost> = self
+        let parent_costs: CostMap = self
             .corpus
             .get(index)
             .costs

@@ -97,7 +97,7 @@ fn negations_swap_the_branch_costs() {
 
 #[test]
 fn occurrences_are_numbered_per_location() {
-    let mut seen = Occurrences::new();
+    let mut seen = Occurrences::default();
     let code = Address::ZERO;
     let counts: Vec<u32> = [(5, false), (5, false), (6, false), (5, true), (5, false)]
         .into_iter()
