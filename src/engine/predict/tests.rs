@@ -97,3 +97,56 @@ fn rounding_is_to_the_nearest_integer() {
     assert_eq!(div_round(w(-4), w(3)), Some(w(-1)));
     assert_eq!(div_round(w(6), w(-3)), Some(w(-2)));
 }
+
+#[test]
+fn leaves_of_every_numeric_type_round_trip_through_integers() {
+    use crate::engine::input::TxInput;
+    let args = vec![
+        DynSolValue::Int(I256::try_from(-5).unwrap(), 16),
+        DynSolValue::Address(Address::with_last_byte(7)),
+        DynSolValue::FixedBytes(B256::ZERO, 4),
+        DynSolValue::Uint(U256::from(9), 8),
+    ];
+    let seq = Sequence {
+        txs: vec![TxInput {
+            sender: 0,
+            function: 0,
+            args,
+            value: U256::from(3),
+            warp: Default::default(),
+        }],
+    };
+    let leaf = |i| Leaf::Arg {
+        tx: 0,
+        path: LeafPath(vec![i]),
+    };
+    // Write a new integer into each leaf and read it back.
+    for (index, value) in [
+        (0, w(-300)),
+        (1, w(0x1234)),
+        (2, w(0xdead_beef)),
+        (3, w(200)),
+    ] {
+        let (_, domain) = number(&seq, &leaf(index)).unwrap();
+        let fitted = fit(value, domain);
+        let changed = with_number(&seq, &leaf(index), fitted, domain).unwrap();
+        assert_eq!(
+            number(&changed, &leaf(index)).unwrap().0,
+            fitted,
+            "leaf {index}"
+        );
+    }
+    // bytes4 0xdeadbeef is left-aligned in its word, as the ABI requires.
+    let (_, domain) = number(&seq, &leaf(2)).unwrap();
+    let changed = with_number(&seq, &leaf(2), w(0xdead_beef), domain).unwrap();
+    let DynSolValue::FixedBytes(word, 4) = &changed.txs[0].args[2] else {
+        panic!("bytes4 expected")
+    };
+    assert_eq!(&word[..5], &[0xde, 0xad, 0xbe, 0xef, 0]);
+    // int16 clamps to its range.
+    assert_eq!(fit(w(-300_000), Domain::Int(16)), w(-32_768));
+    let value = Leaf::Value { tx: 0 };
+    let (three, domain) = number(&seq, &value).unwrap();
+    assert_eq!(three, w(3));
+    assert_eq!(domain, Domain::Value);
+}
