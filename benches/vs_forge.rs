@@ -24,7 +24,7 @@ use forge::ForgeCase;
 /// The planted bugs: forge's Solidity invariant next to harvey's oracle for the same bug.
 /// `BonusWallet`'s bug is an arbitrary storage write, which forge has no detector for; its
 /// invariant catches the one write that matters (the owner's slot).
-const CASES: [ForgeCase; 6] = [
+const CASES: [ForgeCase; 7] = [
     ForgeCase {
         contract: "TwoStep",
         dir: "bugs",
@@ -51,6 +51,12 @@ const CASES: [ForgeCase; 6] = [
     },
     ForgeCase {
         contract: "Quadratic",
+        dir: "prediction",
+        invariant_body: "",
+        fail_on_revert: true,
+    },
+    ForgeCase {
+        contract: "Xor",
         dir: "prediction",
         invariant_body: "",
         fail_on_revert: true,

@@ -68,6 +68,19 @@ fn without_prediction_the_same_seed_needs_far_more_runs() {
     assert_eq!(without.stats.predictions, Default::default());
 }
 
+#[test]
+fn a_masked_magic_value_is_found_by_the_xor_step() {
+    let outcome = campaign("Xor").run().unwrap();
+    let failure = failure(&outcome);
+    let expected = U256::from(0x5a5a5a5a5a5a5a5au64 ^ 0x1234567890abcdefu64);
+    assert_eq!(failure.calls[0].args, [expected.into()]);
+    assert!(
+        failure.found_after_sequences < 1_000,
+        "{}",
+        failure.found_after_sequences
+    );
+}
+
 /// From far-away starting points the secant method only halves the distance to a quadratic's
 /// root per step, so within the default three steps it succeeds from nearby points only;
 /// this seed starts near enough, and its first step does not land yet.

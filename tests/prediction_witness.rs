@@ -41,6 +41,21 @@ fn linear_and_quadratic_assert_exactly_at_42() {
 }
 
 #[test]
+fn xor_asserts_exactly_at_k_xor_m() {
+    let mut chain = chain();
+    let xor = chain.deploy("Xor", ()).unwrap();
+    let magic = U256::from(0x5a5a5a5a5a5a5a5au64 ^ 0x1234567890abcdefu64);
+    assert_assert_panic(&chain.call(xor, "check(uint256)", &[magic.into()]).unwrap());
+    let other = magic ^ U256::from(1);
+    assert!(
+        chain
+            .call(xor, "check(uint256)", &[other.into()])
+            .unwrap()
+            .is_success()
+    );
+}
+
+#[test]
 fn baz_takes_each_of_its_five_paths() {
     let mut chain = chain();
     let baz = chain.deploy("Baz", ()).unwrap();

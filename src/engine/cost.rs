@@ -42,6 +42,10 @@ pub(crate) struct Cost {
     /// `|l - r| < 2^255`). The secant method needs the sign: on the absolute value, two
     /// points on either side of the root fit a line that points away from it.
     pub(crate) residual: Option<I256>,
+    /// For an equality: `l ^ r`, the bits by which the operands differ. When the input
+    /// reaches the comparison through XOR with a constant, flipping exactly these bits of
+    /// the input makes them equal, which no line through two points finds.
+    pub(crate) xor: Option<U256>,
 }
 
 /// Occurrence counters reused across transactions (one allocation per worker).
@@ -63,16 +67,19 @@ pub(crate) fn costs_of(
     for cmp in trace.comparisons() {
         let nth = next_occurrence(seen, cmp.code, cmp.jumpi_pc, false);
         let (jump, fall) = branch_costs(cmp);
-        let residual = match cmp.op {
-            CmpOp::Eq => Some(I256::from_raw(cmp.lhs.wrapping_sub(cmp.rhs))),
-            CmpOp::IsZero => Some(I256::from_raw(cmp.lhs)),
-            _ => None,
+        let (residual, xor) = match cmp.op {
+            CmpOp::Eq => (
+                Some(I256::from_raw(cmp.lhs.wrapping_sub(cmp.rhs))),
+                Some(cmp.lhs ^ cmp.rhs),
+            ),
+            CmpOp::IsZero => (Some(I256::from_raw(cmp.lhs)), Some(cmp.lhs)),
+            _ => (None, None),
         };
-        // The residual belongs to the side whose distance is |l - r|: making `l == r` true.
-        let (jump_residual, fall_residual) = if cmp.negations % 2 == 0 {
-            (residual, None)
+        // Both belong to the side whose distance is |l - r|: making `l == r` true.
+        let ((jump_residual, jump_xor), (fall_residual, fall_xor)) = if cmp.negations % 2 == 0 {
+            ((residual, xor), (None, None))
         } else {
-            (None, residual)
+            ((None, None), (residual, xor))
         };
         let key = |kind| CostKey {
             tx,
@@ -85,11 +92,13 @@ pub(crate) fn costs_of(
             key: key(CostKind::Jump),
             value: jump,
             residual: jump_residual,
+            xor: jump_xor,
         });
         out.push(Cost {
             key: key(CostKind::Fall),
             value: fall,
             residual: fall_residual,
+            xor: fall_xor,
         });
     }
     for store in trace.storage().iter().filter(|s| s.op == StorageOp::Store) {
@@ -104,6 +113,7 @@ pub(crate) fn costs_of(
             },
             value: abs_diff(store.slot, target),
             residual: Some(I256::from_raw(store.slot.wrapping_sub(target))),
+            xor: None,
         });
     }
 }

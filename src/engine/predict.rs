@@ -20,6 +20,9 @@ type Wide = Signed<1024, 16>;
 /// Secant steps per prediction chain, the first included.
 pub(crate) const MAX_STEPS: u32 = 3;
 
+/// A preference rank that excludes a metric from prediction.
+pub(crate) const NEVER: u32 = u32::MAX;
+
 /// Which numeric leaf of a sequence a prediction changes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Leaf {
@@ -57,13 +60,16 @@ pub(crate) struct Prediction {
     signed: bool,
     /// The proposed input value.
     proposed: Wide,
-    /// Secant steps taken so far (1 for the first proposal).
+    /// Steps taken so far (1 for the first proposal).
     pub(crate) step: u32,
+    /// Whether the XOR step was tried in this chain.
+    xor_tried: bool,
 }
 
 /// The first prediction for `child`, a mutant of `parent` by `change`, from their costs;
 /// `None` when they differ in something that is not one numeric leaf, or no metric changed
-/// while staying non-zero. The metric is drawn among those `preference` ranks lowest.
+/// while staying non-zero. The metric is drawn among those `preference` ranks lowest;
+/// [`NEVER`] excludes one.
 pub(crate) fn first(
     parent: &Sequence,
     parent_costs: &CostMap,
@@ -84,7 +90,11 @@ pub(crate) fn first(
         })
         .collect();
     // Among the metrics that moved, take one of those `preference` ranks best (lowest).
-    let best = candidates.iter().map(|(_, c1)| preference(&c1.key)).min()?;
+    let best = candidates
+        .iter()
+        .map(|(_, c1)| preference(&c1.key))
+        .min()
+        .filter(|rank| *rank != NEVER)?;
     let pool: Vec<(&Cost, &Cost)> = candidates
         .iter()
         .copied()
@@ -103,7 +113,7 @@ pub(crate) fn first(
 
 /// The next secant step after running `prediction`, whose metric now evaluates to `cost`
 /// (`None`: not evaluated at all); `None` when the chain ends (minimized, gone, or out of
-/// steps).
+/// steps; an equality gets one XOR step first, see [`Cost::xor`]).
 pub(crate) fn next(prediction: &Prediction, cost: Option<&Cost>) -> Option<Prediction> {
     let cost = cost.filter(|c| !c.value.is_zero())?;
     if prediction.step >= MAX_STEPS || (prediction.signed && cost.residual.is_none()) {
@@ -116,13 +126,33 @@ pub(crate) fn next(prediction: &Prediction, cost: Option<&Cost>) -> Option<Predi
         domain,
         signed: prediction.signed,
     };
-    propose(
+    // An equality the line missed may be reached through XOR with a constant: try the
+    // input with exactly the differing bits flipped, once per chain, before more steps.
+    if let (false, Some(gap)) = (prediction.xor_tried, cost.xor) {
+        let flipped = fit(wide(low_word(prediction.proposed) ^ gap), domain);
+        if flipped != prediction.proposed {
+            let sequence = with_number(&prediction.sequence, &target.leaf, flipped, domain)?;
+            return Some(Prediction {
+                sequence,
+                key: target.key,
+                leaf: target.leaf,
+                last: (prediction.proposed, y(cost, prediction.signed)),
+                signed: target.signed,
+                proposed: flipped,
+                step: prediction.step + 1,
+                xor_tried: true,
+            });
+        }
+    }
+    let mut next = propose(
         &prediction.sequence,
         target,
         prediction.last,
         (prediction.proposed, y(cost, prediction.signed)),
         prediction.step + 1,
-    )
+    )?;
+    next.xor_tried = prediction.xor_tried;
+    Some(next)
 }
 
 /// What a prediction chain aims at.
@@ -163,6 +193,7 @@ fn propose(
         signed: target.signed,
         proposed: value,
         step,
+        xor_tried: false,
     })
 }
 

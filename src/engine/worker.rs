@@ -24,6 +24,11 @@ use crate::outcome::{FunctionStats, PredictionStats, Progress};
 /// Sequences between two exchanges of new corpus entries with the other workers.
 const EXCHANGE_EVERY: u64 = 512;
 
+/// Failed prediction chains after which a metric is no longer predicted on: its branch
+/// is out of the secant method's reach (a hash, a narrow input's overflow check), and the
+/// runs are better spent fuzzing.
+const GIVE_UP_AFTER: u32 = 64;
+
 /// How often progress is reported.
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
@@ -292,8 +297,14 @@ impl<'a> Worker<'a> {
                         CostKind::Fall => coverage.contains(&(key.code, key.pc, false)),
                         CostKind::Store => false,
                     };
-                    let missed = misses.get(&(key.code, key.pc, key.kind)).copied();
-                    2 * missed.unwrap_or(0) + u32::from(covered)
+                    let missed = misses
+                        .get(&(key.code, key.pc, key.kind))
+                        .copied()
+                        .unwrap_or(0);
+                    if missed >= GIVE_UP_AFTER {
+                        return predict::NEVER;
+                    }
+                    2 * missed + u32::from(covered)
                 };
                 predicted = predict::first(
                     &parent,

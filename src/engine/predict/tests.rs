@@ -150,3 +150,51 @@ fn leaves_of_every_numeric_type_round_trip_through_integers() {
     assert_eq!(three, w(3));
     assert_eq!(domain, Domain::Value);
 }
+
+#[test]
+fn an_equality_the_line_misses_gets_one_xor_step() {
+    use crate::engine::cost::{CostKey, CostKind};
+    use crate::engine::input::TxInput;
+    // check(a): (a ^ K) == M; the chain proposed `proposed`, whose operands still differ.
+    let (k, m) = (U256::from(0x5a5a_u64), U256::from(0x1234_u64));
+    let proposed = U256::from(77);
+    let seq = Sequence {
+        txs: vec![TxInput {
+            sender: 0,
+            function: 0,
+            args: vec![DynSolValue::Uint(proposed, 256)],
+            value: U256::ZERO,
+            warp: Default::default(),
+        }],
+    };
+    let key = CostKey {
+        tx: 0,
+        code: Address::ZERO,
+        pc: 1,
+        kind: CostKind::Jump,
+        nth: 0,
+    };
+    let prediction = Prediction {
+        sequence: seq,
+        key,
+        leaf: Leaf::Arg {
+            tx: 0,
+            path: LeafPath(vec![0]),
+        },
+        last: (w(5), w(100)),
+        signed: true,
+        proposed: wide(proposed),
+        step: 1,
+        xor_tried: false,
+    };
+    let lhs = proposed ^ k;
+    let cost = Cost {
+        key,
+        value: U256::from(1),
+        residual: Some(I256::from_raw(lhs.wrapping_sub(m))),
+        xor: Some(lhs ^ m),
+    };
+    let next = next(&prediction, Some(&cost)).expect("an XOR step");
+    assert_eq!(next.sequence.txs[0].args, [DynSolValue::Uint(k ^ m, 256)]);
+    assert!(next.xor_tried);
+}
