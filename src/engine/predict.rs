@@ -113,46 +113,47 @@ pub(crate) fn first(
 
 /// The next secant step after running `prediction`, whose metric now evaluates to `cost`
 /// (`None`: not evaluated at all); `None` when the chain ends (minimized, gone, or out of
-/// steps; an equality gets one XOR step first, see [`Cost::xor`]).
+/// steps; an equality then gets one XOR step, see [`Cost::xor`]).
 pub(crate) fn next(prediction: &Prediction, cost: Option<&Cost>) -> Option<Prediction> {
     let cost = cost.filter(|c| !c.value.is_zero())?;
-    if prediction.step >= MAX_STEPS || (prediction.signed && cost.residual.is_none()) {
-        return None;
-    }
     let (_, domain) = number(&prediction.sequence, &prediction.leaf)?;
-    let target = Target {
+    let target = || Target {
         key: prediction.key,
         leaf: prediction.leaf.clone(),
         domain,
         signed: prediction.signed,
     };
-    // An equality the line missed may be reached through XOR with a constant: try the
-    // input with exactly the differing bits flipped, once per chain, before more steps.
-    if let (false, Some(gap)) = (prediction.xor_tried, cost.xor) {
-        let flipped = fit(wide(low_word(prediction.proposed) ^ gap), domain);
-        if flipped != prediction.proposed {
-            let sequence = with_number(&prediction.sequence, &target.leaf, flipped, domain)?;
-            return Some(Prediction {
-                sequence,
-                key: target.key,
-                leaf: target.leaf,
-                last: (prediction.proposed, y(cost, prediction.signed)),
-                signed: target.signed,
-                proposed: flipped,
-                step: prediction.step + 1,
-                xor_tried: true,
-            });
+    let point = (prediction.proposed, y(cost, prediction.signed));
+    let usable = !(prediction.signed && cost.residual.is_none());
+    if prediction.step < MAX_STEPS && usable {
+        let step = prediction.step + 1;
+        if let Some(mut next) =
+            propose(&prediction.sequence, target(), prediction.last, point, step)
+        {
+            next.xor_tried = prediction.xor_tried;
+            return Some(next);
         }
     }
-    let mut next = propose(
-        &prediction.sequence,
-        target,
-        prediction.last,
-        (prediction.proposed, y(cost, prediction.signed)),
-        prediction.step + 1,
-    )?;
-    next.xor_tried = prediction.xor_tried;
-    Some(next)
+    // The secant steps are spent or the line is flat. An equality may still be reached
+    // through XOR with a constant: once per chain, try the input with exactly the bits
+    // flipped by which the operands differ.
+    let gap = cost.xor.filter(|_| !prediction.xor_tried)?;
+    let flipped = fit(wide(low_word(prediction.proposed) ^ gap), domain);
+    if flipped == prediction.proposed {
+        return None;
+    }
+    let target = target();
+    let sequence = with_number(&prediction.sequence, &target.leaf, flipped, domain)?;
+    Some(Prediction {
+        sequence,
+        key: target.key,
+        leaf: target.leaf,
+        last: point,
+        signed: target.signed,
+        proposed: flipped,
+        step: prediction.step + 1,
+        xor_tried: true,
+    })
 }
 
 /// What a prediction chain aims at.

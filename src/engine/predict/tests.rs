@@ -155,7 +155,8 @@ fn leaves_of_every_numeric_type_round_trip_through_integers() {
 fn an_equality_the_line_misses_gets_one_xor_step() {
     use crate::engine::cost::{CostKey, CostKind};
     use crate::engine::input::TxInput;
-    // check(a): (a ^ K) == M; the chain proposed `proposed`, whose operands still differ.
+    // check(a): (a ^ K) == M; the chain's last secant step proposed `proposed`, whose
+    // operands still differ.
     let (k, m) = (U256::from(0x5a5a_u64), U256::from(0x1234_u64));
     let proposed = U256::from(77);
     let seq = Sequence {
@@ -184,7 +185,7 @@ fn an_equality_the_line_misses_gets_one_xor_step() {
         last: (w(5), w(100)),
         signed: true,
         proposed: wide(proposed),
-        step: 1,
+        step: MAX_STEPS,
         xor_tried: false,
     };
     let lhs = proposed ^ k;
