@@ -192,24 +192,37 @@ fn throughput(root: &Path) {
     let runs = 20_000;
     let bare = bare_revm_calls_per_sec(root);
     println!("engine throughput on Bank ({runs} sequences) against bare revm ({bare:.0} calls/s):");
-    let plain = engine_tx_per_sec(root, runs, false);
-    let checked = engine_tx_per_sec(root, runs, true);
-    for (what, engine) in [
-        ("Panic oracle only", plain),
-        ("+ Rust invariant per tx", checked),
-    ] {
+    let rows = [
+        (
+            "no prediction, Panic oracle",
+            engine_tx_per_sec(root, runs, false, false),
+        ),
+        (
+            "prediction, Panic oracle",
+            engine_tx_per_sec(root, runs, true, false),
+        ),
+        (
+            "prediction + invariant per tx",
+            engine_tx_per_sec(root, runs, true, true),
+        ),
+    ];
+    for (what, engine) in rows {
         println!(
-            "  {what:<24} {engine:>10.0} tx/s   engine/bare {:.2}   slowdown {:.2}x",
+            "  {what:<30} {engine:>10.0} tx/s   engine/bare {:.2}   slowdown {:.2}x",
             engine / bare,
             bare / engine
         );
     }
 }
 
-/// The engine's transactions per second on Bank, with or without a Rust invariant (one
-/// view call and a balance read after every transaction).
-fn engine_tx_per_sec(root: &Path, runs: u64, invariant: bool) -> f64 {
-    let campaign = Campaign::new(root).contract("Bank").seed(1).runs(runs);
+/// The engine's transactions per second on Bank, with or without input prediction and a
+/// Rust invariant (one view call and a balance read after every transaction).
+fn engine_tx_per_sec(root: &Path, runs: u64, prediction: bool, invariant: bool) -> f64 {
+    let campaign = Campaign::new(root)
+        .contract("Bank")
+        .seed(1)
+        .runs(runs)
+        .prediction(prediction);
     let campaign = if invariant {
         campaign.invariant("ether backs the total", |chain: &Chain| {
             let bank = chain.get("Bank");

@@ -82,25 +82,31 @@ pub(crate) fn first(
     let leaf = leaf_of(change, parent, child)?;
     let (i0, domain) = number(parent, &leaf)?;
     let (i1, _) = number(child, &leaf)?;
-    let candidates: Vec<(&Cost, &Cost)> = child_costs
-        .iter()
-        .filter_map(|c1| {
+    // Metrics that moved and are non-zero in both runs; among them, one of those
+    // `preference` ranks best (lowest), drawn uniformly. Two passes instead of collecting:
+    // this runs for every mutant.
+    let candidates = || {
+        child_costs.iter().filter_map(|c1| {
             let c0 = parent_costs.get(&c1.key)?;
             (c0.value != c1.value && !c0.value.is_zero() && !c1.value.is_zero()).then_some((c0, c1))
         })
-        .collect();
-    // Among the metrics that moved, take one of those `preference` ranks best (lowest).
-    let best = candidates
-        .iter()
-        .map(|(_, c1)| preference(&c1.key))
-        .min()
-        .filter(|rank| *rank != NEVER)?;
-    let pool: Vec<(&Cost, &Cost)> = candidates
-        .iter()
-        .copied()
+    };
+    let (mut best, mut ties) = (NEVER, 0usize);
+    for (_, c1) in candidates() {
+        let rank = preference(&c1.key);
+        if rank < best {
+            (best, ties) = (rank, 1);
+        } else if rank == best && rank != NEVER {
+            ties += 1;
+        }
+    }
+    if best == NEVER {
+        return None;
+    }
+    let chosen = rng.random_range(0..ties);
+    let (c0, c1) = candidates()
         .filter(|(_, c1)| preference(&c1.key) == best)
-        .collect();
-    let (c0, c1) = pool[rng.random_range(0..pool.len())];
+        .nth(chosen)?;
     let signed = c0.residual.is_some() && c1.residual.is_some();
     let target = Target {
         key: c1.key,
