@@ -104,13 +104,20 @@ fn mutate_leaf(value: &mut DynSolValue, ty: &DynSolType, rng: &mut StdRng, dict:
         }
         DynSolValue::Bytes(bytes) => mutate_bytes(bytes, rng, dict),
         DynSolValue::String(s) => {
-            let mut raw = std::mem::take(s).into_bytes();
+            let old = std::mem::take(s);
+            let mut raw = old.clone().into_bytes();
             mutate_bytes(&mut raw, rng, dict);
             // Keep it valid UTF-8 and printable: map every byte into ASCII.
             *s = raw
                 .into_iter()
                 .map(|b| char::from(0x20 + b % 0x5f))
                 .collect();
+            if *s == old {
+                // The mapping folded the change away: change the length instead.
+                if s.pop().is_none() {
+                    s.push('a');
+                }
+            }
         }
         DynSolValue::Array(items) => {
             let DynSolType::Array(inner) = ty else {
