@@ -215,6 +215,7 @@ impl<'a> Campaign<'a> {
                 oracles: &oracles,
                 make_chain: &make_chain,
                 dictionary: &dictionary,
+                surface: executor.surface(),
                 progress: self.progress.as_deref(),
                 start,
             };

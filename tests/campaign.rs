@@ -400,3 +400,22 @@ fn a_time_budget_alone_bounds_the_campaign() {
         outcome.stats.elapsed
     );
 }
+
+#[test]
+fn a_setup_that_differs_between_workers_is_an_error() {
+    let calls = std::sync::atomic::AtomicUsize::new(0);
+    let err = campaign()
+        .workers(2)
+        .setup(|chain: &mut Chain| {
+            // Deploys one contract on the first call and two afterwards.
+            if calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst) > 0 {
+                chain.deploy("Bank", ())?;
+            }
+            chain.deploy("TwoStep", ())?;
+            Ok(())
+        })
+        .run()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("setup function is not deterministic"), "{err}");
+}

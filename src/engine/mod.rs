@@ -40,6 +40,9 @@ pub(crate) struct EngineInput<'a> {
     pub(crate) make_chain: &'a (dyn Fn() -> Result<Chain> + Sync),
     /// The initial dictionary: addresses and bytecode constants.
     pub(crate) dictionary: &'a Dictionary,
+    /// The surface the campaign's own chain has after setup; every worker's must match,
+    /// since workers exchange sequences by function and sender index.
+    pub(crate) surface: &'a Surface,
     pub(crate) progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
     /// When the campaign started (time budget and time-to-violation count from here).
     pub(crate) start: Instant,
@@ -125,6 +128,14 @@ fn run_worker<'a>(
 ) -> Result<WorkerReport> {
     let chain = (input.make_chain)()?;
     let surface = Surface::from_chain(&chain, &mut Vec::new())?;
+    if !surface.same_as(input.surface) {
+        return Err(crate::error::Error::Config(
+            "the setup function is not deterministic: another run of it deployed different \
+             contracts, addresses or senders; it runs once per worker and must do the same \
+             every time"
+                .into(),
+        ));
+    }
     let executor = Executor::new(chain, surface, input.oracles, input.config.prediction);
     let seed = input.config.seed.wrapping_add(id as u64);
     let worker = Worker::new(

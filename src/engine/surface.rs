@@ -126,6 +126,16 @@ impl Surface {
             .position(|f| f.contract == contract && f.signature == signature)
     }
 
+    /// Whether `other` calls the same functions at the same addresses from the same
+    /// senders, in the same order.
+    pub(crate) fn same_as(&self, other: &Surface) -> bool {
+        self.senders == other.senders
+            && self.functions.len() == other.functions.len()
+            && self.functions.iter().zip(&other.functions).all(|(a, b)| {
+                a.address == b.address && a.selector == b.selector && a.contract == b.contract
+            })
+    }
+
     /// The index of `sender` among the senders.
     pub(crate) fn sender_index(&self, sender: Address) -> Option<usize> {
         self.senders.iter().position(|s| *s == sender)
