@@ -220,36 +220,10 @@ impl<'a> Campaign<'a> {
                 start,
             };
             let result = engine::run(&input)?;
-            stats.sequences = result.sequences;
-            stats.transactions = result.transactions;
-            stats.edges = result.edges;
-            stats.corpus = result.corpus;
-            stats.functions = result.functions;
-            stats.predictions = result.predictions;
-            failure = result.sighting.map(|sighting| {
-                let found_len = sighting.sequence.txs.len();
-                let (sequence, found) =
-                    shrink::shrink(&mut executor, sighting.sequence, sighting.found);
-                let mut failure = to_failure(&executor, &sequence, found, self.config.seed);
-                failure.found_len = found_len;
-                failure.found_after = sighting.after;
-                failure.found_after_sequences = sighting.after_sequences;
-                failure
-            });
+            failure = record_engine_run(result, &mut stats, &mut executor, self.config.seed);
         }
         if let (Some(failure), Some(file)) = (&mut failure, &mut regressions) {
-            failure.regression_file = Some(file.path().to_path_buf());
-            if !failure.from_regression
-                && !failure.calls.is_empty()
-                && file.record(
-                    failure.violation.to_string(),
-                    failure.seed,
-                    settings,
-                    &failure.calls,
-                )
-            {
-                file.save()?;
-            }
+            save_failure(failure, file, settings)?;
         }
         if stats.functions.is_empty() {
             stats.functions = executor.function_stats();
@@ -264,6 +238,46 @@ impl<'a> Campaign<'a> {
             warnings,
         })
     }
+}
+
+/// Copies the engine's statistics into `stats` and shrinks its sighting, if any, into the
+/// campaign's failure.
+fn record_engine_run(
+    result: engine::EngineResult,
+    stats: &mut Stats,
+    executor: &mut Executor<'_>,
+    seed: u64,
+) -> Option<Failure> {
+    stats.sequences = result.sequences;
+    stats.transactions = result.transactions;
+    stats.edges = result.edges;
+    stats.corpus = result.corpus;
+    stats.functions = result.functions;
+    stats.predictions = result.predictions;
+    result.sighting.map(|sighting| {
+        let found_len = sighting.sequence.txs.len();
+        let (sequence, found) = shrink::shrink(executor, sighting.sequence, sighting.found);
+        let mut failure = to_failure(executor, &sequence, found, seed);
+        failure.found_len = found_len;
+        failure.found_after = sighting.after;
+        failure.found_after_sequences = sighting.after_sequences;
+        failure
+    })
+}
+
+/// Points `failure` at the regression file and saves it there, unless it came from the
+/// file, has no calls (the post-setup state itself), or is already saved.
+fn save_failure(failure: &mut Failure, file: &mut RegressionFile, settings: String) -> Result<()> {
+    failure.regression_file = Some(file.path().to_path_buf());
+    let new = !failure.from_regression
+        && !failure.calls.is_empty()
+        && file.record(
+            failure.violation.to_string(),
+            failure.seed,
+            settings,
+            &failure.calls,
+        );
+    if new { file.save() } else { Ok(()) }
 }
 
 /// A chain in its post-setup state: the setup function's, or `contracts` deployed with no

@@ -16,7 +16,7 @@ use crate::engine::corpus::Corpus;
 use crate::engine::cost::{CostKey, CostKind, CostMap};
 use crate::engine::executor::{Executor, Found};
 use crate::engine::hash::{FastMap, FastSet};
-use crate::engine::input::Sequence;
+use crate::engine::input::{Change, Sequence};
 use crate::engine::mutate::Mutator;
 use crate::engine::predict::{self, Prediction};
 use crate::outcome::{FunctionStats, PredictionStats, Progress};
@@ -263,62 +263,79 @@ impl<'a> Worker<'a> {
             let stop = self.execute(&input);
             // Count a predicted input even when it ends the campaign: it may be the one
             // that found the bug.
-            let cost = chain.as_ref().and_then(|prediction| {
-                let cost = self
-                    .executor
-                    .costs()
-                    .iter()
-                    .find(|c| c.key == prediction.key)
-                    .copied();
-                self.predictions
-                    .count(prediction.step, cost.map(|c| c.value));
-                cost
-            });
+            let followed = chain.map(|prediction| self.follow(&prediction));
             if stop {
                 return (true, spent + 1);
             }
-            if let Some(prediction) = chain {
-                predicted = predict::next(&prediction, cost.as_ref());
-                let minimized = cost.is_some_and(|c| c.value.is_zero());
-                if predicted.is_none() && !minimized {
-                    let key = prediction.key;
-                    let missed = self.missed.entry((key.code, key.pc, key.kind)).or_insert(0);
-                    *missed = missed.saturating_add(1);
+            predicted = match (followed, change) {
+                (Some(next), _) => next,
+                (None, Some(change)) if self.predict && spent < energy => {
+                    self.predict_from(&parent, &parent_costs, &input, &change)
                 }
-            } else if let Some(change) = change.filter(|_| self.predict && spent < energy) {
-                let coverage = self.executor.coverage();
-                let misses = &self.missed;
-                // Prefer metrics whose chains have failed least often (some branches, like
-                // overflow checks on narrow inputs, cannot flip), then branch directions no
-                // run has taken yet.
-                let preference = |key: &CostKey| {
-                    let covered = match key.kind {
-                        CostKind::Jump => coverage.contains(&(key.code, key.pc, true)),
-                        CostKind::Fall => coverage.contains(&(key.code, key.pc, false)),
-                        CostKind::Store => false,
-                    };
-                    let missed = misses
-                        .get(&(key.code, key.pc, key.kind))
-                        .copied()
-                        .unwrap_or(0);
-                    if missed >= GIVE_UP_AFTER {
-                        return predict::NEVER;
-                    }
-                    2 * missed + u32::from(covered)
-                };
-                predicted = predict::first(
-                    &parent,
-                    &parent_costs,
-                    &input,
-                    self.executor.costs(),
-                    &change,
-                    preference,
-                    &mut self.rng,
-                );
-            }
+                _ => None,
+            };
             spent += 1;
         }
         (false, spent)
+    }
+
+    /// After running `prediction`: counts it, and returns the chain's next step, if any.
+    /// A chain that ends without minimizing its metric counts against the metric.
+    fn follow(&mut self, prediction: &Prediction) -> Option<Prediction> {
+        let cost = self
+            .executor
+            .costs()
+            .iter()
+            .find(|c| c.key == prediction.key)
+            .copied();
+        self.predictions
+            .count(prediction.step, cost.map(|c| c.value));
+        let next = predict::next(prediction, cost.as_ref());
+        let minimized = cost.is_some_and(|c| c.value.is_zero());
+        if next.is_none() && !minimized {
+            let key = prediction.key;
+            let missed = self.missed.entry((key.code, key.pc, key.kind)).or_insert(0);
+            *missed = missed.saturating_add(1);
+        }
+        next
+    }
+
+    /// The first prediction from the mutant `input` (just run) of `parent` by `change`.
+    fn predict_from(
+        &mut self,
+        parent: &Sequence,
+        parent_costs: &CostMap,
+        input: &Sequence,
+        change: &Change,
+    ) -> Option<Prediction> {
+        let coverage = self.executor.coverage();
+        let misses = &self.missed;
+        // Prefer metrics whose chains have failed least often (some branches, like overflow
+        // checks on narrow inputs, cannot flip), then branch directions no run has taken.
+        let preference = |key: &CostKey| {
+            let covered = match key.kind {
+                CostKind::Jump => coverage.contains(&(key.code, key.pc, true)),
+                CostKind::Fall => coverage.contains(&(key.code, key.pc, false)),
+                CostKind::Store => false,
+            };
+            let missed = misses
+                .get(&(key.code, key.pc, key.kind))
+                .copied()
+                .unwrap_or(0);
+            if missed >= GIVE_UP_AFTER {
+                return predict::NEVER;
+            }
+            2 * missed + u32::from(covered)
+        };
+        predict::first(
+            parent,
+            parent_costs,
+            input,
+            self.executor.costs(),
+            change,
+            preference,
+            &mut self.rng,
+        )
     }
 
     /// One single-transaction sequence per function, in surface order, so every function
