@@ -84,7 +84,7 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(5);
-    let forge = forge::ensure_forge(root).unwrap_or_else(|e| panic!("{e}"));
+    let forge = forge::ensure_forge().unwrap_or_else(|e| panic!("{e}"));
     println!(
         "time to violation, median of {seeds} seeds, budget {}s (harvey: fuzzing only, after",
         BUDGET.as_secs()

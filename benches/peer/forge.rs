@@ -1,5 +1,5 @@
 //! Foundry's forge 1.7.1 as the peer fuzzer: installed from npm into
-//! `target/harvey-bench/forge`, given a generated project per contract (same sources, same
+//! the bench's scratch directory under the cargo target directory, given a generated project per contract (same sources, same
 //! shim solc, same three senders), and timed to the first invariant violation.
 
 use std::path::{Path, PathBuf};
@@ -28,6 +28,12 @@ pub(crate) struct ForgeProject {
     dir: PathBuf,
 }
 
+/// Where the bench keeps forge and its projects: cargo's scratch directory for benches,
+/// inside whatever target directory is in use (`CARGO_TARGET_DIR` included).
+fn scratch() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("harvey-bench")
+}
+
 /// One forge run to the first violation.
 pub(crate) struct ForgeRun {
     /// Whether forge reported a failing invariant.
@@ -39,8 +45,8 @@ pub(crate) struct ForgeRun {
 }
 
 /// The forge binary, installing it with npm on first use.
-pub(crate) fn ensure_forge(root: &Path) -> Result<PathBuf, String> {
-    let prefix = root.join("target/harvey-bench/forge");
+pub(crate) fn ensure_forge() -> Result<PathBuf, String> {
+    let prefix = scratch().join("forge");
     let binary = prefix.join("node_modules/@foundry-rs/forge-linux-amd64/bin/forge");
     if binary.exists() {
         return Ok(binary);
@@ -61,7 +67,7 @@ pub(crate) fn ensure_forge(root: &Path) -> Result<PathBuf, String> {
     Ok(binary)
 }
 
-/// Writes the forge project for `case` under `target/harvey-bench/forge-projects/` and
+/// Writes the forge project for `case` under the scratch directory's `forge-projects/` and
 /// compiles it once (untimed).
 pub(crate) fn prepare(
     root: &Path,
@@ -69,9 +75,7 @@ pub(crate) fn prepare(
     case: &ForgeCase,
     budget: Duration,
 ) -> Result<ForgeProject, String> {
-    let dir = root
-        .join("target/harvey-bench/forge-projects")
-        .join(case.contract);
+    let dir = scratch().join("forge-projects").join(case.contract);
     let _ = std::fs::remove_dir_all(&dir);
     for sub in ["src", "test"] {
         std::fs::create_dir_all(dir.join(sub)).map_err(|e| format!("{}: {e}", dir.display()))?;
