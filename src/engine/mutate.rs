@@ -6,7 +6,7 @@ use alloy_primitives::U256;
 use rand::Rng;
 use rand::rngs::StdRng;
 
-use crate::abi::{self, Dictionary};
+use crate::abi::{self, Dictionary, LeafPath};
 use crate::chain::Warp;
 use crate::engine::input::{Change, Sequence, TxInput};
 use crate::engine::surface::Surface;
@@ -99,6 +99,11 @@ impl<'a> Mutator<'a> {
         let len = seq.txs.len();
         let at = rng.random_range(0..len);
         let roll = rng.random_range(0..100);
+        if roll < 7 {
+            if let Some(path) = self.reuse_argument(seq, at, rng) {
+                return Change::Leaf { tx: at, path };
+            }
+        }
         if roll < 35 {
             let tx = &mut seq.txs[at];
             let types = &self.surface.functions[tx.function].types;
@@ -124,6 +129,32 @@ impl<'a> Mutator<'a> {
         }
         self.mutate_structure(seq, donor, rng, dict);
         Change::Structure
+    }
+
+    /// Copies an argument of another transaction in `seq` into an argument of the same type
+    /// of transaction `at` (commit/reveal patterns need one value in two calls); the path of
+    /// the changed argument, or `None` when no other transaction has a differing argument
+    /// of a matching type.
+    fn reuse_argument(&self, seq: &mut Sequence, at: usize, rng: &mut StdRng) -> Option<LeafPath> {
+        let types = &self.surface.functions[seq.txs[at].function].types;
+        let mut options: Vec<(usize, usize, usize)> = Vec::new();
+        for (from, other) in seq.txs.iter().enumerate().filter(|(i, _)| *i != at) {
+            let other_types = &self.surface.functions[other.function].types;
+            for (target, ty) in types.iter().enumerate() {
+                for (source, other_ty) in other_types.iter().enumerate() {
+                    if ty == other_ty && seq.txs[at].args[target] != other.args[source] {
+                        options.push((from, source, target));
+                    }
+                }
+            }
+        }
+        if options.is_empty() {
+            return None;
+        }
+        let (from, source, target) = options[rng.random_range(0..options.len())];
+        let value = seq.txs[from].args[source].clone();
+        seq.txs[at].args[target] = value;
+        Some(LeafPath(vec![target as u32]))
     }
 
     /// A sequence operation: append, insert, remove, replace or splice.
@@ -224,6 +255,60 @@ fn random_value(rng: &mut StdRng, dict: &Dictionary) -> U256 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn arguments_are_reused_between_transactions_of_matching_types() {
+        use crate::engine::surface::FuzzFunction;
+        use alloy_dyn_abi::DynSolType;
+        use alloy_primitives::Address;
+        use rand::SeedableRng;
+        let function = |name: &str, types: Vec<DynSolType>| FuzzFunction {
+            contract: "C".into(),
+            address: Address::ZERO,
+            signature: format!("{name}(..)"),
+            selector: Default::default(),
+            params: vec![String::new(); types.len()],
+            types,
+            payable: false,
+        };
+        let surface = Surface {
+            functions: vec![
+                function("commit", vec![DynSolType::Uint(256)]),
+                function("reveal", vec![DynSolType::Bool, DynSolType::Uint(256)]),
+            ],
+            senders: vec![Address::ZERO],
+        };
+        let tx = |function, args| TxInput {
+            sender: 0,
+            function,
+            args,
+            value: U256::ZERO,
+            warp: Warp::default(),
+        };
+        let secret = DynSolValue::Uint(U256::from(1234), 256);
+        let mut seq = Sequence {
+            txs: vec![
+                tx(0, vec![secret.clone()]),
+                tx(
+                    1,
+                    vec![
+                        DynSolValue::Bool(true),
+                        DynSolValue::Uint(U256::from(9), 256),
+                    ],
+                ),
+            ],
+        };
+        let mutator = Mutator::new(&surface, 8);
+        let mut rng = StdRng::seed_from_u64(1);
+        let path = mutator.reuse_argument(&mut seq, 1, &mut rng);
+        assert_eq!(path, Some(LeafPath(vec![1])));
+        assert_eq!(seq.txs[1].args[1], secret);
+        assert_eq!(
+            mutator.reuse_argument(&mut seq, 1, &mut rng),
+            None,
+            "already equal"
+        );
+    }
 
     #[test]
     fn max_value_is_one_percent_of_a_senders_balance() {
