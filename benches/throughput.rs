@@ -15,11 +15,12 @@ use alloy_sol_types::SolValue;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use harvey::chain::{Chain, Tx};
 use harvey::prelude::*;
-use revm::context::{Context, TxEnv};
-use revm::database::{CacheDB, EmptyDB};
 use revm::primitives::TxKind;
-use revm::state::AccountInfo;
-use revm::{ExecuteCommitEvm, ExecuteEvm, MainBuilder, MainContext};
+use revm::{ExecuteCommitEvm, ExecuteEvm};
+
+#[path = "support/bare.rs"]
+mod bare;
+use bare::{bare_evm, tx_env as env};
 
 const CAP: u64 = 1 << 60;
 
@@ -51,12 +52,7 @@ fn bench(c: &mut Criterion) {
     };
 
     // The baseline: revm as the notes on revm 43 recommend, with the same deployment.
-    let mut db = CacheDB::<EmptyDB>::default();
-    db.insert_account_info(sender, AccountInfo::from_balance(U256::MAX >> 8));
-    let mut evm = Context::mainnet()
-        .with_db(db)
-        .modify_cfg_chained(|cfg| cfg.disable_nonce_check = true)
-        .build_mainnet();
+    let mut evm = bare_evm(sender);
     let mut initcode = vault_code.to_vec();
     initcode.extend_from_slice(&U256::from(CAP).abi_encode());
     let created = evm
@@ -100,17 +96,6 @@ fn bench(c: &mut Criterion) {
         })
     });
     group.finish();
-}
-
-fn env(caller: Address, kind: TxKind, data: Bytes, value: U256) -> TxEnv {
-    TxEnv::builder()
-        .caller(caller)
-        .kind(kind)
-        .data(data)
-        .value(value)
-        .gas_limit(harvey::chain::TX_GAS_LIMIT)
-        .build()
-        .expect("a valid transaction")
 }
 
 criterion_group!(benches, bench);

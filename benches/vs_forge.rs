@@ -13,11 +13,12 @@ use std::time::{Duration, Instant};
 
 use alloy_sol_types::SolCall;
 use harvey::prelude::*;
-use revm::context::{Context, TxEnv};
-use revm::database::{CacheDB, EmptyDB};
 use revm::primitives::TxKind;
-use revm::state::AccountInfo;
-use revm::{ExecuteCommitEvm, ExecuteEvm, MainBuilder, MainContext};
+use revm::{ExecuteCommitEvm, ExecuteEvm};
+
+#[path = "support/bare.rs"]
+mod bare;
+use bare::bare_evm;
 
 use forge::ForgeCase;
 
@@ -245,12 +246,7 @@ fn bare_revm_calls_per_sec(root: &Path) -> f64 {
         .creation_code
         .clone();
     let sender = harvey::chain::SENDERS[0];
-    let mut db = CacheDB::<EmptyDB>::default();
-    db.insert_account_info(sender, AccountInfo::from_balance(U256::MAX >> 8));
-    let mut evm = Context::mainnet()
-        .with_db(db)
-        .modify_cfg_chained(|cfg| cfg.disable_nonce_check = true)
-        .build_mainnet();
+    let mut evm = bare_evm(sender);
     let created = evm
         .transact_commit(tx(sender, TxKind::Create, code.to_vec(), U256::ZERO))
         .expect("Bank deploys");
@@ -299,15 +295,9 @@ fn bare_revm_calls_per_sec(root: &Path) -> f64 {
     calls as f64 / start.elapsed().as_secs_f64()
 }
 
-fn tx(caller: Address, kind: TxKind, data: Vec<u8>, value: U256) -> TxEnv {
-    TxEnv::builder()
-        .caller(caller)
-        .kind(kind)
-        .data(data.into())
-        .value(value)
-        .gas_limit(harvey::chain::TX_GAS_LIMIT)
-        .build()
-        .expect("a valid transaction")
+/// A bare transaction with `data` as calldata.
+fn tx(caller: Address, kind: TxKind, data: Vec<u8>, value: U256) -> revm::context::TxEnv {
+    bare::tx_env(caller, kind, data.into(), value)
 }
 
 fn median(times: &mut [Duration]) -> Option<Duration> {
