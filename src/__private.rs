@@ -63,10 +63,15 @@ pub fn run_invariant(test: InvariantTest<'_>) {
         println!("harvey warning: {warning}");
     }
     print!("{}", report::summary(&outcome.stats));
-    if let Some(failure) = &outcome.failure {
+    if let Some(mut failure) = outcome.failure {
+        // Shown relative to the crate, as the user would type it.
+        failure.regression_file = failure.regression_file.map(|path| {
+            path.strip_prefix(root)
+                .map_or(path.clone(), Path::to_path_buf)
+        });
         panic!(
             "\n{}",
-            report::failure_report(failure, Some(&replay_filter(test.module_path, test.name)))
+            report::failure_report(&failure, Some(&replay_filter(test.module_path, test.name)))
         );
     }
 }
