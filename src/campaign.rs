@@ -326,7 +326,6 @@ fn build_chain(
 fn dictionary(chain: &Chain, surface: &Surface) -> Dictionary {
     let mut addresses = surface.senders.clone();
     addresses.extend(chain.deployed().iter().map(|(_, address)| *address));
-    addresses.dedup();
     let mut dictionary = Dictionary::new(addresses);
     let mut seen = Vec::new();
     for function in &surface.functions {

@@ -14,6 +14,7 @@ pub(crate) use dictionary::Dictionary;
 pub(crate) use generate::generate;
 pub(crate) use mutate::{mutate, mutate_uint};
 pub(crate) use simplify::simplifications;
+pub(crate) use word::umax;
 
 /// Elements a fixed array type may hold in total before the fuzzer refuses it.
 const MAX_FIXED_ELEMENTS: usize = 256;

@@ -4,7 +4,7 @@
 use alloy_primitives::{I256, U256};
 
 /// The largest value of a `bits`-wide unsigned integer.
-pub(super) fn umax(bits: usize) -> U256 {
+pub(crate) fn umax(bits: usize) -> U256 {
     if bits >= 256 {
         U256::MAX
     } else {

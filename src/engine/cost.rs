@@ -111,7 +111,7 @@ pub(crate) fn costs_of(
                 kind: CostKind::Store,
                 nth,
             },
-            value: abs_diff(store.slot, target),
+            value: store.slot.abs_diff(target),
             residual: Some(I256::from_raw(store.slot.wrapping_sub(target))),
             xor: None,
         });
@@ -140,7 +140,7 @@ pub(crate) fn branch_costs(cmp: &Comparison) -> (U256, U256) {
 /// them: zero on the side the comparison already is.
 pub(crate) fn distances(op: CmpOp, l: U256, r: U256) -> (U256, U256) {
     match op {
-        CmpOp::Eq => (abs_diff(l, r), U256::from(l == r)),
+        CmpOp::Eq => (l.abs_diff(r), U256::from(l == r)),
         CmpOp::IsZero => (l, U256::from(l.is_zero())),
         CmpOp::Lt => lt(l, r, l < r),
         CmpOp::Gt => lt(r, l, r < l),
@@ -160,10 +160,6 @@ fn lt(l: U256, r: U256, holds: bool) -> (U256, U256) {
     } else {
         (l.wrapping_sub(r).saturating_add(U256::ONE), U256::ZERO)
     }
-}
-
-fn abs_diff(a: U256, b: U256) -> U256 {
-    if a > b { a - b } else { b - a }
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use alloy_primitives::{Address, B256, I256, Signed, U256, Uint};
 use rand::Rng;
 use rand::rngs::StdRng;
 
-use crate::abi::{self, LeafPath};
+use crate::abi::{self, LeafPath, umax};
 use crate::engine::cost::{Cost, CostKey, CostMap};
 use crate::engine::input::{Change, Sequence};
 use crate::engine::mutate::MAX_VALUE;
@@ -348,14 +348,6 @@ fn wrap(value: Wide, signed: bool) -> Wide {
 fn low_word(value: Wide) -> U256 {
     let raw = value.into_raw();
     U256::from_limbs(raw.as_limbs()[..4].try_into().expect("four limbs"))
-}
-
-fn umax(bits: usize) -> U256 {
-    if bits >= 256 {
-        U256::MAX
-    } else {
-        (U256::ONE << bits) - U256::ONE
-    }
 }
 
 /// An unsigned 256-bit integer as a wide one.
