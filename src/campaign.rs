@@ -66,6 +66,8 @@ impl<'a> Campaign<'a> {
             depth: DEFAULT_DEPTH,
             workers: 1,
             prediction: true,
+            demand_driven: true,
+            dataflow: true,
         };
         Campaign {
             root: root.into(),
@@ -149,6 +151,19 @@ impl<'a> Campaign<'a> {
     /// Input prediction on (the default) or off, to measure what it brings.
     pub fn prediction(mut self, on: bool) -> Self {
         self.config.prediction = on;
+        self
+    }
+
+    /// Demand-driven sequence fuzzing on (the default) or off (HARVEY's configuration D:
+    /// path ids over whole sequences, every sequence extended eagerly).
+    pub fn demand_driven(mut self, on: bool) -> Self {
+        self.config.demand_driven = on;
+        self
+    }
+
+    /// Read-after-write ordering of sequences on (the default) or off.
+    pub fn dataflow(mut self, on: bool) -> Self {
+        self.config.dataflow = on;
         self
     }
 

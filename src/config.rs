@@ -27,6 +27,16 @@ pub struct Config {
     /// is for measuring what it brings. Override: `HARVEY_PREDICTION` (`0`/`1`,
     /// `false`/`true`).
     pub prediction: bool,
+    /// Demand-driven sequence fuzzing (HARVEY §5): path ids cover the last transaction,
+    /// aggressive runs fuzz storage directly, and only functions whose coverage depends on
+    /// state get longer sequences. Off is the paper's configuration D: path ids span the
+    /// whole sequence and every sequence is extended eagerly. Default on. Override:
+    /// `HARVEY_DEMAND_DRIVEN`.
+    pub demand_driven: bool,
+    /// Read-after-write ordering (MuFuzz, ConFuzzius): new transactions prefer functions
+    /// that write what the next one reads, and self-dependent calls are repeated. Default
+    /// on. Override: `HARVEY_DATAFLOW`.
+    pub dataflow: bool,
 }
 
 /// Sequences run when neither `runs` nor `time` is configured.
@@ -49,6 +59,10 @@ pub struct Attributes {
     pub workers: Option<u32>,
     /// `prediction = false`.
     pub prediction: Option<bool>,
+    /// `demand_driven = false`.
+    pub demand_driven: Option<bool>,
+    /// `dataflow = false`.
+    pub dataflow: Option<bool>,
 }
 
 impl Config {
@@ -92,16 +106,21 @@ impl Config {
                 None => Ok(fallback),
             }
         };
+        let switch = |name: &str, attribute: Option<bool>| -> Result<bool> {
+            match var(name) {
+                Some(v) => parse_switch(name, &v),
+                None => Ok(attribute.unwrap_or(true)),
+            }
+        };
         Ok(Config {
             seed,
             runs,
             time,
             depth: narrow("HARVEY_DEPTH", attributes.depth.unwrap_or(DEFAULT_DEPTH))?,
             workers: narrow("HARVEY_WORKERS", attributes.workers.unwrap_or(1))?,
-            prediction: match var("HARVEY_PREDICTION") {
-                Some(v) => parse_switch("HARVEY_PREDICTION", &v)?,
-                None => attributes.prediction.unwrap_or(true),
-            },
+            prediction: switch("HARVEY_PREDICTION", attributes.prediction)?,
+            demand_driven: switch("HARVEY_DEMAND_DRIVEN", attributes.demand_driven)?,
+            dataflow: switch("HARVEY_DATAFLOW", attributes.dataflow)?,
         })
     }
 }
@@ -219,7 +238,7 @@ mod tests {
             depth: Some(3),
             seed: Some(9),
             workers: Some(1),
-            prediction: None,
+            ..Attributes::default()
         };
         let c = Config::resolve(
             &attrs,
@@ -248,6 +267,26 @@ mod tests {
         };
         let c = Config::resolve(&attrs, env(&[])).unwrap();
         assert_eq!((c.runs, c.time), (None, Some(Duration::from_millis(500))));
+    }
+
+    #[test]
+    fn sequence_switches_are_on_unless_switched_off() {
+        let on = Config::resolve(&Attributes::default(), env(&[])).unwrap();
+        assert!(on.demand_driven && on.dataflow);
+        let off = Attributes {
+            demand_driven: Some(false),
+            dataflow: Some(false),
+            ..Attributes::default()
+        };
+        let c = Config::resolve(&off, env(&[])).unwrap();
+        assert!(!c.demand_driven && !c.dataflow);
+        let c = Config::resolve(&off, env(&[("HARVEY_DEMAND_DRIVEN", "true")])).unwrap();
+        assert!(c.demand_driven && !c.dataflow);
+        let c = Config::resolve(&Attributes::default(), env(&[("HARVEY_DATAFLOW", "0")]));
+        assert!(!c.unwrap().dataflow);
+        assert!(
+            Config::resolve(&Attributes::default(), env(&[("HARVEY_DATAFLOW", "maybe")])).is_err()
+        );
     }
 
     #[test]

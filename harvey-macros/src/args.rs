@@ -17,6 +17,8 @@ const KNOWN: &[&str] = &[
     "seed",
     "workers",
     "prediction",
+    "demand_driven",
+    "dataflow",
 ];
 
 /// The validated attribute arguments.
@@ -32,6 +34,8 @@ pub(crate) struct InvariantArgs {
     pub(crate) seed: Option<u64>,
     pub(crate) workers: Option<u32>,
     pub(crate) prediction: Option<bool>,
+    pub(crate) demand_driven: Option<bool>,
+    pub(crate) dataflow: Option<bool>,
 }
 
 impl InvariantArgs {
@@ -86,6 +90,8 @@ impl InvariantArgs {
             "seed" => self.seed = Some(integer(value)?),
             "workers" => self.workers = Some(narrow(value)?),
             "prediction" => self.prediction = Some(boolean(value)?),
+            "demand_driven" => self.demand_driven = Some(boolean(value)?),
+            "dataflow" => self.dataflow = Some(boolean(value)?),
             _ => unreachable!("checked against KNOWN"),
         }
         Ok(())
@@ -234,7 +240,9 @@ mod tests {
             depth = 3,
             seed = 7,
             workers = 2,
-            prediction = false
+            prediction = false,
+            demand_driven = false,
+            dataflow = true
         ))
         .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(args.contracts.len(), 2);
@@ -243,6 +251,10 @@ mod tests {
             (Some(10), Some(1000), Some(3), Some(7), Some(2))
         );
         assert_eq!(args.prediction, Some(false));
+        assert_eq!(
+            (args.demand_driven, args.dataflow),
+            (Some(false), Some(true))
+        );
     }
 
     #[test]

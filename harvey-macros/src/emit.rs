@@ -101,6 +101,8 @@ pub(crate) fn invariant_test(
     let seed = option(args.seed.map(|v| quote!(#v)));
     let workers = option(args.workers.map(|v| quote!(#v)));
     let prediction = option(args.prediction.map(|v| quote!(#v)));
+    let demand_driven = option(args.demand_driven.map(|v| quote!(#v)));
+    let dataflow = option(args.dataflow.map(|v| quote!(#v)));
     Ok(quote! {
         #[test]
         #(#test_attrs)*
@@ -120,6 +122,8 @@ pub(crate) fn invariant_test(
                     seed: #seed,
                     workers: #workers,
                     prediction: #prediction,
+                    demand_driven: #demand_driven,
+                    dataflow: #dataflow,
                 },
             });
         }
