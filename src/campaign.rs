@@ -203,7 +203,8 @@ impl<'a> Campaign<'a> {
             invariants: self.invariants,
             panics: self.panics,
         };
-        let mut executor = Executor::new(chain, surface, &oracles, false);
+        let mut executor =
+            Executor::new(chain, surface, &oracles, false, self.config.demand_driven);
         // Compiling and setup are not the campaign's time: time-to-violation and execs/s
         // count from here.
         let start = Instant::now();
@@ -269,6 +270,7 @@ fn record_engine_run(
     stats.corpus = result.corpus;
     stats.functions = result.functions;
     stats.predictions = result.predictions;
+    stats.sequencing = result.sequencing;
     result.sighting.map(|sighting| {
         let found_len = sighting.sequence.txs.len();
         let (sequence, found) = shrink::shrink(executor, sighting.sequence, sighting.found);

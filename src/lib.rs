@@ -27,7 +27,8 @@ pub use error::{Error, Result};
 pub use harvey_macros::invariant;
 pub use oracle::{IntoCheck, PanicSet};
 pub use outcome::{
-    Call, Failure, FunctionStats, Outcome, PredictionStats, Progress, Stats, Violation,
+    Call, Dependence, Failure, FunctionStats, Outcome, PredictionStats, Progress, SequenceStats,
+    StateDependent, Stats, Violation,
 };
 
 #[doc(hidden)]

@@ -148,6 +148,57 @@ pub struct Stats {
     pub functions: Vec<FunctionStats>,
     /// What input prediction did (all zero when it is off).
     pub predictions: PredictionStats,
+    /// What sequence fuzzing did: lengths, aggressive runs, state-dependent functions.
+    pub sequencing: SequenceStats,
+}
+
+/// Demand-driven sequence fuzzing's record (HARVEY §5).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SequenceStats {
+    /// Regular fuzzing runs by sequence length: `runs_by_length[n]` sequences of `n`
+    /// transactions (aggressive runs, replays and shrinking not counted).
+    pub runs_by_length: Vec<u64>,
+    /// Corpus entries at the end by sequence length, indexed the same way (all workers).
+    pub corpus_by_length: Vec<u64>,
+    /// Runs that fuzzed storage directly before their last transaction.
+    pub aggressive_runs: u64,
+    /// The functions whose sequences may be longer than one transaction, and why (with
+    /// demand-driven fuzzing off every function's may, and this lists what was learned).
+    pub state_dependent: Vec<StateDependent>,
+}
+
+/// A function whose coverage depends on state, so sequences ending in it grow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StateDependent {
+    /// The contract's name.
+    pub contract: String,
+    /// The function's signature.
+    pub signature: String,
+    /// How that was learned.
+    pub reason: Dependence,
+}
+
+/// Why a function's coverage counts as depending on state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dependence {
+    /// An aggressive run, with the storage it reads fuzzed directly, took a path no regular
+    /// run had taken.
+    Aggressive,
+    /// It changes state, and the campaign's Rust invariants read state after every
+    /// transaction: an earlier transaction may set up what makes this one break them.
+    Invariants,
+}
+
+impl SequenceStats {
+    /// Adds `other`'s counts by length into `totals`.
+    pub(crate) fn add_lengths(totals: &mut Vec<u64>, other: &[u64]) {
+        if totals.len() < other.len() {
+            totals.resize(other.len(), 0);
+        }
+        for (total, more) in totals.iter_mut().zip(other) {
+            *total += more;
+        }
+    }
 }
 
 /// Input prediction's record: how often a predicted input drove its cost metric to zero.

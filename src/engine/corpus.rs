@@ -55,6 +55,11 @@ impl Corpus {
         true
     }
 
+    /// Whether some entry's path id is `path`.
+    pub(crate) fn contains(&self, path: u64) -> bool {
+        self.by_path.contains_key(&path)
+    }
+
     /// Number of entries.
     pub(crate) fn len(&self) -> usize {
         self.entries.len()

@@ -1,13 +1,20 @@
 //! Running one sequence: restore the post-setup state, execute each transaction under the
 //! observer, check the oracles after each one, and compute the feedback (path id of the last
-//! transaction, new edges, comparison operands for the dictionary).
+//! transaction, or of all of them without demand-driven sequences; new edges; comparison
+//! operands for the dictionary; storage accesses for the dataflow; write patterns for the
+//! pools). An aggressive run fuzzes storage before its last transaction and only reports
+//! that transaction's path.
+
+use std::hash::Hasher;
 
 use alloy_primitives::{Address, U256};
 
 use crate::chain::Chain;
 use crate::engine::cost::{self, Cost, Occurrences};
-use crate::engine::hash::FastSet;
+use crate::engine::dataflow::{Dataflow, Slot};
+use crate::engine::hash::{FastSet, KeyHasher};
 use crate::engine::input::Sequence;
+use crate::engine::pools::value_class;
 use crate::engine::surface::Surface;
 use crate::observe::Edge;
 use crate::oracle::{Oracles, arbitrary_slot};
@@ -28,6 +35,16 @@ pub(crate) struct Found {
     pub(crate) violation: Violation,
     /// How that transaction ended, rendered.
     pub(crate) status: String,
+}
+
+/// What one transaction of the last run contributed, for the pools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TxNote {
+    /// Whether it covered an edge no earlier run had.
+    pub(crate) new_edges: bool,
+    /// A hash of the function and what it wrote (slots and value classes); `None` when it
+    /// wrote nothing or reverted.
+    pub(crate) pattern: Option<u64>,
 }
 
 /// The feedback of one run.
@@ -57,18 +74,29 @@ pub(crate) struct Executor<'a> {
     occurrences: Occurrences,
     /// The slot of the arbitrary-storage-write detector, hashed once.
     arbitrary_slot: U256,
+    /// Path ids over the last transaction only (HARVEY §5), or over the whole sequence.
+    demand_driven: bool,
+    dataflow: Dataflow,
+    /// Per transaction of the last regular run.
+    notes: Vec<TxNote>,
+    /// Regular runs by sequence length (index: length).
+    lengths: Vec<u64>,
+    aggressive_runs: u64,
 }
 
 impl<'a> Executor<'a> {
     /// An executor on `chain`, whose committed state is the post-setup snapshot; with
-    /// `record_costs`, every run evaluates the cost metrics of its transactions.
+    /// `record_costs`, every run evaluates the cost metrics of its transactions;
+    /// `demand_driven` chooses path ids over the last transaction (else the whole sequence).
     pub(crate) fn new(
         chain: Chain,
         surface: Surface,
         oracles: &'a Oracles<'a>,
         record_costs: bool,
+        demand_driven: bool,
     ) -> Self {
         let counts = vec![(0, 0); surface.functions.len()];
+        let dataflow = Dataflow::new(surface.functions.len(), !oracles.invariants.is_empty());
         Executor {
             chain,
             surface,
@@ -82,6 +110,11 @@ impl<'a> Executor<'a> {
             costs: Vec::new(),
             occurrences: Occurrences::default(),
             arbitrary_slot: arbitrary_slot(),
+            demand_driven,
+            dataflow,
+            notes: Vec::new(),
+            lengths: Vec::new(),
+            aggressive_runs: 0,
         }
     }
 
@@ -91,6 +124,12 @@ impl<'a> Executor<'a> {
         self.sequences += 1;
         self.operands.clear();
         self.costs.clear();
+        self.notes.clear();
+        let length = sequence.txs.len();
+        if self.lengths.len() <= length {
+            self.lengths.resize(length + 1, 0);
+        }
+        self.lengths[length] += 1;
         let mut path = 0;
         let mut new_edges = 0;
         for (index, input) in sequence.txs.iter().enumerate() {
@@ -102,7 +141,11 @@ impl<'a> Executor<'a> {
                 Err(_) => {
                     // The EVM refused it (value above the balance): nothing ran.
                     self.counts[input.function].1 += 1;
-                    path = REFUSED_PATH;
+                    path = extend_path(self.demand_driven, path, REFUSED_PATH);
+                    self.notes.push(TxNote {
+                        new_edges: false,
+                        pattern: None,
+                    });
                     continue;
                 }
             };
@@ -111,12 +154,24 @@ impl<'a> Executor<'a> {
                 self.counts[input.function].1 += 1;
             }
             let trace = self.chain.last_trace();
-            path = path_id(trace.edges());
+            path = extend_path(self.demand_driven, path, path_id(trace.edges()));
+            let edges_before = new_edges;
             for edge in trace.edges() {
                 if self.coverage.insert((edge.code, edge.pc, edge.taken)) {
                     new_edges += 1;
                 }
             }
+            let moved_value = trace.calls().iter().any(|call| !call.value.is_zero());
+            self.dataflow
+                .observe(input.function, trace, !reverted, moved_value);
+            self.notes.push(TxNote {
+                new_edges: new_edges > edges_before,
+                pattern: if reverted {
+                    None
+                } else {
+                    write_pattern(input.function, trace)
+                },
+            });
             for cmp in trace.comparisons() {
                 if self.operands.len() + 2 > OPERANDS_PER_RUN {
                     break;
@@ -164,6 +219,37 @@ impl<'a> Executor<'a> {
         }
     }
 
+    /// An aggressive run (HARVEY §5): `sequence` with storage fuzzed before its last
+    /// transaction: each of `slots` gets `fuzz` of its current value. Only the path id of
+    /// the last transaction comes back; the state may be unreachable, so nothing is checked,
+    /// covered or learned from it.
+    pub(crate) fn run_aggressive(
+        &mut self,
+        sequence: &Sequence,
+        slots: &[Slot],
+        fuzz: &mut dyn FnMut(U256) -> U256,
+    ) -> u64 {
+        self.chain.reset();
+        self.aggressive_runs += 1;
+        let Some((last, prefix)) = sequence.txs.split_last() else {
+            return 0;
+        };
+        for input in prefix {
+            self.transactions += 1;
+            // A refused prefix transaction ran nothing; the last one still runs.
+            let _ = self.chain.execute(&self.surface.tx(input));
+        }
+        for &(address, slot) in slots {
+            let value = fuzz(self.chain.storage(address, slot));
+            self.chain.set_storage(address, slot, value);
+        }
+        self.transactions += 1;
+        match self.chain.execute(&self.surface.tx(last)) {
+            Ok(_) => path_id(self.chain.last_trace().edges()),
+            Err(_) => REFUSED_PATH,
+        }
+    }
+
     /// The first violation of the post-setup state itself, before any transaction.
     pub(crate) fn check_initial_state(&mut self) -> Option<Violation> {
         self.chain.reset();
@@ -190,6 +276,31 @@ impl<'a> Executor<'a> {
         &self.coverage
     }
 
+    /// What each transaction of the last regular run contributed.
+    pub(crate) fn notes(&self) -> &[TxNote] {
+        &self.notes
+    }
+
+    /// The storage accesses learned so far.
+    pub(crate) fn dataflow(&self) -> &Dataflow {
+        &self.dataflow
+    }
+
+    /// The storage accesses learned so far, to mark functions or refresh the graph.
+    pub(crate) fn dataflow_mut(&mut self) -> &mut Dataflow {
+        &mut self.dataflow
+    }
+
+    /// Regular runs by sequence length (index: length).
+    pub(crate) fn lengths(&self) -> &[u64] {
+        &self.lengths
+    }
+
+    /// Aggressive runs so far.
+    pub(crate) fn aggressive_runs(&self) -> u64 {
+        self.aggressive_runs
+    }
+
     /// Transactions executed so far.
     pub(crate) fn transactions(&self) -> u64 {
         self.transactions
@@ -214,6 +325,34 @@ impl<'a> Executor<'a> {
             })
             .collect()
     }
+}
+
+/// The path id of a sequence after one more transaction with path id `tx_path`: that
+/// transaction's alone with `demand_driven` (earlier ones only set up state), else a hash
+/// over the whole sequence in order (HARVEY's configuration D).
+fn extend_path(demand_driven: bool, path: u64, tx_path: u64) -> u64 {
+    if demand_driven {
+        tx_path
+    } else {
+        path.rotate_left(29) ^ tx_path
+    }
+}
+
+/// A hash of `function` and the slots it wrote with their value classes: two transactions
+/// with the same pattern changed state the same way, as far as the pools care.
+fn write_pattern(function: usize, trace: &crate::observe::Trace) -> Option<u64> {
+    let mut stores = trace.stores().peekable();
+    stores.peek()?;
+    let mut hasher = KeyHasher::default();
+    hasher.write_usize(function);
+    for store in stores {
+        hasher.write(store.address.as_slice());
+        for limb in store.slot.as_limbs() {
+            hasher.write_u64(*limb);
+        }
+        hasher.write_u8(value_class(store.value));
+    }
+    Some(hasher.finish())
 }
 
 /// A hash of the branch decisions of one transaction, in order (HARVEY's path id). Not

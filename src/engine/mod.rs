@@ -6,14 +6,19 @@
 //! - `mutate`: new transactions and mutants;
 //! - `executor`: running a sequence under the oracles, with coverage feedback;
 //! - `corpus`: kept sequences by path id of the last transaction, and the power schedule;
+//! - `cost`, `predict`: input prediction (HARVEY §4);
+//! - `dataflow`: what each function reads and writes, which functions depend on state;
+//! - `pools`: transactions and prefixes that reached new state (HARVEY §5);
 //! - `worker`: one worker's loop and what the workers share.
 
 mod corpus;
 pub(crate) mod cost;
+mod dataflow;
 pub(crate) mod executor;
 mod hash;
 pub(crate) mod input;
 pub(crate) mod mutate;
+mod pools;
 mod predict;
 pub(crate) mod surface;
 mod worker;
@@ -26,7 +31,7 @@ use crate::chain::Chain;
 use crate::config::Config;
 use crate::error::Result;
 use crate::oracle::Oracles;
-use crate::outcome::{FunctionStats, PredictionStats, Progress};
+use crate::outcome::{FunctionStats, PredictionStats, Progress, SequenceStats, StateDependent};
 use executor::Executor;
 use surface::Surface;
 pub(crate) use worker::Sighting;
@@ -60,6 +65,7 @@ pub(crate) struct EngineResult {
     /// Per function, summed over workers.
     pub(crate) functions: Vec<FunctionStats>,
     pub(crate) predictions: PredictionStats,
+    pub(crate) sequencing: SequenceStats,
 }
 
 /// Runs `config.workers` workers until the budget is spent or one finds a violation.
@@ -94,8 +100,16 @@ pub(crate) fn run(input: &EngineInput<'_>) -> Result<EngineResult> {
     let mut paths = HashSet::new();
     let mut functions: Vec<FunctionStats> = Vec::new();
     let mut predictions = PredictionStats::default();
+    let mut sequencing = SequenceStats::default();
+    let mut dependence = vec![None; input.surface.functions.len()];
     for report in reports {
         predictions.add(report.predictions);
+        SequenceStats::add_lengths(&mut sequencing.runs_by_length, &report.lengths);
+        SequenceStats::add_lengths(&mut sequencing.corpus_by_length, &report.corpus_lengths);
+        sequencing.aggressive_runs += report.aggressive_runs;
+        for (known, learned) in dependence.iter_mut().zip(report.dependence) {
+            *known = known.or(learned);
+        }
         coverage.extend(report.coverage);
         paths.extend(report.paths);
         if functions.is_empty() {
@@ -117,6 +131,22 @@ pub(crate) fn run(input: &EngineInput<'_>) -> Result<EngineResult> {
         corpus: paths.len(),
         functions,
         predictions,
+        sequencing: SequenceStats {
+            state_dependent: input
+                .surface
+                .functions
+                .iter()
+                .zip(dependence)
+                .filter_map(|(f, reason)| {
+                    reason.map(|reason| StateDependent {
+                        contract: f.contract.clone(),
+                        signature: f.signature.clone(),
+                        reason,
+                    })
+                })
+                .collect(),
+            ..sequencing
+        },
     })
 }
 
@@ -136,15 +166,20 @@ fn run_worker<'a>(
                 .into(),
         ));
     }
-    let executor = Executor::new(chain, surface, input.oracles, input.config.prediction);
+    let executor = Executor::new(
+        chain,
+        surface,
+        input.oracles,
+        input.config.prediction,
+        input.config.demand_driven,
+    );
     let seed = input.config.seed.wrapping_add(id as u64);
     let worker = Worker::new(
         id,
         seed,
         executor,
         input.dictionary.clone(),
-        input.config.depth,
-        input.config.prediction,
+        input.config,
         shared,
     );
     Ok(worker.run())

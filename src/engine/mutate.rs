@@ -1,5 +1,8 @@
 //! Making inputs: random transactions, and mutants of a corpus sequence (one typed leaf,
-//! sender, value or warp; or a sequence operation: append, insert, remove, replace, splice).
+//! sender, value or warp; or a sequence operation relative to a transaction t: insert before
+//! t, replace what precedes t, repeat a self-dependent call, remove or replace t). With
+//! demand-driven fuzzing only sequences whose last function's coverage depends on state
+//! grow; with dataflow, inserted transactions prefer writers of what follows them.
 
 use alloy_dyn_abi::DynSolValue;
 use alloy_primitives::U256;
@@ -8,7 +11,9 @@ use rand::rngs::StdRng;
 
 use crate::abi::{self, Dictionary, LeafPath};
 use crate::chain::Warp;
+use crate::engine::dataflow::Dataflow;
 use crate::engine::input::{Change, Sequence, TxInput};
+use crate::engine::pools::Pools;
 use crate::engine::surface::Surface;
 
 /// Largest generated `msg.value`: 1% of a sender's initial balance, so that most payable
@@ -22,18 +27,39 @@ const WARP_SECONDS: [u64; 8] = [1, 12, 60, 3_600, 86_400, 604_800, 2_592_000, 31
 /// Seconds per block when a warp derives blocks from seconds.
 const BLOCK_TIME: u64 = 12;
 
+/// What sequence operations consult: the worker's dataflow and pools, which change as it
+/// learns.
+#[derive(Clone, Copy)]
+pub(crate) struct Guide<'g> {
+    pub(crate) dataflow: &'g Dataflow,
+    pub(crate) pools: &'g Pools,
+}
+
 /// Makes transactions and mutants for one worker.
 pub(crate) struct Mutator<'a> {
     surface: &'a Surface,
     depth: usize,
+    /// Only sequences whose last function's coverage depends on state grow (HARVEY §5).
+    demand_driven: bool,
+    /// New transactions prefer writers of what the next one reads; self-dependent calls
+    /// are repeated.
+    dataflow: bool,
 }
 
 impl<'a> Mutator<'a> {
-    /// A mutator over `surface` that keeps sequences at most `depth` long.
-    pub(crate) fn new(surface: &'a Surface, depth: usize) -> Self {
+    /// A mutator over `surface` that keeps sequences at most `depth` long, with the
+    /// campaign's `demand_driven` and `dataflow` switches.
+    pub(crate) fn new(
+        surface: &'a Surface,
+        depth: usize,
+        demand_driven: bool,
+        dataflow: bool,
+    ) -> Self {
         Mutator {
             surface,
             depth: depth.max(1),
+            demand_driven,
+            dataflow,
         }
     }
 
@@ -63,42 +89,68 @@ impl<'a> Mutator<'a> {
         self.tx_for(function, rng, dict)
     }
 
+    /// Whether sequences ending in a call of `function` may be longer than one
+    /// transaction: always without demand-driven fuzzing, else once its coverage was seen
+    /// to depend on state.
+    pub(crate) fn may_extend(&self, function: usize, guide: Guide<'_>) -> bool {
+        !self.demand_driven || guide.dataflow.dependence(function).is_some()
+    }
+
     /// A mutant of `parent` and what changed. Usually one change (so input prediction can
     /// pair parent and child); sometimes a stack of several (AFL's havoc), recorded as
-    /// [`Change::Structure`]. `donor` is another corpus sequence to splice with.
+    /// [`Change::Structure`]. `donor` is another corpus sequence, a source of prefixes
+    /// while the sequence pool is empty.
     pub(crate) fn mutate(
         &self,
         parent: &Sequence,
         donor: &Sequence,
         rng: &mut StdRng,
         dict: &Dictionary,
+        guide: Guide<'_>,
     ) -> (Sequence, Change) {
         let mut child = parent.clone();
         if child.txs.is_empty() {
             child.txs.push(self.random_tx(rng, dict));
             return (child, Change::Structure);
         }
-        if rng.random_bool(0.1) {
+        let mut change = if rng.random_bool(0.1) {
             for _ in 0..rng.random_range(2..=4) {
-                self.mutate_once(&mut child, donor, rng, dict);
+                self.mutate_once(&mut child, donor, rng, dict, guide);
             }
-            return (child, Change::Structure);
+            Change::Structure
+        } else {
+            self.mutate_once(&mut child, donor, rng, dict, guide)
+        };
+        let last = child.txs[child.txs.len() - 1].function;
+        if child.txs.len() > 1 && !self.may_extend(last, guide) {
+            // A replaced last transaction calls a function that keeps single-transaction
+            // sequences: the prefix cannot help it.
+            child.txs.drain(..child.txs.len() - 1);
+            change = Change::Structure;
         }
-        let change = self.mutate_once(&mut child, donor, rng, dict);
         (child, change)
     }
 
-    /// One change to `seq` (never empty), chosen by weight among those that apply.
+    /// One change to `seq` (never empty), chosen by weight among those that apply: fuzz a
+    /// transaction (an argument, the sender, the value, the warp), or a sequence operation.
     fn mutate_once(
         &self,
         seq: &mut Sequence,
         donor: &Sequence,
         rng: &mut StdRng,
         dict: &Dictionary,
+        guide: Guide<'_>,
     ) -> Change {
         let len = seq.txs.len();
         let at = rng.random_range(0..len);
-        let roll = rng.random_range(0..100);
+        let fixed = !self.may_extend(seq.txs[len - 1].function, guide);
+        // A sequence that may not grow has one operation left (replacing its transaction):
+        // mostly fuzz its inputs instead.
+        let roll = if fixed && rng.random_bool(0.75) {
+            rng.random_range(0..55)
+        } else {
+            rng.random_range(0..100)
+        };
         if roll < 7 {
             if let Some(path) = self.reuse_argument(seq, at, rng) {
                 return Change::Leaf { tx: at, path };
@@ -127,7 +179,11 @@ impl<'a> Mutator<'a> {
             mutate_warp(&mut seq.txs[at].warp, rng, dict);
             return Change::Warp { tx: at };
         }
-        self.mutate_structure(seq, donor, rng, dict);
+        if fixed {
+            seq.txs[at] = self.new_tx(None, rng, dict, guide);
+        } else {
+            self.mutate_structure(seq, donor, rng, dict, guide);
+        }
         Change::Structure
     }
 
@@ -157,45 +213,128 @@ impl<'a> Mutator<'a> {
         Some(LeafPath(vec![target as u32]))
     }
 
-    /// A sequence operation: append, insert, remove, replace or splice.
+    /// A sequence operation relative to a random transaction t (HARVEY §5): insert a new
+    /// transaction before t, replace the transactions before t with another sequence,
+    /// repeat a self-dependent call, remove t, or replace t; without demand-driven
+    /// fuzzing also append.
     fn mutate_structure(
         &self,
         seq: &mut Sequence,
         donor: &Sequence,
         rng: &mut StdRng,
         dict: &Dictionary,
+        guide: Guide<'_>,
     ) {
         let len = seq.txs.len();
-        match rng.random_range(0..5) {
-            0 if len < self.depth => seq.txs.push(self.random_tx(rng, dict)),
-            1 if len < self.depth => {
-                let at = rng.random_range(0..=len);
-                seq.txs.insert(at, self.random_tx(rng, dict));
+        let t = rng.random_range(0..len);
+        let room = self.depth.saturating_sub(len);
+        match rng.random_range(0..6) {
+            0 | 1 if room > 0 => {
+                let tx = self.new_tx(Some(seq.txs[t].function), rng, dict, guide);
+                seq.txs.insert(t, tx);
             }
-            2 if len > 1 => {
-                let at = rng.random_range(0..len);
-                let removed = seq.txs.remove(at);
+            2 if self.replace_prefix(seq, t, donor, rng, guide) => {}
+            3 if room > 0 && self.repeat(seq, room, rng, guide) => {}
+            4 if len > 1 => {
+                let removed = seq.txs.remove(t);
                 // Keep the time that passed: the next transaction inherits the warp.
-                if let Some(next) = seq.txs.get_mut(at) {
+                if let Some(next) = seq.txs.get_mut(t) {
                     next.warp = add_warps(removed.warp, next.warp);
                 }
             }
-            3 if !donor.txs.is_empty() => {
-                // Our prefix, the donor's suffix.
-                let keep = rng.random_range(0..=len);
-                let from = rng.random_range(0..donor.txs.len());
-                seq.txs.truncate(keep);
-                seq.txs.extend(donor.txs[from..].iter().cloned());
-                seq.txs.truncate(self.depth);
-                if seq.txs.is_empty() {
-                    seq.txs.push(self.random_tx(rng, dict));
+            5 if room > 0 && !self.demand_driven => {
+                let tx = self.new_tx(None, rng, dict, guide);
+                seq.txs.push(tx);
+            }
+            _ => seq.txs[t] = self.new_tx(None, rng, dict, guide),
+        }
+    }
+
+    /// A new transaction to run before one calling `reader` (any position when `None`):
+    /// with dataflow, often a call of a function that writes what `reader` reads; often a
+    /// pooled transaction (it reached new state before); else a fresh random one.
+    fn new_tx(
+        &self,
+        reader: Option<usize>,
+        rng: &mut StdRng,
+        dict: &Dictionary,
+        guide: Guide<'_>,
+    ) -> TxInput {
+        let writers = match reader {
+            Some(reader) if self.dataflow => guide.dataflow.writers_of(reader),
+            _ => &[],
+        };
+        if !writers.is_empty() && rng.random_bool(0.5) {
+            let writer = writers[rng.random_range(0..writers.len())];
+            if rng.random_bool(0.5) {
+                if let Some(tx) = guide
+                    .pools
+                    .tx(Some(writer), rng)
+                    .filter(|tx| tx.function == writer)
+                {
+                    return tx.clone();
                 }
             }
-            _ => {
-                let at = rng.random_range(0..len);
-                seq.txs[at] = self.random_tx(rng, dict);
+            return self.tx_for(writer, rng, dict);
+        }
+        if rng.random_bool(0.5) {
+            if let Some(tx) = guide.pools.tx(None, rng) {
+                return tx.clone();
             }
         }
+        self.random_tx(rng, dict)
+    }
+
+    /// Replaces the transactions before `t` with a pooled sequence (or, while the pool is
+    /// empty, `donor` without its last transaction), cut from the front to fit the depth.
+    /// Whether anything could be put there.
+    fn replace_prefix(
+        &self,
+        seq: &mut Sequence,
+        t: usize,
+        donor: &Sequence,
+        rng: &mut StdRng,
+        guide: Guide<'_>,
+    ) -> bool {
+        let prefix = match guide.pools.sequence(rng) {
+            Some(pooled) => pooled,
+            None => &donor.txs[..donor.txs.len().saturating_sub(1)],
+        };
+        let room = self.depth - (seq.txs.len() - t);
+        if prefix.is_empty() || room == 0 {
+            return false;
+        }
+        let start = prefix.len().saturating_sub(room);
+        seq.txs.splice(..t, prefix[start..].iter().cloned());
+        true
+    }
+
+    /// With dataflow: repeats a call that writes state it branches on (MuFuzz's
+    /// invest-twice), once or up to `room` times in a row (a counter may need dozens).
+    /// Whether `seq` had such a call.
+    fn repeat(&self, seq: &mut Sequence, room: usize, rng: &mut StdRng, guide: Guide<'_>) -> bool {
+        if !self.dataflow {
+            return false;
+        }
+        let repeatable: Vec<usize> = (0..seq.txs.len())
+            .filter(|&i| guide.dataflow.is_self_dependent(seq.txs[i].function))
+            .collect();
+        if repeatable.is_empty() {
+            return false;
+        }
+        let at = repeatable[rng.random_range(0..repeatable.len())];
+        let copies = if rng.random_bool(0.5) {
+            1
+        } else {
+            rng.random_range(1..=room)
+        };
+        let copy = TxInput {
+            warp: Warp::default(),
+            ..seq.txs[at].clone()
+        };
+        seq.txs
+            .splice(at + 1..at + 1, std::iter::repeat_n(copy, copies));
+        true
     }
 }
 
@@ -298,7 +437,7 @@ mod tests {
                 ),
             ],
         };
-        let mutator = Mutator::new(&surface, 8);
+        let mutator = Mutator::new(&surface, 8, true, true);
         let mut rng = StdRng::seed_from_u64(1);
         let path = mutator.reuse_argument(&mut seq, 1, &mut rng);
         assert_eq!(path, Some(LeafPath(vec![1])));

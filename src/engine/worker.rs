@@ -1,6 +1,9 @@
-//! One worker's greybox loop (HARVEY Alg. 1 without input prediction): pick a corpus entry
-//! with the power schedule, run its energy's worth of mutants, keep those with a new path id
-//! of their last transaction, stop at the first violation or when the budget is spent.
+//! One worker's greybox loop (HARVEY Alg. 1): pick a corpus entry with the power schedule,
+//! run its energy's worth of mutants (each possibly followed by predicted inputs), keep
+//! those with a new path id, stop at the first violation or when the budget is spent. With
+//! demand-driven sequences some runs are aggressive (HARVEY §5): the entry's own sequence
+//! with the storage its last function reads fuzzed directly, to learn whether that
+//! function's coverage depends on state.
 
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -11,13 +14,16 @@ use alloy_primitives::Address;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::abi::Dictionary;
+use crate::abi::{self, Dictionary};
+use crate::config::Config;
 use crate::engine::corpus::Corpus;
 use crate::engine::cost::{CostKey, CostKind, CostMap};
+use crate::engine::dataflow::{Dependence, Slot};
 use crate::engine::executor::{Executor, Found};
 use crate::engine::hash::{FastMap, FastSet};
 use crate::engine::input::{Change, Sequence};
-use crate::engine::mutate::Mutator;
+use crate::engine::mutate::{Guide, Mutator};
+use crate::engine::pools::Pools;
 use crate::engine::predict::{self, Prediction};
 use crate::outcome::{FunctionStats, PredictionStats, Progress};
 
@@ -28,6 +34,10 @@ const EXCHANGE_EVERY: u64 = 512;
 /// is out of the secant method's reach (a hash, a narrow input's overflow check), and the
 /// runs are better spent fuzzing.
 const GIVE_UP_AFTER: u32 = 64;
+
+/// HARVEY's p_a: the probability that a mutant's run is replaced by an aggressive run of
+/// its parent, while the parent's last function is not yet known to depend on state.
+const AGGRESSIVE_PROBABILITY: f64 = 0.125;
 
 /// How often progress is reported.
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
@@ -159,6 +169,13 @@ pub(crate) struct WorkerReport {
     pub(crate) paths: HashSet<u64>,
     pub(crate) functions: Vec<FunctionStats>,
     pub(crate) predictions: PredictionStats,
+    /// Regular runs by sequence length.
+    pub(crate) lengths: Vec<u64>,
+    /// Corpus entries by sequence length.
+    pub(crate) corpus_lengths: Vec<u64>,
+    pub(crate) aggressive_runs: u64,
+    /// Per function (surface order): whether and why its sequences may grow.
+    pub(crate) dependence: Vec<Option<Dependence>>,
 }
 
 /// One worker: its own chain (in the executor), RNG, corpus and dictionary.
@@ -179,17 +196,21 @@ pub(crate) struct Worker<'a> {
     predictions: PredictionStats,
     /// Per metric location: prediction chains that ended without minimizing it.
     missed: FastMap<(Address, u32, CostKind), u32>,
+    /// Transactions and prefixes that reached new state (HARVEY §5's pools).
+    pools: Pools,
+    demand_driven: bool,
+    dataflow: bool,
 }
 
 impl<'a> Worker<'a> {
-    /// Worker `id` with `executor`, seeded with `seed`; `predict` turns input prediction on.
+    /// Worker `id` with `executor`, seeded with `seed`, with the depth and switches of
+    /// `config`.
     pub(crate) fn new(
         id: usize,
         seed: u64,
         executor: Executor<'a>,
         dict: Dictionary,
-        depth: u32,
-        predict: bool,
+        config: &Config,
         shared: &'a Shared<'a>,
     ) -> Self {
         Worker {
@@ -198,20 +219,23 @@ impl<'a> Worker<'a> {
             executor,
             corpus: Corpus::default(),
             dict,
-            depth: depth.max(1) as usize,
+            depth: config.depth.max(1) as usize,
             shared,
             imported: 0,
             fresh: Vec::new(),
-            predict,
+            predict: config.prediction,
             predictions: PredictionStats::default(),
             missed: FastMap::default(),
+            pools: Pools::default(),
+            demand_driven: config.demand_driven,
+            dataflow: config.dataflow,
         }
     }
 
     /// Runs until the budget is spent or some worker finds a violation.
     pub(crate) fn run(mut self) -> WorkerReport {
         let surface = self.executor.surface().clone();
-        let mutator = Mutator::new(&surface, self.depth);
+        let mutator = Mutator::new(&surface, self.depth, self.demand_driven, self.dataflow);
         if self.seed_corpus(&mutator) {
             return self.report();
         }
@@ -247,15 +271,27 @@ impl<'a> Worker<'a> {
         let mut predicted: Option<Prediction> = None;
         let mut spent = 0;
         while spent < energy || predicted.is_some() {
+            if predicted.is_none() && self.aggressive_due(&parent) {
+                if self.aggressive(index) {
+                    return (true, spent + 1);
+                }
+                spent += 1;
+                continue;
+            }
             let (input, change, chain) = match predicted.take() {
                 Some(prediction) => (prediction.sequence.clone(), None, Some(prediction)),
                 None => {
                     let donor_index = self.rng.random_range(0..self.corpus.len());
+                    let guide = Guide {
+                        dataflow: self.executor.dataflow(),
+                        pools: &self.pools,
+                    };
                     let (mutant, change) = mutator.mutate(
                         &parent,
                         &self.corpus.get(donor_index).sequence,
                         &mut self.rng,
                         &self.dict,
+                        guide,
                     );
                     (mutant, Some(change), None)
                 }
@@ -277,6 +313,62 @@ impl<'a> Worker<'a> {
             spent += 1;
         }
         (false, spent)
+    }
+
+    /// Whether the next run should be an aggressive run of `parent`: with demand-driven
+    /// fuzzing, with probability p_a, while its last function is not known to depend on
+    /// state and has been seen to read storage (there is nothing to fuzz otherwise).
+    fn aggressive_due(&mut self, parent: &Sequence) -> bool {
+        if !self.demand_driven {
+            return false;
+        }
+        let Some(last) = parent.txs.last() else {
+            return false;
+        };
+        let dataflow = self.executor.dataflow();
+        dataflow.dependence(last.function).is_none()
+            && !dataflow.reads(last.function).is_empty()
+            && self.rng.random_bool(AGGRESSIVE_PROBABILITY)
+    }
+
+    /// An aggressive run of corpus entry `index`: its sequence again, with some of the
+    /// slots its last function reads set to fuzzed values first. A path no regular run has
+    /// taken marks the function state-dependent; the run itself is discarded, never kept
+    /// or checked, since the state it fuzzed may be unreachable. True when the budget is
+    /// spent.
+    fn aggressive(&mut self, index: usize) -> bool {
+        if !self.shared.claim() {
+            return true;
+        }
+        if self.id == 0 {
+            self.shared.tick();
+        }
+        let sequence = &self.corpus.get(index).sequence;
+        let function = sequence.txs[sequence.txs.len() - 1].function;
+        let reads = self.executor.dataflow().reads(function);
+        let mut slots: Vec<Slot> = reads
+            .iter()
+            .filter(|_| self.rng.random_bool(0.5))
+            .copied()
+            .collect();
+        if slots.is_empty() {
+            slots.push(reads[self.rng.random_range(0..reads.len())]);
+        }
+        let (rng, dict) = (&mut self.rng, &self.dict);
+        let path = self
+            .executor
+            .run_aggressive(sequence, &slots, &mut |current| {
+                abi::mutate_uint(current, 256, rng, dict)
+            });
+        self.shared
+            .transactions
+            .fetch_add(sequence.txs.len() as u64, Ordering::Relaxed);
+        if !self.corpus.contains(path) {
+            self.executor
+                .dataflow_mut()
+                .mark(function, Dependence::Aggressive);
+        }
+        false
     }
 
     /// After running `prediction`: counts it, and returns the chain's next step, if any.
@@ -374,10 +466,10 @@ impl<'a> Worker<'a> {
             self.shared.report(sequence, found);
             return true;
         }
-        if self
+        let kept = self
             .corpus
-            .observe(run.path, sequence, self.executor.costs())
-        {
+            .observe(run.path, sequence, self.executor.costs());
+        if kept {
             for &operand in self.executor.operands() {
                 self.dict.observe(operand);
             }
@@ -386,6 +478,18 @@ impl<'a> Worker<'a> {
                 .corpus
                 .fetch_max(self.corpus.len(), Ordering::Relaxed);
         }
+        if kept || run.new_edges > 0 {
+            // Transactions that increased coverage and changed state in a new way.
+            let last = sequence.txs.len() - 1;
+            for (index, note) in self.executor.notes().iter().enumerate() {
+                if let Some(pattern) = note.pattern {
+                    if note.new_edges || (kept && index == last) {
+                        self.pools.offer(sequence, index, pattern);
+                    }
+                }
+            }
+        }
+        self.executor.dataflow_mut().refresh();
         if run.new_edges > 0 {
             let edges = self.executor.coverage().len();
             self.shared.edges.fetch_max(edges, Ordering::Relaxed);
@@ -418,11 +522,26 @@ impl<'a> Worker<'a> {
     }
 
     fn report(self) -> WorkerReport {
+        let mut corpus_lengths = Vec::new();
+        for entry in self.corpus.entries() {
+            let length = entry.sequence.txs.len();
+            if corpus_lengths.len() <= length {
+                corpus_lengths.resize(length + 1, 0);
+            }
+            corpus_lengths[length] += 1;
+        }
+        let dataflow = self.executor.dataflow();
         WorkerReport {
             coverage: self.executor.coverage().clone(),
             paths: self.corpus.entries().iter().map(|e| e.path).collect(),
             functions: self.executor.function_stats(),
             predictions: self.predictions,
+            lengths: self.executor.lengths().to_vec(),
+            corpus_lengths,
+            aggressive_runs: self.executor.aggressive_runs(),
+            dependence: (0..self.executor.surface().functions.len())
+                .map(|f| dataflow.dependence(f))
+                .collect(),
         }
     }
 }

@@ -226,6 +226,18 @@ impl Trace {
         self.selfdestructs.clear();
         self.steps = 0;
     }
+
+    /// Appends a storage access, for tests of trace consumers elsewhere in the crate.
+    #[cfg(test)]
+    pub(crate) fn push_storage(&mut self, access: StorageAccess) {
+        self.storage.push(access);
+    }
+
+    /// Appends a comparison, for tests of trace consumers elsewhere in the crate.
+    #[cfg(test)]
+    pub(crate) fn push_comparison(&mut self, comparison: Comparison) {
+        self.comparisons.push(comparison);
+    }
 }
 
 #[cfg(test)]

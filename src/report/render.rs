@@ -7,7 +7,7 @@ use std::time::Duration;
 use alloy_primitives::{Address, hex};
 
 use crate::chain::{SolDisplay, Warp};
-use crate::outcome::{Call, Failure, Progress, Stats, Violation};
+use crate::outcome::{Call, Dependence, Failure, Progress, SequenceStats, Stats, Violation};
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -186,6 +186,7 @@ pub fn summary(stats: &Stats) -> String {
             thousands(p.chains)
         );
     }
+    render_sequencing(&mut out, &stats.sequencing);
     let _ = writeln!(out, "  calls / reverts per function:");
     for f in &stats.functions {
         let name = format!("{}.{}", f.contract, f.signature);
@@ -201,6 +202,65 @@ pub fn summary(stats: &Stats) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The sequence-fuzzing lines: runs and corpus by length, aggressive runs, and the
+/// functions whose sequences grew.
+fn render_sequencing(out: &mut String, s: &SequenceStats) {
+    if s.runs_by_length.iter().all(|&n| n == 0) {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "  sequences by length: {}; corpus: {}",
+        by_length(&s.runs_by_length),
+        by_length(&s.corpus_by_length)
+    );
+    let functions: Vec<String> = s
+        .state_dependent
+        .iter()
+        .map(|f| {
+            let why = match f.reason {
+                Dependence::Aggressive => "aggressive run",
+                Dependence::Invariants => "feeds the invariants",
+            };
+            format!("{}.{} ({why})", f.contract, f.signature)
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "  state-dependent functions: {}; {} aggressive runs",
+        if functions.is_empty() {
+            "none".to_string()
+        } else {
+            functions.join(", ")
+        },
+        thousands(s.aggressive_runs)
+    );
+}
+
+/// Counts by length grouped in powers of two: `1: 9,120 · 2-3: 310 · 4-7: 95`.
+fn by_length(counts: &[u64]) -> String {
+    let mut groups = Vec::new();
+    let mut low = 1;
+    while low < counts.len() {
+        let high = (2 * low - 1).min(counts.len() - 1);
+        let total: u64 = counts[low..=high].iter().sum();
+        if total > 0 {
+            let range = if low == high {
+                low.to_string()
+            } else {
+                format!("{low}-{high}")
+            };
+            groups.push(format!("{range}: {}", thousands(total)));
+        }
+        low = high + 1;
+    }
+    if groups.is_empty() {
+        "none".to_string()
+    } else {
+        groups.join(" · ")
+    }
 }
 
 /// A progress line for stderr.

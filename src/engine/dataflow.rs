@@ -1,0 +1,284 @@
+//! What each fuzzed function reads and writes in storage, learned from the runs: the
+//! read-after-write graph that orders sequences (writers before readers, MuFuzz and
+//! ConFuzzius), the self-dependencies that make a call worth repeating, the slots an
+//! aggressive run fuzzes, and which functions' coverage depends on state (HARVEY §5).
+
+use alloy_primitives::{Address, U256};
+
+use crate::engine::hash::FastSet;
+use crate::observe::Trace;
+pub(crate) use crate::outcome::Dependence;
+
+/// Distinct slots remembered per function and kind of access. Mapping slots are keyed by
+/// fuzzed values, so without a cap a function could accumulate thousands; the first slots
+/// seen are the ones every run touches (the contract's scalars), which is what ordering
+/// and aggressive runs need.
+const SLOTS_PER_FUNCTION: usize = 64;
+
+/// Comparisons a transaction's loads are matched against when looking for condition reads.
+const COMPARISONS_SCANNED: usize = 64;
+
+/// A storage slot of some account.
+pub(crate) type Slot = (Address, U256);
+
+/// The distinct slots of one kind of access, in the order first seen.
+#[derive(Debug, Default, Clone)]
+struct SlotSet {
+    order: Vec<Slot>,
+    seen: FastSet<Slot>,
+}
+
+impl SlotSet {
+    /// Adds `slot` unless known or full; whether it was added.
+    fn insert(&mut self, slot: Slot) -> bool {
+        if self.order.len() >= SLOTS_PER_FUNCTION || !self.seen.insert(slot) {
+            return false;
+        }
+        self.order.push(slot);
+        true
+    }
+
+    fn contains(&self, slot: &Slot) -> bool {
+        self.seen.contains(slot)
+    }
+
+    fn intersects(&self, other: &SlotSet) -> bool {
+        self.order.iter().any(|slot| other.contains(slot))
+    }
+}
+
+/// One function's observed storage accesses.
+#[derive(Debug, Default, Clone)]
+struct Accesses {
+    reads: SlotSet,
+    /// Written by a transaction that succeeded (a revert undoes its writes).
+    writes: SlotSet,
+    /// Read slots whose value then fed a comparison: state the function branches on.
+    condition_reads: SlotSet,
+}
+
+/// The storage accesses of every fuzzed function (surface order) and what follows from them.
+#[derive(Debug, Clone)]
+pub(crate) struct Dataflow {
+    functions: Vec<Accesses>,
+    dependent: Vec<Option<Dependence>>,
+    /// Whether the campaign has Rust invariants (see [`Dependence::Invariants`]).
+    invariants: bool,
+    /// Per function: the functions that write a slot it reads, itself included.
+    writers: Vec<Vec<usize>>,
+    /// Per function: whether it writes a slot it branches on (worth calling repeatedly).
+    self_dependent: Vec<bool>,
+    /// Whether accesses changed since `writers` and `self_dependent` were derived.
+    stale: bool,
+}
+
+impl Dataflow {
+    /// Nothing observed yet for `functions` functions; `invariants` says whether Rust
+    /// invariants are checked after every transaction.
+    pub(crate) fn new(functions: usize, invariants: bool) -> Self {
+        Dataflow {
+            functions: vec![Accesses::default(); functions],
+            dependent: vec![None; functions],
+            invariants,
+            writers: vec![Vec::new(); functions],
+            self_dependent: vec![false; functions],
+            stale: false,
+        }
+    }
+
+    /// Learns from one transaction that called `function` and left `trace`; `succeeded`
+    /// says whether its writes stuck, `moved_value` whether it transferred ether.
+    pub(crate) fn observe(
+        &mut self,
+        function: usize,
+        trace: &Trace,
+        succeeded: bool,
+        moved_value: bool,
+    ) {
+        let accesses = &mut self.functions[function];
+        let comparisons =
+            &trace.comparisons()[..trace.comparisons().len().min(COMPARISONS_SCANNED)];
+        let mut changed = false;
+        let mut wrote = false;
+        for access in trace.loads() {
+            let slot = (access.address, access.slot);
+            changed |= accesses.reads.insert(slot);
+            if !accesses.condition_reads.contains(&slot)
+                && comparisons
+                    .iter()
+                    .any(|c| c.lhs == access.value || c.rhs == access.value)
+            {
+                // The loaded value was compared: the function branches on this slot. A
+                // value equal by coincidence only costs a few extra repeats.
+                changed |= accesses.condition_reads.insert(slot);
+            }
+        }
+        if succeeded {
+            for access in trace.stores() {
+                wrote = true;
+                changed |= accesses.writes.insert((access.address, access.slot));
+            }
+        }
+        if self.invariants && succeeded && (wrote || moved_value) {
+            self.mark(function, Dependence::Invariants);
+        }
+        self.stale |= changed;
+    }
+
+    /// Records that `function`'s coverage depends on state; whether that is news.
+    pub(crate) fn mark(&mut self, function: usize, why: Dependence) -> bool {
+        let slot = &mut self.dependent[function];
+        if slot.is_some() {
+            return false;
+        }
+        *slot = Some(why);
+        true
+    }
+
+    /// Whether `function` gets sequences longer than one transaction, and why.
+    pub(crate) fn dependence(&self, function: usize) -> Option<Dependence> {
+        self.dependent[function]
+    }
+
+    /// The slots `function` has been seen to read (what an aggressive run may fuzz).
+    pub(crate) fn reads(&self, function: usize) -> &[Slot] {
+        &self.functions[function].reads.order
+    }
+
+    /// The functions that write a slot `function` reads (itself included when it does).
+    pub(crate) fn writers_of(&self, function: usize) -> &[usize] {
+        debug_assert!(!self.stale, "refresh() after observing");
+        &self.writers[function]
+    }
+
+    /// Whether `function` writes a slot it branches on: calling it again may take another
+    /// path (a counter, a second investment).
+    pub(crate) fn is_self_dependent(&self, function: usize) -> bool {
+        debug_assert!(!self.stale, "refresh() after observing");
+        self.self_dependent[function]
+    }
+
+    /// Derives the graph again if observations changed it (cheap when they did not).
+    pub(crate) fn refresh(&mut self) {
+        if !self.stale {
+            return;
+        }
+        self.stale = false;
+        for (reader, accesses) in self.functions.iter().enumerate() {
+            self.writers[reader] = self
+                .functions
+                .iter()
+                .enumerate()
+                .filter(|(_, writer)| writer.writes.intersects(&accesses.reads))
+                .map(|(index, _)| index)
+                .collect();
+            self.self_dependent[reader] = accesses.writes.intersects(&accesses.condition_reads);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::observe::{CmpOp, Comparison, StorageAccess, StorageOp};
+
+    fn trace(accesses: &[(StorageOp, u8, u64)], compared: &[u64]) -> Trace {
+        let mut trace = Trace::default();
+        for &(op, slot, value) in accesses {
+            trace.push_storage(StorageAccess {
+                op,
+                address: Address::with_last_byte(1),
+                pc: 0,
+                slot: U256::from(slot),
+                value: U256::from(value),
+            });
+        }
+        for &value in compared {
+            trace.push_comparison(Comparison {
+                code: Address::with_last_byte(1),
+                cmp_pc: 0,
+                jumpi_pc: 1,
+                op: CmpOp::Eq,
+                lhs: U256::from(value),
+                rhs: U256::from(40),
+                negations: 0,
+                taken: false,
+            });
+        }
+        trace
+    }
+
+    use StorageOp::{Load, Store};
+
+    #[test]
+    fn writers_come_before_readers_and_repeats_need_a_branch_on_own_state() {
+        // 0: set() writes slot 1; 1: copy() reads 1, writes 2; 2: increment() reads slot 3,
+        // writes it, and compares the value it read.
+        let mut flow = Dataflow::new(3, false);
+        flow.observe(0, &trace(&[(Store, 1, 5)], &[]), true, false);
+        flow.observe(1, &trace(&[(Load, 1, 5), (Store, 2, 5)], &[]), true, false);
+        flow.observe(
+            2,
+            &trace(&[(Load, 3, 7), (Store, 3, 8), (Load, 3, 8)], &[8]),
+            true,
+            false,
+        );
+        flow.refresh();
+        assert_eq!(flow.writers_of(1), &[0]);
+        assert_eq!(flow.writers_of(0), &[] as &[usize]);
+        assert_eq!(flow.writers_of(2), &[2]);
+        assert!(flow.is_self_dependent(2));
+        assert!(
+            !flow.is_self_dependent(1),
+            "copy writes what it never branches on"
+        );
+        assert_eq!(
+            flow.reads(1),
+            &[(Address::with_last_byte(1), U256::from(1))]
+        );
+    }
+
+    #[test]
+    fn reverted_writes_do_not_count() {
+        let mut flow = Dataflow::new(2, true);
+        flow.observe(0, &trace(&[(Store, 1, 5)], &[]), false, false);
+        flow.observe(1, &trace(&[(Load, 1, 0)], &[]), true, false);
+        flow.refresh();
+        assert!(flow.writers_of(1).is_empty());
+        assert_eq!(flow.dependence(0), None, "a reverted write changes nothing");
+    }
+
+    #[test]
+    fn with_invariants_every_state_change_makes_a_function_state_dependent() {
+        let mut flow = Dataflow::new(3, true);
+        flow.observe(0, &trace(&[(Store, 1, 5)], &[]), true, false);
+        flow.observe(1, &trace(&[], &[]), true, true);
+        flow.observe(2, &trace(&[(Load, 1, 5)], &[]), true, false);
+        assert_eq!(flow.dependence(0), Some(Dependence::Invariants));
+        assert_eq!(
+            flow.dependence(1),
+            Some(Dependence::Invariants),
+            "it moved ether"
+        );
+        assert_eq!(flow.dependence(2), None, "it only reads");
+        let mut without = Dataflow::new(1, false);
+        without.observe(0, &trace(&[(Store, 1, 5)], &[]), true, false);
+        assert_eq!(without.dependence(0), None);
+    }
+
+    #[test]
+    fn a_function_is_marked_once_with_the_first_reason() {
+        let mut flow = Dataflow::new(1, false);
+        assert!(flow.mark(0, Dependence::Aggressive));
+        assert!(!flow.mark(0, Dependence::Invariants));
+        assert_eq!(flow.dependence(0), Some(Dependence::Aggressive));
+    }
+
+    #[test]
+    fn slots_per_function_are_capped() {
+        let mut flow = Dataflow::new(1, false);
+        let loads: Vec<_> = (0..=200u8).map(|s| (Load, s, 0)).collect();
+        flow.observe(0, &trace(&loads, &[]), true, false);
+        assert_eq!(flow.reads(0).len(), SLOTS_PER_FUNCTION);
+    }
+}
