@@ -131,6 +131,31 @@ impl<'a> Mutator<'a> {
         (child, change)
     }
 
+    /// A copy of `seq` (never empty) with one input of one transaction fuzzed: an argument
+    /// leaf, else the value of a payable call, else the warp. What changed is exact, for
+    /// pairing with input prediction.
+    pub(crate) fn mutate_input(
+        &self,
+        seq: &Sequence,
+        rng: &mut StdRng,
+        dict: &Dictionary,
+    ) -> (Sequence, Change) {
+        let mut twin = seq.clone();
+        let at = rng.random_range(0..twin.txs.len());
+        let tx = &mut twin.txs[at];
+        let function = &self.surface.functions[tx.function];
+        let change = if let Some(path) = abi::mutate(&mut tx.args, &function.types, rng, dict) {
+            Change::Leaf { tx: at, path }
+        } else if function.payable {
+            tx.value = abi::mutate_uint(tx.value, 256, rng, dict) % MAX_VALUE;
+            Change::Value { tx: at }
+        } else {
+            mutate_warp(&mut tx.warp, rng, dict);
+            Change::Warp { tx: at }
+        };
+        (twin, change)
+    }
+
     /// One change to `seq` (never empty), chosen by weight among those that apply: fuzz a
     /// transaction (an argument, the sender, the value, the warp), or a sequence operation.
     fn mutate_once(

@@ -32,12 +32,20 @@ const EXCHANGE_EVERY: u64 = 512;
 
 /// Failed prediction chains after which a metric is no longer predicted on: its branch
 /// is out of the secant method's reach (a hash, a narrow input's overflow check), and the
-/// runs are better spent fuzzing.
+/// runs are better spent fuzzing. The counts halve whenever the corpus gains an entry: a
+/// new path can mean a new state before the branch, in which prediction may work (an
+/// index check that fails against a short array succeeds once the array is long).
 const GIVE_UP_AFTER: u32 = 64;
 
 /// HARVEY's p_a: the probability that a mutant's run is replaced by an aggressive run of
 /// its parent, while the parent's last function is not yet known to depend on state.
 const AGGRESSIVE_PROBABILITY: f64 = 0.125;
+
+/// The probability that a structure mutant on a known path is paired with a one-leaf
+/// twin for input prediction. Path ids cover the last transaction, so a mutant that gives
+/// it a new prefix (a new state) is usually not kept, yet may be the only context where
+/// its metrics can be minimized (an index check passes only after an array grew).
+const TWIN_PROBABILITY: f64 = 0.25;
 
 /// How often progress is reported.
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
@@ -271,13 +279,6 @@ impl<'a> Worker<'a> {
         let mut predicted: Option<Prediction> = None;
         let mut spent = 0;
         while spent < energy || predicted.is_some() {
-            if predicted.is_none() && self.aggressive_due(&parent) {
-                if self.aggressive(index) {
-                    return (true, spent + 1);
-                }
-                spent += 1;
-                continue;
-            }
             let (input, change, chain) = match predicted.take() {
                 Some(prediction) => (prediction.sequence.clone(), None, Some(prediction)),
                 None => {
@@ -296,15 +297,40 @@ impl<'a> Worker<'a> {
                     (mutant, Some(change), None)
                 }
             };
-            let stop = self.execute(&input);
+            let ran = self.execute(&input);
+            let stop = ran.is_none();
             // Count a predicted input even when it ends the campaign: it may be the one
             // that found the bug.
             let followed = chain.map(|prediction| self.follow(&prediction));
             if stop {
                 return (true, spent + 1);
             }
+            if change.is_some() && self.aggressive_due(&input) {
+                // The same mutant again with fuzzed storage: does state change its path?
+                spent += 1;
+                if self.aggressive(&input) {
+                    return (true, spent);
+                }
+            }
             predicted = match (followed, change) {
                 (Some(next), _) => next,
+                (None, Some(Change::Structure))
+                    if self.predict
+                        && spent < energy
+                        && ran == Some(false)
+                        && self.rng.random_bool(TWIN_PROBABILITY) =>
+                {
+                    // A structure mutant on a known path may still be a new context for
+                    // the metrics of its last transaction: pair it with a one-leaf twin.
+                    spent += 1;
+                    let costs: CostMap =
+                        self.executor.costs().iter().map(|c| (c.key, *c)).collect();
+                    let (twin, change) = mutator.mutate_input(&input, &mut self.rng, &self.dict);
+                    match self.execute(&twin) {
+                        None => return (true, spent + 1),
+                        Some(_) => self.predict_from(&input, &costs, &twin, &change),
+                    }
+                }
                 (None, Some(change)) if self.predict && spent < energy => {
                     self.predict_from(&parent, &parent_costs, &input, &change)
                 }
@@ -315,14 +341,15 @@ impl<'a> Worker<'a> {
         (false, spent)
     }
 
-    /// Whether the next run should be an aggressive run of `parent`: with demand-driven
-    /// fuzzing, with probability p_a, while its last function is not known to depend on
-    /// state and has been seen to read storage (there is nothing to fuzz otherwise).
-    fn aggressive_due(&mut self, parent: &Sequence) -> bool {
+    /// Whether the mutant `input`, just run, should also get an aggressive run: with
+    /// demand-driven fuzzing, with probability p_a, while its last function is not known
+    /// to depend on state and has been seen to read storage (there is nothing to fuzz
+    /// otherwise).
+    fn aggressive_due(&mut self, input: &Sequence) -> bool {
         if !self.demand_driven {
             return false;
         }
-        let Some(last) = parent.txs.last() else {
+        let Some(last) = input.txs.last() else {
             return false;
         };
         let dataflow = self.executor.dataflow();
@@ -331,19 +358,19 @@ impl<'a> Worker<'a> {
             && self.rng.random_bool(AGGRESSIVE_PROBABILITY)
     }
 
-    /// An aggressive run of corpus entry `index`: its sequence again, with some of the
-    /// slots its last function reads set to fuzzed values first. A path no regular run has
-    /// taken marks the function state-dependent; the run itself is discarded, never kept
-    /// or checked, since the state it fuzzed may be unreachable. True when the budget is
-    /// spent.
-    fn aggressive(&mut self, index: usize) -> bool {
+    /// An aggressive run of `sequence` (a mutant whose regular run was just kept or
+    /// discarded): the same transactions, with some of the slots the last function reads
+    /// set to fuzzed values before it. A path no regular run has taken (the regular run of
+    /// the same inputs is in the corpus by now, if new) shows the function's coverage
+    /// depends on state and marks it; the run itself is discarded, never kept or checked,
+    /// since the state it fuzzed may be unreachable. True when the budget is spent.
+    fn aggressive(&mut self, sequence: &Sequence) -> bool {
         if !self.shared.claim() {
             return true;
         }
         if self.id == 0 {
             self.shared.tick();
         }
-        let sequence = &self.corpus.get(index).sequence;
         let function = sequence.txs[sequence.txs.len() - 1].function;
         let reads = self.executor.dataflow().reads(function);
         let mut slots: Vec<Slot> = reads
@@ -435,7 +462,7 @@ impl<'a> Worker<'a> {
     fn seed_corpus(&mut self, mutator: &Mutator<'_>) -> bool {
         for function in 0..self.executor.surface().functions.len() {
             let tx = mutator.tx_for(function, &mut self.rng, &self.dict);
-            if self.execute(&Sequence { txs: vec![tx] }) {
+            if self.execute(&Sequence { txs: vec![tx] }).is_none() {
                 return true;
             }
         }
@@ -443,11 +470,11 @@ impl<'a> Worker<'a> {
         self.corpus.is_empty()
     }
 
-    /// Runs `sequence`; keeps it on a new path id. True when the campaign should stop
-    /// (budget spent, or a violation, which is then reported).
-    fn execute(&mut self, sequence: &Sequence) -> bool {
+    /// Runs `sequence`; keeps it on a new path id. Whether it was kept, or `None` when the
+    /// campaign should stop (budget spent, or a violation, which is then reported).
+    fn execute(&mut self, sequence: &Sequence) -> Option<bool> {
         if !self.shared.claim() {
-            return true;
+            return None;
         }
         if self.id == 0 {
             self.shared.tick();
@@ -464,7 +491,7 @@ impl<'a> Worker<'a> {
             let mut sequence = sequence.clone();
             sequence.txs.truncate(found.tx + 1);
             self.shared.report(sequence, found);
-            return true;
+            return None;
         }
         let kept = self
             .corpus
@@ -472,6 +499,9 @@ impl<'a> Worker<'a> {
         if kept {
             for &operand in self.executor.operands() {
                 self.dict.observe(operand);
+            }
+            for missed in self.missed.values_mut() {
+                *missed /= 2;
             }
             self.fresh.push(sequence.clone());
             self.shared
@@ -494,7 +524,7 @@ impl<'a> Worker<'a> {
             let edges = self.executor.coverage().len();
             self.shared.edges.fetch_max(edges, Ordering::Relaxed);
         }
-        false
+        Some(kept)
     }
 
     /// Publishes this worker's new entries and runs the other workers' (keeping those
@@ -512,7 +542,7 @@ impl<'a> Worker<'a> {
             incoming
         };
         for sequence in incoming {
-            if self.execute(&sequence) {
+            if self.execute(&sequence).is_none() {
                 return true;
             }
         }
