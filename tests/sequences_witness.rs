@@ -129,3 +129,20 @@ fn handshake_needs_two_senders() {
     assert!(send(&mut chain, at, a, "settle()", &[]).is_success());
     assert_assert(&send(&mut chain, at, a, "settle()", &[]));
 }
+
+#[test]
+fn guarded_level_stays_below_ten_so_only_fuzzed_storage_reaches_the_assert() {
+    let mut chain = chain();
+    let at = chain.deploy("Guarded", ()).unwrap();
+    let a = chain.senders()[0];
+    for by in [9, 5, 1, 10, 1000, 3] {
+        assert!(send(&mut chain, at, a, "raise(uint256)", &[uint(by)]).is_success());
+        let level: U256 = chain.view(at, "level()", ()).unwrap();
+        assert!(level < U256::from(10), "raise({by}) left level at {level}");
+    }
+    assert!(send(&mut chain, at, a, "lower()", &[]).is_success());
+    assert!(send(&mut chain, at, a, "probe()", &[]).is_success());
+    // What an aggressive run does: write the slot directly.
+    chain.set_storage(at, U256::ZERO, U256::from(1000));
+    assert_assert(&send(&mut chain, at, a, "probe()", &[]));
+}

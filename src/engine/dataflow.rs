@@ -158,6 +158,28 @@ impl Dataflow {
         self.self_dependent[function]
     }
 
+    /// Records accesses directly, for tests of the graph's users.
+    #[cfg(test)]
+    pub(crate) fn learn(
+        &mut self,
+        function: usize,
+        reads: &[Slot],
+        writes: &[Slot],
+        branched_on: &[Slot],
+    ) {
+        let accesses = &mut self.functions[function];
+        for &slot in reads {
+            accesses.reads.insert(slot);
+        }
+        for &slot in writes {
+            accesses.writes.insert(slot);
+        }
+        for &slot in branched_on {
+            accesses.condition_reads.insert(slot);
+        }
+        self.stale = true;
+    }
+
     /// Derives the graph again if observations changed it (cheap when they did not).
     pub(crate) fn refresh(&mut self) {
         if !self.stale {

@@ -420,13 +420,14 @@ fn random_value(rng: &mut StdRng, dict: &Dictionary) -> U256 {
 mod tests {
     use super::*;
 
-    #[test]
-    fn arguments_are_reused_between_transactions_of_matching_types() {
-        use crate::engine::surface::FuzzFunction;
-        use alloy_dyn_abi::DynSolType;
-        use alloy_primitives::Address;
-        use rand::SeedableRng;
-        let function = |name: &str, types: Vec<DynSolType>| FuzzFunction {
+    use crate::engine::dataflow::Dependence;
+    use crate::engine::surface::FuzzFunction;
+    use alloy_dyn_abi::DynSolType;
+    use alloy_primitives::Address;
+    use rand::SeedableRng;
+
+    fn function(name: &str, types: Vec<DynSolType>) -> FuzzFunction {
+        FuzzFunction {
             contract: "C".into(),
             address: Address::ZERO,
             signature: format!("{name}(..)"),
@@ -434,20 +435,130 @@ mod tests {
             params: vec![String::new(); types.len()],
             types,
             payable: false,
+        }
+    }
+
+    fn tx(function: usize, args: Vec<DynSolValue>) -> TxInput {
+        TxInput {
+            sender: 0,
+            function,
+            args,
+            value: U256::ZERO,
+            warp: Warp::default(),
+        }
+    }
+
+    /// Three functions without arguments: `write()` writes slot 1, `read()` reads it, and
+    /// `count()` reads and writes slot 2 and branches on it.
+    fn three() -> (Surface, Dataflow) {
+        let surface = Surface {
+            functions: vec![
+                function("write", vec![]),
+                function("read", vec![]),
+                function("count", vec![]),
+            ],
+            senders: vec![Address::ZERO, Address::with_last_byte(1)],
         };
+        let slot = |s: u8| (Address::ZERO, U256::from(s));
+        let mut dataflow = Dataflow::new(3, false);
+        dataflow.learn(0, &[], &[slot(1)], &[]);
+        dataflow.learn(1, &[slot(1)], &[], &[slot(1)]);
+        dataflow.learn(2, &[slot(2)], &[slot(2)], &[slot(2)]);
+        dataflow.refresh();
+        (surface, dataflow)
+    }
+
+    /// Lengths and last functions of `n` mutants of `parent`.
+    fn mutants(
+        mutator: &Mutator<'_>,
+        parent: &Sequence,
+        guide: Guide<'_>,
+        n: usize,
+    ) -> Vec<Sequence> {
+        let mut rng = StdRng::seed_from_u64(7);
+        let dict = Dictionary::new(vec![]);
+        (0..n)
+            .map(|_| mutator.mutate(parent, parent, &mut rng, &dict, guide).0)
+            .collect()
+    }
+
+    #[test]
+    fn only_state_dependent_functions_get_longer_sequences() {
+        let (surface, mut dataflow) = three();
+        let pools = Pools::default();
+        let mutator = Mutator::new(&surface, 8, true, true);
+        let parent = Sequence {
+            txs: vec![tx(1, vec![])],
+        };
+        let guide = Guide {
+            dataflow: &dataflow,
+            pools: &pools,
+        };
+        assert!(
+            mutants(&mutator, &parent, guide, 2_000)
+                .iter()
+                .all(|m| m.txs.len() == 1),
+            "nothing is state-dependent yet"
+        );
+        dataflow.mark(1, Dependence::Aggressive);
+        let guide = Guide {
+            dataflow: &dataflow,
+            pools: &pools,
+        };
+        let grown: Vec<Sequence> = mutants(&mutator, &parent, guide, 2_000)
+            .into_iter()
+            .filter(|m| m.txs.len() > 1)
+            .collect();
+        assert!(grown.len() > 100, "{} grew", grown.len());
+        assert!(grown.iter().all(|m| m.txs.last().unwrap().function == 1));
+        // Writers of what read() reads come first more often than chance (1/3) would.
+        let writes_first = grown.iter().filter(|m| m.txs[0].function == 0).count();
+        assert!(
+            writes_first * 2 > grown.len(),
+            "{writes_first} of {}",
+            grown.len()
+        );
+        // Without demand-driven fuzzing, any sequence grows.
+        let eager = Mutator::new(&surface, 8, false, true);
+        let unmarked = Dataflow::new(3, false);
+        let guide = Guide {
+            dataflow: &unmarked,
+            pools: &pools,
+        };
+        assert!(
+            mutants(&eager, &parent, guide, 500)
+                .iter()
+                .any(|m| m.txs.len() > 1)
+        );
+    }
+
+    #[test]
+    fn self_dependent_calls_are_repeated_only_with_dataflow() {
+        let (surface, mut dataflow) = three();
+        dataflow.mark(2, Dependence::Aggressive);
+        let pools = Pools::default();
+        let guide = Guide {
+            dataflow: &dataflow,
+            pools: &pools,
+        };
+        let parent = Sequence {
+            txs: vec![tx(2, vec![])],
+        };
+        let run = |m: &Sequence| m.txs.windows(6).any(|w| w.iter().all(|t| t.function == 2));
+        let with = Mutator::new(&surface, 32, true, true);
+        assert!(mutants(&with, &parent, guide, 2_000).iter().any(run));
+        let without = Mutator::new(&surface, 32, true, false);
+        assert!(!mutants(&without, &parent, guide, 2_000).iter().any(run));
+    }
+
+    #[test]
+    fn arguments_are_reused_between_transactions_of_matching_types() {
         let surface = Surface {
             functions: vec![
                 function("commit", vec![DynSolType::Uint(256)]),
                 function("reveal", vec![DynSolType::Bool, DynSolType::Uint(256)]),
             ],
             senders: vec![Address::ZERO],
-        };
-        let tx = |function, args| TxInput {
-            sender: 0,
-            function,
-            args,
-            value: U256::ZERO,
-            warp: Warp::default(),
         };
         let secret = DynSolValue::Uint(U256::from(1234), 256);
         let mut seq = Sequence {

@@ -1,0 +1,187 @@
+//! Demand-driven sequence fuzzing end to end (issue 5) on the bugs in
+//! `contracts/sequences/`: each found with a fixed seed and shrunk to the sequence its
+//! comment describes; aggressive runs marking functions state-dependent without ever being
+//! reported; functions whose coverage does not depend on state keeping one-transaction
+//! sequences; and the two switches.
+
+use alloy_dyn_abi::DynSolValue;
+use harvey::chain::Chain;
+use harvey::prelude::*;
+use harvey::{Dependence, Failure, Outcome};
+
+/// A campaign deep enough for Counter's 40 increments.
+fn campaign<'a>(contract: &str) -> Campaign<'a> {
+    Campaign::new(env!("CARGO_MANIFEST_DIR"))
+        .contract(contract)
+        .seed(1)
+        .runs(200_000)
+        .depth(64)
+}
+
+fn failure(outcome: &Outcome) -> &Failure {
+    outcome.failure.as_ref().unwrap_or_else(|| {
+        panic!(
+            "expected a violation; summary:\n{}",
+            harvey::report::summary(&outcome.stats)
+        )
+    })
+}
+
+/// The function name of every call in the failing sequence.
+fn names(failure: &Failure) -> Vec<&str> {
+    failure.calls.iter().map(|c| c.function_name()).collect()
+}
+
+fn uint(failure: &Failure, call: usize) -> U256 {
+    match failure.calls[call].args[0] {
+        DynSolValue::Uint(value, _) => value,
+        ref other => panic!("not a uint: {other:?}"),
+    }
+}
+
+/// How `function` came to get longer sequences, if it did.
+fn dependence(outcome: &Outcome, function: &str) -> Option<Dependence> {
+    outcome
+        .stats
+        .sequencing
+        .state_dependent
+        .iter()
+        .find(|f| f.signature.starts_with(&format!("{function}(")))
+        .map(|f| f.reason)
+}
+
+#[test]
+fn pipeline_sets_copies_then_checks_the_derived_value() {
+    let outcome = campaign("Pipeline").run().unwrap();
+    let failure = failure(&outcome);
+    assert_eq!(names(failure), ["set", "copy", "check"]);
+    assert_eq!(uint(failure, 2), uint(failure, 0) + U256::from(7));
+    assert_eq!(dependence(&outcome, "check"), Some(Dependence::Aggressive));
+    assert_eq!(dependence(&outcome, "set"), None, "set reads no state");
+}
+
+#[test]
+fn crowdsale_flips_on_a_second_investment_then_a_stranger_withdraws() {
+    let outcome = campaign("Crowdsale")
+        .invariant("only the owner withdraws", |chain: &Chain| {
+            let sale = chain.get("Crowdsale");
+            let by: Address = chain.view(sale, "withdrawnBy()", ()).unwrap();
+            let owner: Address = chain.view(sale, "owner()", ()).unwrap();
+            by == Address::ZERO || by == owner
+        })
+        .run()
+        .unwrap();
+    let failure = failure(&outcome);
+    assert_eq!(names(failure), ["invest", "invest", "withdraw"]);
+    let goal = U256::from(1000) * U256::from(10).pow(U256::from(18));
+    assert!(failure.calls[0].value >= goal, "{:?}", failure.calls[0]);
+    assert!(!failure.calls[1].value.is_zero());
+    // With invariants, every function that changes state feeds them.
+    assert_eq!(dependence(&outcome, "invest"), Some(Dependence::Invariants));
+}
+
+#[test]
+fn counter_is_incremented_forty_times_in_a_row() {
+    let outcome = campaign("Counter").run().unwrap();
+    let failure = failure(&outcome);
+    assert_eq!(names(failure), ["increment"; 40]);
+    assert!(failure.last_status.contains("Panic(0x01)"));
+    assert_eq!(
+        dependence(&outcome, "increment"),
+        Some(Dependence::Aggressive)
+    );
+    assert_eq!(
+        dependence(&outcome, "reset"),
+        None,
+        "reset branches on nothing"
+    );
+}
+
+#[test]
+fn commit_reveal_repeats_the_committed_value() {
+    let outcome = campaign("CommitReveal").run().unwrap();
+    let failure = failure(&outcome);
+    assert_eq!(names(failure), ["commit", "reveal"]);
+    assert_eq!(uint(failure, 0), uint(failure, 1));
+    assert_eq!(failure.calls[0].sender, failure.calls[1].sender);
+}
+
+#[test]
+fn handshake_needs_a_proposer_and_another_acceptor() {
+    let outcome = campaign("Handshake").run().unwrap();
+    let failure = failure(&outcome);
+    assert_eq!(names(failure), ["propose", "accept", "settle", "settle"]);
+    let senders: Vec<Address> = failure.calls.iter().map(|c| c.sender).collect();
+    assert_ne!(senders[0], senders[1]);
+    assert_eq!((senders[2], senders[3]), (senders[0], senders[0]));
+}
+
+#[test]
+fn aggressive_discoveries_mark_functions_and_are_never_reported() {
+    let outcome = campaign("Guarded").runs(20_000).run().unwrap();
+    assert!(
+        outcome.passed(),
+        "the assert is unreachable without fuzzed storage: {:?}",
+        outcome.failure
+    );
+    let stats = &outcome.stats.sequencing;
+    assert!(stats.aggressive_runs > 0);
+    assert_eq!(dependence(&outcome, "probe"), Some(Dependence::Aggressive));
+    assert_eq!(dependence(&outcome, "raise"), Some(Dependence::Aggressive));
+    // Aggressive runs are not counted as calls either: every counted probe passed.
+    let probe = outcome
+        .stats
+        .functions
+        .iter()
+        .find(|f| f.signature == "probe()")
+        .unwrap();
+    assert!(probe.calls > 0);
+    assert_eq!(probe.reverts, 0);
+}
+
+#[test]
+fn functions_whose_coverage_does_not_depend_on_state_keep_single_transactions() {
+    // Baz branches on its arguments only; it writes state but never reads it.
+    let outcome = Campaign::new(env!("CARGO_MANIFEST_DIR"))
+        .contract("Baz")
+        .seed(3)
+        .runs(5_000)
+        .run()
+        .unwrap();
+    let stats = &outcome.stats.sequencing;
+    assert!(stats.state_dependent.is_empty(), "{stats:?}");
+    assert_eq!(
+        stats.runs_by_length.iter().skip(2).sum::<u64>(),
+        0,
+        "only one-transaction sequences: {:?}",
+        stats.runs_by_length
+    );
+    // Without demand-driven fuzzing every sequence grows.
+    let eager = Campaign::new(env!("CARGO_MANIFEST_DIR"))
+        .contract("Baz")
+        .seed(3)
+        .runs(5_000)
+        .demand_driven(false)
+        .run()
+        .unwrap();
+    let stats = &eager.stats.sequencing;
+    assert!(
+        stats.runs_by_length.iter().skip(2).sum::<u64>() > 1_000,
+        "{stats:?}"
+    );
+    assert_eq!(stats.aggressive_runs, 0);
+}
+
+#[test]
+fn without_dataflow_no_call_is_repeated_and_counter_stays_out_of_reach() {
+    let outcome = campaign("Counter")
+        .runs(50_000)
+        .dataflow(false)
+        .run()
+        .unwrap();
+    assert!(
+        outcome.passed(),
+        "40 increments in a row by chance: {:?}",
+        outcome.failure
+    );
+}
