@@ -1,6 +1,9 @@
-//! harvey against forge 1.7.1's invariant fuzzer on the planted bugs in `contracts/bugs/`:
-//! median time-to-violation over several seeds for each, and harvey's engine throughput as
-//! a ratio of raw revm calls per second on the same contract.
+//! harvey against forge 1.7.1's invariant fuzzer on the planted bugs: median
+//! time-to-violation over several seeds with input prediction on and off (`contracts/bugs/`,
+//! `contracts/prediction/`), and with demand-driven sequences and dataflow ordering each
+//! switched off, with the corpus size at the end (`contracts/sequences/` and the bugs that
+//! need several calls); then coverage on Baz, and harvey's engine throughput as a ratio of
+//! raw revm calls per second on the same contract.
 //!
 //! Run with `cargo bench --bench vs_forge` (`HARVEY_BENCH_SEEDS=n` for n seeds, default 5).
 //! forge is installed from npm on first use; both use the repo's solc shim.
@@ -70,6 +73,49 @@ const CASES: [ForgeCase; 7] = [
     },
 ];
 
+/// The bugs that need several transactions, for the sequence table. Crowdsale's bug is
+/// broken state (a stranger withdrew), so both tools check it with an invariant; forge never
+/// sends ether with its invariant calls, so it cannot invest.
+const SEQUENCE_CASES: [ForgeCase; 5] = [
+    ForgeCase {
+        contract: "Pipeline",
+        dir: "sequences",
+        invariant_body: "",
+        fail_on_revert: true,
+    },
+    ForgeCase {
+        contract: "Crowdsale",
+        dir: "sequences",
+        invariant_body: "require(target.withdrawnBy() == address(0) || target.withdrawnBy() == target.owner(), \"a stranger withdrew\");",
+        fail_on_revert: false,
+    },
+    ForgeCase {
+        contract: "Counter",
+        dir: "sequences",
+        invariant_body: "",
+        fail_on_revert: true,
+    },
+    ForgeCase {
+        contract: "CommitReveal",
+        dir: "sequences",
+        invariant_body: "",
+        fail_on_revert: true,
+    },
+    ForgeCase {
+        contract: "Handshake",
+        dir: "sequences",
+        invariant_body: "",
+        fail_on_revert: true,
+    },
+];
+
+/// Depth of every campaign in the sequence table, for both tools: Counter's bug needs 40
+/// calls in a row.
+const SEQUENCE_DEPTH: u32 = 64;
+
+/// harvey's depth in the first table: its default (forge gets the same).
+const DEFAULT_DEPTH: u32 = 8;
+
 /// Wall-clock budget per campaign for each tool; a bug not found within it counts as not
 /// found.
 const BUDGET: Duration = Duration::from_secs(10);
@@ -98,17 +144,19 @@ fn main() {
         "contract", "harvey", "no predict", "forge", "off/on", "forge/on"
     );
     for case in &CASES {
-        let project = forge::prepare(root, &forge, case, BUDGET).unwrap_or_else(|e| panic!("{e}"));
+        let project = forge::prepare(root, &forge, case, BUDGET, DEFAULT_DEPTH)
+            .unwrap_or_else(|e| panic!("{e}"));
         let mut on = Vec::new();
         let mut off = Vec::new();
         let mut peer = Vec::new();
+        let no_prediction = Switches {
+            prediction: false,
+            ..Switches::ALL
+        };
         for seed in 1..=seeds {
-            on.extend(harvey_time_to_violation(case.contract, seed, true));
-            off.extend(harvey_time_to_violation(case.contract, seed, false));
-            let run = forge::time_to_violation(&project, seed).unwrap_or_else(|e| panic!("{e}"));
-            if run.found {
-                peer.push(run.reported.unwrap_or(run.wall));
-            }
+            on.extend(harvey_run(case.contract, seed, DEFAULT_DEPTH, Switches::ALL).found);
+            off.extend(harvey_run(case.contract, seed, DEFAULT_DEPTH, no_prediction).found);
+            peer.extend(forge_time(&project, seed));
         }
         let found = format!("{}/{}/{} of {seeds}", on.len(), off.len(), peer.len());
         let (on, off, peer) = (median(&mut on), median(&mut off), median(&mut peer));
@@ -126,29 +174,146 @@ fn main() {
         "(ratios above 1: harvey with prediction is faster; a tool that did not find the bug counts"
     );
     println!("as the budget in the ratio)\n");
+    sequences(root, &forge, seeds);
     coverage(root);
     throughput(root);
 }
 
-/// harvey's time from the end of setup to the first sighting of the case's bug.
-fn harvey_time_to_violation(contract: &str, seed: u64, prediction: bool) -> Option<Duration> {
+/// The sequence table: for each bug that needs several calls, harvey with everything on,
+/// without demand-driven sequences, and without dataflow ordering, against forge; all at
+/// depth [`SEQUENCE_DEPTH`]. The corpus size is taken when the campaign ends (at the
+/// violation, or when the budget is spent).
+fn sequences(root: &Path, forge: &Path, seeds: u64) {
+    println!(
+        "sequences: time to violation, median of {seeds} seeds, budget {}s, depth {SEQUENCE_DEPTH} for both tools",
+        BUDGET.as_secs()
+    );
+    println!(
+        "{:<12} {:>9} {:>9} {:>9} {:>9} {:>7} {:>7} {:>8}   corpus (on/dd off/df off)   found (on/dd off/df off/forge)",
+        "contract", "harvey", "dd off", "df off", "forge", "dd/on", "df/on", "forge/on"
+    );
+    let configurations = [
+        Switches::ALL,
+        Switches {
+            demand_driven: false,
+            ..Switches::ALL
+        },
+        Switches {
+            dataflow: false,
+            ..Switches::ALL
+        },
+    ];
+    let bugs = CASES
+        .iter()
+        .filter(|c| ["TwoStep", "Seats", "Rewards"].contains(&c.contract));
+    for case in SEQUENCE_CASES.iter().chain(bugs) {
+        let project = forge::prepare(root, forge, case, BUDGET, SEQUENCE_DEPTH)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut times = [Vec::new(), Vec::new(), Vec::new()];
+        let mut corpora = [Vec::new(), Vec::new(), Vec::new()];
+        let mut peer = Vec::new();
+        for seed in 1..=seeds {
+            for (i, switches) in configurations.iter().enumerate() {
+                let run = harvey_run(case.contract, seed, SEQUENCE_DEPTH, *switches);
+                times[i].extend(run.found);
+                corpora[i].push(run.corpus);
+            }
+            peer.extend(forge_time(&project, seed));
+        }
+        let found = format!(
+            "{}/{}/{}/{} of {seeds}",
+            times[0].len(),
+            times[1].len(),
+            times[2].len(),
+            peer.len()
+        );
+        let corpus = corpora
+            .iter_mut()
+            .map(|c| {
+                c.sort();
+                c[c.len() / 2].to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("/");
+        let [on, dd, df] = times.each_mut().map(|t| median(t));
+        let peer = median(&mut peer);
+        println!(
+            "{:<12} {:>9} {:>9} {:>9} {:>9} {:>7} {:>7} {:>8}   {corpus:<26}   {found}",
+            case.contract,
+            show(on),
+            show(dd),
+            show(df),
+            show(peer),
+            ratio(dd, on),
+            ratio(df, on),
+            ratio(peer, on)
+        );
+    }
+    println!("(dd: demand-driven sequences, df: dataflow ordering; ratios above 1: harvey with");
+    println!("everything on is faster)\n");
+}
+
+/// Which of harvey's techniques a benchmark campaign uses.
+#[derive(Debug, Clone, Copy)]
+struct Switches {
+    prediction: bool,
+    demand_driven: bool,
+    dataflow: bool,
+}
+
+impl Switches {
+    /// Everything on: harvey's defaults.
+    const ALL: Switches = Switches {
+        prediction: true,
+        demand_driven: true,
+        dataflow: true,
+    };
+}
+
+/// What one harvey campaign on a planted bug gave.
+struct HarveyRun {
+    /// Time from the end of setup to the first sighting of the bug, if found in the budget.
+    found: Option<Duration>,
+    /// Corpus entries when the campaign ended.
+    corpus: usize,
+}
+
+/// One harvey campaign on `contract` (with the invariant its bug needs, if any).
+fn harvey_run(contract: &str, seed: u64, depth: u32, switches: Switches) -> HarveyRun {
     let campaign = Campaign::new(env!("CARGO_MANIFEST_DIR"))
         .contract(contract)
         .seed(seed)
         .time(BUDGET)
-        .prediction(prediction);
-    let campaign = if contract == "Seats" {
-        campaign.invariant("founder keeps the first seat", |chain: &Chain| {
+        .depth(depth)
+        .prediction(switches.prediction)
+        .demand_driven(switches.demand_driven)
+        .dataflow(switches.dataflow);
+    let campaign = match contract {
+        "Seats" => campaign.invariant("founder keeps the first seat", |chain: &Chain| {
             let seats = chain.get("Seats");
             let first: Address = chain.view(seats, "first()", ()).unwrap();
             let founder: Address = chain.view(seats, "founder()", ()).unwrap();
             first == founder || first == Address::ZERO
-        })
-    } else {
-        campaign
+        }),
+        "Crowdsale" => campaign.invariant("only the owner withdraws", |chain: &Chain| {
+            let sale = chain.get("Crowdsale");
+            let by: Address = chain.view(sale, "withdrawnBy()", ()).unwrap();
+            let owner: Address = chain.view(sale, "owner()", ()).unwrap();
+            by == Address::ZERO || by == owner
+        }),
+        _ => campaign,
     };
     let outcome = campaign.run().unwrap_or_else(|e| panic!("{e}"));
-    outcome.failure.map(|f| f.found_after)
+    HarveyRun {
+        found: outcome.failure.map(|f| f.found_after),
+        corpus: outcome.stats.corpus,
+    }
+}
+
+/// forge's reported time to the violation with `seed`, if it found one.
+fn forge_time(project: &forge::ForgeProject, seed: u64) -> Option<Duration> {
+    let run = forge::time_to_violation(project, seed).unwrap_or_else(|e| panic!("{e}"));
+    run.found.then(|| run.reported.unwrap_or(run.wall))
 }
 
 /// Edges covered on `Baz` (HARVEY's running example, no bug) after a fixed number of

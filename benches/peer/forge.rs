@@ -67,15 +67,18 @@ pub(crate) fn ensure_forge() -> Result<PathBuf, String> {
     Ok(binary)
 }
 
-/// Writes the forge project for `case` under the scratch directory's `forge-projects/` and
-/// compiles it once (untimed).
+/// Writes the forge project for `case`, fuzzing sequences of up to `depth` calls, under the
+/// scratch directory's `forge-projects/` and compiles it once (untimed).
 pub(crate) fn prepare(
     root: &Path,
     forge: &Path,
     case: &ForgeCase,
     budget: Duration,
+    depth: u32,
 ) -> Result<ForgeProject, String> {
-    let dir = scratch().join("forge-projects").join(case.contract);
+    let dir = scratch()
+        .join("forge-projects")
+        .join(format!("{}-depth{depth}", case.contract));
     let _ = std::fs::remove_dir_all(&dir);
     for sub in ["src", "test"] {
         std::fs::create_dir_all(dir.join(sub)).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -92,7 +95,7 @@ pub(crate) fn prepare(
     let write = |name: &str, text: String| {
         std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))
     };
-    write("foundry.toml", foundry_toml(root, case, budget))?;
+    write("foundry.toml", foundry_toml(root, case, budget, depth))?;
     write(
         &format!("test/{}.t.sol", case.contract),
         test_contract(case),
@@ -166,12 +169,12 @@ fn reported_time(stdout: &str) -> Option<Duration> {
         .map(|v| Duration::from_secs_f64(v * scale))
 }
 
-/// Same solc (the repo's shim), offline, depth 8 like harvey's default, no shrinking (so
-/// the time is time-to-violation), and the same wall-clock budget as harvey.
-fn foundry_toml(root: &Path, case: &ForgeCase, budget: Duration) -> String {
+/// Same solc (the repo's shim), offline, the same depth as harvey's campaign, no shrinking
+/// (so the time is time-to-violation), and the same wall-clock budget as harvey.
+fn foundry_toml(root: &Path, case: &ForgeCase, budget: Duration, depth: u32) -> String {
     format!(
         "[profile.default]\nsrc = \"src\"\ntest = \"test\"\nout = \"out\"\nlibs = []\n\
-         solc = \"{}\"\noffline = true\n\n[invariant]\nruns = 1000000\ndepth = 8\n\
+         solc = \"{}\"\noffline = true\n\n[invariant]\nruns = 1000000\ndepth = {depth}\n\
          fail_on_revert = {}\nshrink_run_limit = 0\ntimeout = {}\n",
         root.join("tools/solc-shim/solc").display(),
         case.fail_on_revert,
