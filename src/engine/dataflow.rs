@@ -18,6 +18,13 @@ const SLOTS_PER_FUNCTION: usize = 64;
 /// Comparisons a transaction's loads are matched against when looking for condition reads.
 const COMPARISONS_SCANNED: usize = 64;
 
+/// Whether `bound` looks like the other side of a checked-arithmetic overflow test
+/// (`x > MAX - y`): solc compares every `+=` operand against such a value, and counting
+/// those would make every counter "branch on its own state".
+fn is_overflow_bound(bound: U256) -> bool {
+    bound.bit(255)
+}
+
 /// A storage slot of some account.
 pub(crate) type Slot = (Address, U256);
 
@@ -64,7 +71,8 @@ pub(crate) struct Dataflow {
     dependent: Vec<Option<Dependence>>,
     /// Whether the campaign has Rust invariants (see [`Dependence::Invariants`]).
     invariants: bool,
-    /// Per function: the functions that write a slot it reads, itself included.
+    /// Per function: the other functions that write a slot it reads (a function that
+    /// feeds itself is [`Dataflow::is_self_dependent`] instead).
     writers: Vec<Vec<usize>>,
     /// Per function: whether it writes a slot it branches on (worth calling repeatedly).
     self_dependent: Vec<bool>,
@@ -104,9 +112,10 @@ impl Dataflow {
             let slot = (access.address, access.slot);
             changed |= accesses.reads.insert(slot);
             if !accesses.condition_reads.contains(&slot)
-                && comparisons
-                    .iter()
-                    .any(|c| c.lhs == access.value || c.rhs == access.value)
+                && comparisons.iter().any(|c| {
+                    (c.lhs == access.value && !is_overflow_bound(c.rhs))
+                        || (c.rhs == access.value && !is_overflow_bound(c.lhs))
+                })
             {
                 // The loaded value was compared: the function branches on this slot. A
                 // value equal by coincidence only costs a few extra repeats.
@@ -145,7 +154,7 @@ impl Dataflow {
         &self.functions[function].reads.order
     }
 
-    /// The functions that write a slot `function` reads (itself included when it does).
+    /// The other functions that write a slot `function` reads.
     pub(crate) fn writers_of(&self, function: usize) -> &[usize] {
         debug_assert!(!self.stale, "refresh() after observing");
         &self.writers[function]
@@ -191,7 +200,9 @@ impl Dataflow {
                 .functions
                 .iter()
                 .enumerate()
-                .filter(|(_, writer)| writer.writes.intersects(&accesses.reads))
+                .filter(|&(writer, writes)| {
+                    writer != reader && writes.writes.intersects(&accesses.reads)
+                })
                 .map(|(index, _)| index)
                 .collect();
             self.self_dependent[reader] = accesses.writes.intersects(&accesses.condition_reads);
@@ -248,7 +259,7 @@ mod tests {
         flow.refresh();
         assert_eq!(flow.writers_of(1), &[0]);
         assert_eq!(flow.writers_of(0), &[] as &[usize]);
-        assert_eq!(flow.writers_of(2), &[2]);
+        assert!(flow.writers_of(2).is_empty(), "itself is no other writer");
         assert!(flow.is_self_dependent(2));
         assert!(
             !flow.is_self_dependent(1),
@@ -257,6 +268,28 @@ mod tests {
         assert_eq!(
             flow.reads(1),
             &[(Address::with_last_byte(1), U256::from(1))]
+        );
+    }
+
+    #[test]
+    fn overflow_checks_are_not_branches_on_state() {
+        let mut flow = Dataflow::new(1, false);
+        let mut t = trace(&[(Load, 3, 7), (Store, 3, 8)], &[]);
+        t.push_comparison(Comparison {
+            code: Address::with_last_byte(1),
+            cmp_pc: 0,
+            jumpi_pc: 1,
+            op: CmpOp::Gt,
+            lhs: U256::from(7),
+            rhs: U256::MAX - U256::from(1),
+            negations: 0,
+            taken: false,
+        });
+        flow.observe(0, &t, true, false);
+        flow.refresh();
+        assert!(
+            !flow.is_self_dependent(0),
+            "`x += 1` alone is no self-dependency"
         );
     }
 

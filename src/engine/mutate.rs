@@ -238,8 +238,8 @@ impl<'a> Mutator<'a> {
         Some(LeafPath(vec![target as u32]))
     }
 
-    /// A sequence operation relative to a random transaction t (HARVEY §5): insert a new
-    /// transaction before t, replace the transactions before t with another sequence,
+    /// A sequence operation relative to a random transaction t (HARVEY §5): insert new
+    /// transactions before t (one, or a short writer-before-reader chain), replace the transactions before t with another sequence,
     /// repeat a self-dependent call, remove t, or replace t; without demand-driven
     /// fuzzing also append.
     fn mutate_structure(
@@ -253,25 +253,50 @@ impl<'a> Mutator<'a> {
         let len = seq.txs.len();
         let t = rng.random_range(0..len);
         let room = self.depth.saturating_sub(len);
-        match rng.random_range(0..6) {
-            0 | 1 if room > 0 => {
-                let tx = self.new_tx(Some(seq.txs[t].function), rng, dict, guide);
-                seq.txs.insert(t, tx);
-            }
-            2 if self.replace_prefix(seq, t, donor, rng, guide) => {}
-            3 if room > 0 && self.repeat(seq, room, rng, guide) => {}
-            4 if len > 1 => {
+        let applied = match rng.random_range(0..10) {
+            // Growing the state-setting part is what these operations are for: an
+            // operation that does not apply falls back to an insertion.
+            0..=3 => false,
+            4 | 5 => self.replace_prefix(seq, t, donor, rng, guide),
+            6 => room > 0 && self.repeat(seq, room, rng, guide),
+            7 if len > 1 => {
                 let removed = seq.txs.remove(t);
                 // Keep the time that passed: the next transaction inherits the warp.
                 if let Some(next) = seq.txs.get_mut(t) {
                     next.warp = add_warps(removed.warp, next.warp);
                 }
+                true
             }
-            5 if room > 0 && !self.demand_driven => {
+            8 if room > 0 && !self.demand_driven => {
                 let tx = self.new_tx(None, rng, dict, guide);
                 seq.txs.push(tx);
+                true
             }
-            _ => seq.txs[t] = self.new_tx(None, rng, dict, guide),
+            9 => {
+                seq.txs[t] = self.new_tx(None, rng, dict, guide);
+                true
+            }
+            _ => false,
+        };
+        if applied {
+            return;
+        }
+        if room > 0 {
+            // A short chain: each inserted transaction goes before the previous one and is
+            // chosen as a writer of what that one reads (set before copy before check).
+            let count = match rng.random_range(0..20) {
+                0..=11 => 1,
+                12..=16 => 2,
+                _ => 3,
+            };
+            let mut reader = seq.txs[t].function;
+            for _ in 0..count.min(room) {
+                let tx = self.new_tx(Some(reader), rng, dict, guide);
+                reader = tx.function;
+                seq.txs.insert(t, tx);
+            }
+        } else {
+            seq.txs[t] = self.new_tx(None, rng, dict, guide);
         }
     }
 
