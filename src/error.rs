@@ -95,6 +95,12 @@ pub enum Error {
         message: String,
     },
 
+    /// Targets for targeted fuzzing that cannot be used: a malformed target specification
+    /// (the message lists the accepted forms), or a `diff:<rev>` that git cannot compute (git
+    /// missing, not a git repository, unknown revision; the message carries git's own words).
+    #[error("targets: {0}")]
+    Targets(String),
+
     /// The EVM rejected a transaction before executing it (for example: value above the
     /// sender's balance). This is a harness problem, not contract behaviour.
     #[error("EVM rejected the transaction: {0}")]

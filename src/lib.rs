@@ -8,7 +8,9 @@
 //!   outcomes;
 //! - [`config`] resolves campaign settings from the attribute and `HARVEY_*` variables;
 //! - [`observe`] records what a transaction did (branches, comparison operands, storage,
-//!   calls) for the fuzzer's feedback.
+//!   calls) for the fuzzer's feedback;
+//! - [`targets`] turns what a change touched (a git diff, or explicit `file:line`s) into the
+//!   bytecode locations targeted fuzzing steers towards.
 
 mod abi;
 mod campaign;
@@ -21,6 +23,7 @@ mod oracle;
 mod outcome;
 pub mod project;
 pub mod report;
+pub mod targets;
 
 pub use campaign::Campaign;
 pub use error::{Error, Result};

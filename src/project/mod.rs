@@ -18,6 +18,7 @@ use once_cell::sync::Lazy;
 
 pub use artifacts::{Artifacts, ContractArtifact, SourceFile, SourceLocation, SourceSet};
 pub use config::ProjectConfig;
+pub(crate) use source_map::instruction_pcs;
 
 use crate::error::Result;
 

@@ -1,0 +1,299 @@
+//! Targets from git diffs and explicit lines, on a throwaway git repository compiled by the
+//! repo's solc shim: which lines become targets, which pcs they carry, and the errors and
+//! warnings a user sees.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use harvey::Error;
+use harvey::project::{ContractArtifact, compiled};
+use harvey::targets::{Resolved, Target, TargetSpec, resolve};
+
+/// The repo's solc shim (solcjs from npm, installed on first use).
+fn shim() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/solc-shim/solc")
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A git repository holding a project in `subdir` (`""` for the top level) with `Vault.sol`
+/// under `contracts/`, committed. Returns the repository and the project root.
+fn repository(subdir: &str, vault: &str) -> (tempfile::TempDir, PathBuf) {
+    let repo = tempfile::tempdir().unwrap();
+    let root = repo.path().join(subdir);
+    std::fs::create_dir_all(root.join("contracts")).unwrap();
+    let toml = format!(
+        "[profile.default]\nsrc = \"contracts\"\nlibs = []\nsolc = {:?}\n",
+        shim().display().to_string()
+    );
+    std::fs::write(root.join("foundry.toml"), toml).unwrap();
+    std::fs::write(root.join(".gitignore"), "target/\n").unwrap();
+    std::fs::write(root.join("contracts/Vault.sol"), vault).unwrap();
+    git(repo.path(), &["init", "-q", "-b", "main"]);
+    git(repo.path(), &["config", "user.name", "harvey tests"]);
+    git(
+        repo.path(),
+        &["config", "user.email", "tests@harvey.invalid"],
+    );
+    git(repo.path(), &["config", "commit.gpgsign", "false"]);
+    git(repo.path(), &["add", "-A"]);
+    git(repo.path(), &["commit", "-q", "-m", "vault"]);
+    (repo, root)
+}
+
+const VAULT: &str = "// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+
+contract Vault {
+    uint256 public total;
+    uint256 public fee;
+    mapping(address => uint256) public balances;
+
+    function deposit(uint256 amount) external {
+        // credit the sender
+        balances[msg.sender] += amount;
+        total += amount;
+        fee = amount / 100;
+    }
+
+    function withdraw(uint256 amount) external {
+        require(balances[msg.sender] >= amount, \"balance\");
+        balances[msg.sender] -= amount;
+        total -= amount;
+    }
+}
+";
+
+/// `VAULT` with a line added, one changed and one deleted.
+const EDITED: &str = "// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+
+contract Vault {
+    uint256 public total;
+    uint256 public fee;
+    mapping(address => uint256) public balances;
+
+    function deposit(uint256 amount) external {
+        // credit the sender
+        require(amount > 0, \"zero\");
+        balances[msg.sender] += amount;
+        total += amount;
+        fee = amount / 50;
+    }
+
+    function withdraw(uint256 amount) external {
+        require(balances[msg.sender] >= amount, \"balance\");
+        total -= amount;
+    }
+}
+";
+
+/// A new contract nobody has `git add`ed yet.
+const EXTRA: &str = "// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+
+contract Extra {
+    uint256 public count;
+
+    function bump() external {
+        count += 1;
+    }
+}
+";
+
+/// The 1-based line of `text` that contains `needle`.
+fn line_of(text: &str, needle: &str) -> u32 {
+    let index = text.lines().position(|l| l.contains(needle));
+    index.unwrap_or_else(|| panic!("no line contains {needle:?}")) as u32 + 1
+}
+
+fn lines_of(resolved: &Resolved, file: &str, contract: &str) -> Vec<u32> {
+    resolved
+        .targets
+        .iter()
+        .filter(|t| t.file == Path::new(file) && t.contract == contract)
+        .map(|t| t.line)
+        .collect()
+}
+
+/// The pcs a target on `line` must carry, computed independently: the starts of the basic
+/// blocks of every instruction whose source range is exactly that line.
+fn expected_pcs(contract: &ContractArtifact, line: u32) -> Vec<usize> {
+    let code = &contract.runtime_code;
+    let mut starts = Vec::new();
+    let (mut pc, mut after_end) = (0, true);
+    while pc < code.len() {
+        let op = code[pc];
+        if after_end || op == 0x5b {
+            starts.push(pc);
+        }
+        after_end = matches!(op, 0x00 | 0x56 | 0x57 | 0xf3 | 0xfd | 0xfe | 0xff);
+        pc += 1 + if (0x60..=0x7f).contains(&op) {
+            (op - 0x5f) as usize
+        } else {
+            0
+        };
+    }
+    let mut pcs: Vec<usize> = contract
+        .source_locations()
+        .filter(|(_, loc)| loc.line == line && loc.end_line == line)
+        .map(|(pc, _)| *starts.iter().rev().find(|&&s| s <= pc).unwrap())
+        .collect();
+    pcs.sort_unstable();
+    pcs.dedup();
+    pcs
+}
+
+fn target<'a>(resolved: &'a Resolved, contract: &str, line: u32) -> &'a Target {
+    resolved
+        .targets
+        .iter()
+        .find(|t| t.contract == contract && t.line == line)
+        .unwrap_or_else(|| panic!("no target {contract} line {line} in {resolved:#?}"))
+}
+
+/// The project lives in `pkg/` below the git top level, so git's paths are not the
+/// project's: added, changed and deleted lines, and an untracked file, become targets.
+#[test]
+fn diff_targets_added_changed_and_deleted_lines_and_untracked_files() {
+    let (_repo, root) = repository("pkg", VAULT);
+    std::fs::write(root.join("contracts/Vault.sol"), EDITED).unwrap();
+    std::fs::write(root.join("contracts/Extra.sol"), EXTRA).unwrap();
+    let artifacts = compiled(&root).unwrap();
+    let spec: TargetSpec = "diff:HEAD".parse().unwrap();
+    let resolved = resolve(&spec, &root, &artifacts).unwrap();
+    assert!(resolved.warnings.is_empty(), "{:?}", resolved.warnings);
+
+    let added = line_of(EDITED, "require(amount > 0");
+    let changed = line_of(EDITED, "fee = amount / 50");
+    // `balances[msg.sender] -= amount;` was deleted: the line after it is the target.
+    let after_deleted = line_of(EDITED, "total -= amount");
+    assert_eq!(
+        lines_of(&resolved, "contracts/Vault.sol", "Vault"),
+        vec![added, changed, after_deleted],
+        "the enclosing function and contract ranges must not make other lines targets"
+    );
+    let vault = artifacts.get("Vault").unwrap();
+    for line in [added, changed, after_deleted] {
+        let found = target(&resolved, "Vault", line);
+        assert!(!found.pcs.is_empty());
+        assert_eq!(found.pcs, expected_pcs(vault, line), "line {line}");
+        assert_eq!(found.to_string(), format!("contracts/Vault.sol:{line}"));
+    }
+
+    // A file git does not track yet is new throughout.
+    let extra = lines_of(&resolved, "contracts/Extra.sol", "Extra");
+    assert!(
+        extra.contains(&line_of(EXTRA, "count += 1")),
+        "untracked file not targeted: {extra:?}"
+    );
+    assert!(
+        resolved
+            .targets
+            .iter()
+            .all(|t| !t.pcs.is_empty() && t.pcs.windows(2).all(|w| w[0] < w[1]))
+    );
+}
+
+#[test]
+fn a_comment_only_change_targets_nothing_and_says_so() {
+    let (_repo, root) = repository("", VAULT);
+    let edited = VAULT.replace("// credit the sender", "// credit the caller");
+    std::fs::write(root.join("contracts/Vault.sol"), edited).unwrap();
+    let artifacts = compiled(&root).unwrap();
+    let spec: TargetSpec = "diff:HEAD".parse().unwrap();
+    let resolved = resolve(&spec, &root, &artifacts).unwrap();
+    assert!(resolved.targets.is_empty(), "{:#?}", resolved.targets);
+    assert_eq!(resolved.warnings.len(), 1, "{:?}", resolved.warnings);
+    let warning = &resolved.warnings[0];
+    assert!(
+        warning.contains("untargeted") && warning.contains("contracts/Vault.sol"),
+        "{warning}"
+    );
+}
+
+#[test]
+fn explicit_lines_map_like_diffs_and_warn_about_lines_without_code() {
+    let (_repo, root) = repository("", VAULT);
+    let artifacts = compiled(&root).unwrap();
+    let fee = line_of(VAULT, "fee = amount / 100");
+    let comment = line_of(VAULT, "// credit the sender");
+    let text = format!(
+        "contracts/Vault.sol:{fee},./contracts/Vault.sol:{comment},Vault.sol:{fee},contracts/Nope.sol:3"
+    );
+    let resolved = resolve(&text.parse().unwrap(), &root, &artifacts).unwrap();
+    // The same line named twice (once by a suffix of its path) is one target.
+    assert_eq!(resolved.targets.len(), 1, "{:#?}", resolved.targets);
+    let found = &resolved.targets[0];
+    assert_eq!((found.contract.as_str(), found.line), ("Vault", fee));
+    assert_eq!(
+        found.pcs,
+        expected_pcs(artifacts.get("Vault").unwrap(), fee)
+    );
+    assert_eq!(resolved.warnings.len(), 2, "{:?}", resolved.warnings);
+    assert!(
+        resolved.warnings[0].contains(&format!("contracts/Vault.sol:{comment}`"))
+            && resolved.warnings[0].contains("no code"),
+        "{:?}",
+        resolved.warnings
+    );
+    assert!(
+        resolved.warnings[1].contains("contracts/Nope.sol")
+            && resolved.warnings[1].contains("contracts/Vault.sol"),
+        "{:?}",
+        resolved.warnings
+    );
+}
+
+#[test]
+fn an_unchanged_tree_targets_nothing_and_says_so() {
+    let (_repo, root) = repository("", VAULT);
+    let artifacts = compiled(&root).unwrap();
+    let resolved = resolve(&"diff:HEAD".parse().unwrap(), &root, &artifacts).unwrap();
+    assert!(resolved.targets.is_empty(), "{:#?}", resolved.targets);
+    assert_eq!(
+        resolved.warnings,
+        vec!["`diff:HEAD`: no Solidity file differs from `HEAD`; the campaign runs untargeted"]
+    );
+}
+
+#[test]
+fn an_unknown_revision_is_an_error_with_gits_message() {
+    let (_repo, root) = repository("", VAULT);
+    let artifacts = compiled(&root).unwrap();
+    let spec: TargetSpec = "diff:no-such-branch".parse().unwrap();
+    let err = resolve(&spec, &root, &artifacts).unwrap_err();
+    assert!(matches!(err, Error::Targets(_)), "{err:?}");
+    let text = err.to_string();
+    assert!(
+        text.contains("no-such-branch") && text.contains("bad revision"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_directory_outside_git_is_an_error() {
+    let (_repo, root) = repository("", VAULT);
+    let artifacts = compiled(&root).unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let spec: TargetSpec = "diff:HEAD".parse().unwrap();
+    let err = resolve(&spec, outside.path(), &artifacts).unwrap_err();
+    assert!(matches!(err, Error::Targets(_)), "{err:?}");
+    let text = err.to_string();
+    assert!(text.contains("not inside a git repository"), "{text}");
+    assert!(
+        text.contains(&outside.path().display().to_string()),
+        "{text}"
+    );
+}
