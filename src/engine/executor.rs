@@ -24,6 +24,14 @@ use crate::outcome::{FunctionStats, Violation};
 /// few branches, bounded so a loop-heavy transaction cannot flood the dictionary.
 const OPERANDS_PER_RUN: usize = 64;
 
+/// Calls of a function whose storage accesses are all learned from; after that, only those
+/// with new edges and every [`DATAFLOW_SAMPLE`]-th. What a function reads and writes is
+/// learned in its first calls, and observing every transaction would cost throughput for
+/// nothing.
+const DATAFLOW_WARMUP: u64 = 1_024;
+/// See [`DATAFLOW_WARMUP`].
+const DATAFLOW_SAMPLE: u64 = 16;
+
 /// Path id of a transaction the EVM refused (value above the sender's balance).
 const REFUSED_PATH: u64 = 0x5eed_0f7e_f05e;
 
@@ -161,9 +169,13 @@ impl<'a> Executor<'a> {
                     new_edges += 1;
                 }
             }
-            let moved_value = trace.calls().iter().any(|call| !call.value.is_zero());
-            self.dataflow
-                .observe(input.function, trace, !reverted, moved_value);
+            let calls = self.counts[input.function].0;
+            if new_edges > edges_before || calls <= DATAFLOW_WARMUP || calls % DATAFLOW_SAMPLE == 0
+            {
+                let moved_value = trace.calls().iter().any(|call| !call.value.is_zero());
+                self.dataflow
+                    .observe(input.function, trace, !reverted, moved_value);
+            }
             self.notes.push(TxNote {
                 new_edges: new_edges > edges_before,
                 pattern: if reverted {
