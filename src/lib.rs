@@ -10,7 +10,9 @@
 //! - [`observe`] records what a transaction did (branches, comparison operands, storage,
 //!   calls) for the fuzzer's feedback;
 //! - [`targets`] turns what a change touched (a git diff, or explicit `file:line`s) into the
-//!   bytecode locations targeted fuzzing steers towards.
+//!   bytecode locations targeted fuzzing steers towards;
+//! - [`lookahead`] is the static lookahead analysis: the shortest prefix of a run's path
+//!   after which no target is reachable (not yet wired into the engine).
 
 mod abi;
 mod campaign;
@@ -18,6 +20,7 @@ pub mod chain;
 pub mod config;
 mod engine;
 mod error;
+pub mod lookahead;
 pub mod observe;
 mod oracle;
 mod outcome;

@@ -383,6 +383,12 @@ impl Chain {
         Ok(self.outcome(tx.to, result))
     }
 
+    /// Whether [`Chain::execute`] records the pcs of each transaction's own frame
+    /// ([`Trace::path`]); off by default, since it costs a push per instruction.
+    pub fn record_paths(&mut self, on: bool) {
+        self.vm.get_mut().record_path(on);
+    }
+
     /// What the observer recorded during the last [`Chain::execute`].
     pub fn last_trace(&mut self) -> &Trace {
         self.vm.get_mut().trace()

@@ -114,6 +114,11 @@ impl Vm {
         self.evm.ctx.block = self.base_block.clone();
     }
 
+    /// Whether observed transactions record their frame's pcs ([`Trace::path`]).
+    pub(super) fn record_path(&mut self, on: bool) {
+        self.evm.inspector.record_path(on);
+    }
+
     /// The observer's record of the last observed transaction.
     pub(super) fn trace(&self) -> &Trace {
         self.evm.inspector.trace()

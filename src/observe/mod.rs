@@ -25,7 +25,8 @@
 mod trace;
 
 pub use trace::{
-    CallKind, CallRecord, CmpOp, Comparison, Edge, SelfDestruct, StorageAccess, StorageOp, Trace,
+    CallKind, CallRecord, CmpOp, Comparison, Edge, MAX_PATH, SelfDestruct, StorageAccess,
+    StorageOp, Trace,
 };
 
 use alloy_primitives::{Address, U256};
@@ -53,6 +54,10 @@ pub struct Observer {
     /// Indices into `trace.calls` of the creations still running, innermost last: their
     /// address is only known when they end.
     open_creates: Vec<usize>,
+    /// Whether `step` records the pcs of the transaction's own frame ([`Trace::path`]).
+    record_path: bool,
+    /// The call depth of that frame: the depth of the first instruction after `clear`.
+    path_depth: Option<usize>,
 }
 
 /// A comparison result being followed towards a JUMPI.
@@ -86,6 +91,21 @@ impl Observer {
         self.pending = None;
         self.storage_in_flight = false;
         self.open_creates.clear();
+        self.path_depth = None;
+    }
+
+    /// Turns recording of [`Trace::path`] on or off (off by default: it costs a push per
+    /// instruction, and only the lookahead analysis of targeted fuzzing needs it).
+    pub fn record_path(&mut self, on: bool) {
+        self.record_path = on;
+    }
+
+    /// Records `pc` if it runs in the transaction's own frame (depth `depth`).
+    #[inline]
+    fn on_path(&mut self, pc: u32, depth: usize) {
+        if *self.path_depth.get_or_insert(depth) == depth && self.trace.path.len() < MAX_PATH {
+            self.trace.path.push(pc);
+        }
     }
 
     #[inline]
@@ -234,11 +254,14 @@ fn code_address(interp: &Interpreter<EthInterpreter>) -> Address {
 
 impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
     #[inline]
-    fn step(&mut self, interp: &mut Interpreter<EthInterpreter>, _context: &mut CTX) {
+    fn step(&mut self, interp: &mut Interpreter<EthInterpreter>, context: &mut CTX) {
         self.trace.steps += 1;
         let op = interp.bytecode.opcode();
         // pcs fit in u32: code is at most 24 KiB (48 KiB initcode).
         let pc = interp.bytecode.pc() as u32;
+        if self.record_path {
+            self.on_path(pc, context.journal_ref().depth());
+        }
         match op {
             opcode::JUMPI => self.on_jumpi(pc, interp),
             opcode::EQ => self.on_compare(CmpOp::Eq, pc, interp.stack.data()),

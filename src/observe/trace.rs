@@ -162,6 +162,10 @@ pub struct SelfDestruct {
     pub value: U256,
 }
 
+/// Instructions [`Trace::path`] records at most: enough for the lookahead analysis, which
+/// looks for split points in the first 8,192.
+pub const MAX_PATH: usize = 65_536;
+
 /// Everything the observer recorded during one transaction, in execution order.
 ///
 /// The buffers are reused from one transaction to the next (cleared, capacity kept), so
@@ -174,6 +178,7 @@ pub struct Trace {
     pub(super) calls: Vec<CallRecord>,
     pub(super) selfdestructs: Vec<SelfDestruct>,
     pub(super) steps: u64,
+    pub(super) path: Vec<u32>,
 }
 
 impl Trace {
@@ -217,6 +222,13 @@ impl Trace {
         self.steps
     }
 
+    /// The pcs the transaction's own frame executed, in order (calls it made are not in
+    /// it), at most [`MAX_PATH`] of them; empty unless the observer records paths
+    /// ([`Observer::record_path`](super::Observer::record_path)).
+    pub fn path(&self) -> &[u32] {
+        &self.path
+    }
+
     /// Empties every record, keeping the allocations.
     pub(super) fn clear(&mut self) {
         self.edges.clear();
@@ -225,6 +237,7 @@ impl Trace {
         self.calls.clear();
         self.selfdestructs.clear();
         self.steps = 0;
+        self.path.clear();
     }
 
     /// Appends a storage access, for tests of trace consumers elsewhere in the crate.

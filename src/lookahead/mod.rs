@@ -1,0 +1,238 @@
+//! The online static lookahead analysis of targeted greybox fuzzing (Wüstholz & Christakis,
+//! ICSE'20, Alg. 2): given the path a concrete run took through one contract's runtime code,
+//! the shortest prefix after which no target location is reachable, identified by a hash
+//! (the lookahead id), with the split points along it.
+//!
+//! - `state`: the constant-propagation domain (stack, memory and storage words: a constant
+//!   or ⊤);
+//! - `transfer`: one instruction's abstract semantics and control flow.
+//!
+//! Split points are the first entries into basic blocks along the path (the paper's
+//! choice), within its first [`MAX_PREFIX`] instructions. At each, *prefix inference* runs
+//! the path so far abstractly — following the concrete run's branch directions — and
+//! *suffix checking* computes a forward fixpoint from there, both ways at every branch whose
+//! condition is unknown. There is no prebuilt control-flow graph: jump destinations come
+//! from constant stack values. Anything the analysis cannot follow (a jump to an unknown
+//! destination, an external call, an unresolvable state explosion) counts as reaching a
+//! target, so "no target ahead" is only ever claimed when it holds.
+
+mod state;
+mod transfer;
+
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use state::{AbsState, Value};
+use transfer::{Code, Flow};
+
+/// Split points are looked for among the first this many instructions of a path (the
+/// paper's bound: the analysis' cost grows with the prefix).
+pub const MAX_PREFIX: usize = 8_192;
+
+/// Abstract instruction steps one suffix check may take before it gives up (and assumes a
+/// target is reachable).
+const SUFFIX_BUDGET: usize = 200_000;
+
+/// Distinct abstract states kept per pc (by stack height and return addresses on the
+/// stack) before the suffix check gives up: unbounded growth means recursion or a loop
+/// that pushes.
+const CONTEXTS_PER_PC: usize = 64;
+
+/// What the analysis says about one path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Analysis {
+    /// The lookahead id: a hash of the no-target-ahead prefix (the whole path when no split
+    /// point qualified).
+    pub lid: u64,
+    /// The split points (block-entry pcs) along that prefix, in order.
+    pub split_points: Vec<u32>,
+    /// How many instructions the prefix has; the path's length when no split point
+    /// qualified.
+    pub prefix_len: usize,
+    /// Whether some split point had no target ahead.
+    pub bounded: bool,
+}
+
+/// The lookahead analysis of one contract's runtime code towards its target pcs.
+#[derive(Debug, Clone)]
+pub struct Lookahead {
+    code: Code,
+    targets: HashSet<usize>,
+    /// Suffix-check verdicts by the hash of their starting states: many prefixes reach the
+    /// same split point in the same abstract state (past the dispatcher, say).
+    verdicts: HashMap<u64, bool>,
+}
+
+impl Lookahead {
+    /// The analysis of `code` towards `targets` (pcs in it, usually basic-block starts).
+    pub fn new(code: &[u8], targets: impl IntoIterator<Item = usize>) -> Lookahead {
+        Lookahead {
+            code: Code::new(code),
+            targets: targets.into_iter().collect(),
+            verdicts: HashMap::new(),
+        }
+    }
+
+    /// Alg. 2 on `path`, the pcs one concrete run executed in this code (one call frame,
+    /// as [`Trace::path`](crate::observe::Trace::path) records it), in order.
+    pub fn analyze(&mut self, path: &[u32]) -> Analysis {
+        let mut state = AbsState::default();
+        let mut entered = HashSet::new();
+        let mut split_points = Vec::new();
+        for (i, &pc) in path.iter().enumerate() {
+            let pc = pc as usize;
+            let next = path.get(i + 1).map(|&n| n as usize);
+            if i < MAX_PREFIX && self.code.is_leader(pc) && entered.insert(pc) {
+                split_points.push(pc as u32);
+                if !self.targets_ahead(pc, &state) {
+                    return Analysis {
+                        lid: lid(&path[..=i]),
+                        split_points,
+                        prefix_len: i + 1,
+                        bounded: true,
+                    };
+                }
+            }
+            // Prefix inference: one more instruction, the way the concrete run went.
+            let Some(next) = next else { break };
+            let followed = match transfer::step(&self.code, pc, &mut state, Some(next)) {
+                Flow::Goto(to) => to == next,
+                Flow::Branch { jump, fall } => jump == Some(next) || fall == next,
+                Flow::Halt | Flow::Lost => false,
+            };
+            if !followed {
+                // The abstract run cannot follow the concrete one (it only does after a
+                // call returned into code we model as halting, or a path that is not
+                // this frame's): no further split point is trustworthy.
+                break;
+            }
+        }
+        Analysis {
+            lid: lid(path),
+            split_points,
+            prefix_len: path.len(),
+            bounded: false,
+        }
+    }
+
+    /// Suffix checking: whether a target may be reached after executing the instruction at
+    /// `pc` in `state` (the prefix ends with it).
+    fn targets_ahead(&mut self, pc: usize, state: &AbsState) -> bool {
+        if self.targets.is_empty() {
+            return false;
+        }
+        let mut after = state.clone();
+        let starts = match transfer::step(&self.code, pc, &mut after, None) {
+            Flow::Halt => return false,
+            Flow::Lost => return true,
+            Flow::Goto(to) => vec![(to, after)],
+            Flow::Branch { jump, fall } => {
+                let mut starts = vec![(fall, after.clone())];
+                starts.extend(jump.map(|to| (to, after)));
+                starts
+            }
+        };
+        let key = {
+            let mut hasher = DefaultHasher::new();
+            starts.hash(&mut hasher);
+            hasher.finish()
+        };
+        if let Some(&verdict) = self.verdicts.get(&key) {
+            return verdict;
+        }
+        let verdict = reachable(&self.code, &self.targets, starts);
+        self.verdicts.insert(key, verdict);
+        verdict
+    }
+}
+
+/// The forward fixpoint from `starts`: whether any target pc, external call, or anything
+/// the analysis cannot follow is reachable.
+fn reachable(code: &Code, targets: &HashSet<usize>, starts: Vec<(usize, AbsState)>) -> bool {
+    let mut states: HashMap<(usize, usize, u64), AbsState> = HashMap::new();
+    let mut contexts: HashMap<usize, usize> = HashMap::new();
+    let mut work: Vec<(usize, usize, u64)> = Vec::new();
+    let mut queued: HashSet<(usize, usize, u64)> = HashSet::new();
+    // Adds a state at `pc`; false when the analysis has to give up.
+    let mut add = |pc: usize,
+                   state: AbsState,
+                   states: &mut HashMap<(usize, usize, u64), AbsState>,
+                   work: &mut Vec<(usize, usize, u64)>,
+                   queued: &mut HashSet<(usize, usize, u64)>| {
+        let key = (pc, state.stack.len(), return_context(code, &state.stack));
+        let changed = match states.entry(key) {
+            Entry::Occupied(mut known) => known.get_mut().join(&state),
+            Entry::Vacant(slot) => {
+                let count = contexts.entry(pc).or_insert(0);
+                *count += 1;
+                if *count > CONTEXTS_PER_PC {
+                    return false;
+                }
+                slot.insert(state);
+                true
+            }
+        };
+        if changed && queued.insert(key) {
+            work.push(key);
+        }
+        true
+    };
+    for (pc, state) in starts {
+        if !add(pc, state, &mut states, &mut work, &mut queued) {
+            return true;
+        }
+    }
+    let mut steps = 0;
+    while let Some(key) = work.pop() {
+        queued.remove(&key);
+        steps += 1;
+        let pc = key.0;
+        if steps > SUFFIX_BUDGET || targets.contains(&pc) || transfer::is_call(code.op(pc)) {
+            return true;
+        }
+        let mut state = states[&key].clone();
+        let successors: Vec<(usize, AbsState)> = match transfer::step(code, pc, &mut state, None) {
+            Flow::Halt => continue,
+            Flow::Lost => return true,
+            Flow::Goto(to) => vec![(to, state)],
+            Flow::Branch { jump, fall } => {
+                let mut next = vec![(fall, state.clone())];
+                next.extend(jump.map(|to| (to, state)));
+                next
+            }
+        };
+        for (to, state) in successors {
+            if !add(to, state, &mut states, &mut work, &mut queued) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// A hash of the constants on `stack` that are valid jump destinations: the return
+/// addresses of the internal calls in progress. States are only joined within one such
+/// context, so that a helper called from two places returns to each of them rather than to
+/// an unknown destination.
+fn return_context(code: &Code, stack: &[Value]) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    for (depth, value) in stack.iter().enumerate() {
+        if let Some(dest) = value.and_then(|v| usize::try_from(v).ok()) {
+            if code.is_jumpdest(dest) {
+                (depth, dest).hash(&mut hasher);
+            }
+        }
+    }
+    hasher.finish()
+}
+
+/// The lookahead id of a prefix: a hash of its pcs.
+fn lid(prefix: &[u32]) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    prefix.hash(&mut hasher);
+    hasher.finish()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,171 @@
+//! Soundness of the lookahead analysis against concrete execution: for random inputs to
+//! `contracts/lookahead/Loops.sol` and random target sets, whenever the analysis says no
+//! target is reachable after a prefix of one run's path, no other run that shares that
+//! prefix reaches a target after it.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use alloy_dyn_abi::DynSolValue;
+use harvey::chain::{Chain, Tx, TxOptions};
+use harvey::lookahead::Lookahead;
+use harvey::prelude::*;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+
+/// The pcs of every `JUMPDEST` in `code` (basic-block starts), skipping PUSH data.
+fn jumpdests(code: &[u8]) -> Vec<usize> {
+    let mut found = Vec::new();
+    let mut pc = 0;
+    while pc < code.len() {
+        let op = code[pc];
+        if op == 0x5b {
+            found.push(pc);
+        }
+        pc += 1 + if (0x60..=0x7f).contains(&op) {
+            (op - 0x5f) as usize
+        } else {
+            0
+        };
+    }
+    found
+}
+
+/// A call of `signature` with `args` from the first sender.
+fn tx(chain: &Chain, to: Address, signature: &str, args: &[DynSolValue]) -> Tx {
+    use alloy_dyn_abi::JsonAbiExt;
+    let calldata = alloy_json_abi::Function::parse(signature)
+        .unwrap()
+        .abi_encode_input(args)
+        .unwrap();
+    Tx {
+        sender: chain.senders()[0],
+        to,
+        calldata: calldata.into(),
+        ..Tx::default()
+    }
+}
+
+/// One input: the mode set first, then `run(a, b, n, k)`.
+type Input = (u64, u64, u64, u8, u8);
+
+/// The path `run` took through Loops for each input, from the same deployed state.
+fn paths(chain: &mut Chain, loops: Address, inputs: &[Input]) -> Vec<Vec<u32>> {
+    let uint = |v: u64| DynSolValue::Uint(U256::from(v), 256);
+    let byte = |v: u8| DynSolValue::Uint(U256::from(v), 8);
+    inputs
+        .iter()
+        .map(|&(mode, a, b, n, k)| {
+            chain
+                .call_with(
+                    loops,
+                    "setMode(uint256)",
+                    &[uint(mode)],
+                    TxOptions::default(),
+                )
+                .unwrap();
+            let tx = tx(
+                chain,
+                loops,
+                "run(uint256,uint256,uint8,uint8)",
+                &[uint(a), uint(b), byte(n), byte(k)],
+            );
+            chain.execute(&tx).unwrap();
+            let path = chain.last_trace().path().to_vec();
+            chain.reset();
+            path
+        })
+        .collect()
+}
+
+#[test]
+fn no_target_ahead_is_never_claimed_when_a_run_sharing_the_prefix_reaches_one() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut chain = Chain::new(harvey::project::compiled(root).unwrap());
+    let loops = chain.deploy("Loops", ()).unwrap();
+    chain.record_paths(true);
+    let code = chain.artifact_at(loops).unwrap().runtime_code.to_vec();
+    // The runner's closure is `Fn`; the chain is only borrowed inside one case at a time.
+    let chain = std::cell::RefCell::new(chain);
+    let blocks = jumpdests(&code);
+    // Small values reach the loops and the modes; large ones the other branches.
+    let value = prop_oneof![0u64..20, any::<u64>()];
+    let input = (0u64..4, value.clone(), value, any::<u8>(), any::<u8>());
+    let case = (
+        proptest::collection::vec(input, 40),
+        proptest::collection::vec(any::<bool>(), blocks.len()),
+    );
+    let pairs = AtomicUsize::new(0);
+    let bounded = AtomicUsize::new(0);
+    let mut runner = TestRunner::new(Config {
+        cases: 24,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    runner
+        .run(&case, |(inputs, chosen)| {
+            let targets: Vec<usize> = blocks
+                .iter()
+                .zip(&chosen)
+                .filter(|(_, on)| **on)
+                .map(|(pc, _)| *pc)
+                .collect();
+            let runs = paths(&mut chain.borrow_mut(), loops, &inputs);
+            let mut analysis = Lookahead::new(&code, targets.iter().copied());
+            for run in &runs {
+                let verdict = analysis.analyze(run);
+                if !verdict.bounded {
+                    continue;
+                }
+                bounded.fetch_add(1, Ordering::Relaxed);
+                let prefix = &run[..verdict.prefix_len];
+                for other in runs.iter().filter(|o| o.starts_with(prefix)) {
+                    pairs.fetch_add(1, Ordering::Relaxed);
+                    let reached = other[prefix.len()..]
+                        .iter()
+                        .find(|pc| targets.contains(&(**pc as usize)));
+                    prop_assert!(
+                        reached.is_none(),
+                        "no target ahead after {} pcs ending at pc {}, yet a run sharing them reached target {:?}",
+                        prefix.len(),
+                        prefix[prefix.len() - 1],
+                        reached
+                    );
+                }
+            }
+            Ok(())
+        })
+        .unwrap();
+    // The property was exercised: many prefixes were bounded and shared by other runs.
+    let (pairs, bounded) = (pairs.into_inner(), bounded.into_inner());
+    assert!(bounded > 100, "{bounded} bounded analyses");
+    assert!(
+        pairs > bounded,
+        "{pairs} runs checked against {bounded} prefixes"
+    );
+}
+
+#[test]
+fn paths_are_recorded_for_the_transactions_own_frame_only_when_asked() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut chain = Chain::new(harvey::project::compiled(root).unwrap());
+    let loops = chain.deploy("Loops", ()).unwrap();
+    let tx = tx(
+        &chain,
+        loops,
+        "setMode(uint256)",
+        &[DynSolValue::Uint(U256::from(2), 256)],
+    );
+    chain.execute(&tx).unwrap();
+    assert!(chain.last_trace().path().is_empty(), "off by default");
+    chain.reset();
+    chain.record_paths(true);
+    chain.execute(&tx).unwrap();
+    let path = chain.last_trace().path().to_vec();
+    assert_eq!(path[0], 0, "starts at the first instruction");
+    assert_eq!(
+        path.len() as u64,
+        chain.last_trace().steps(),
+        "no calls: every step"
+    );
+}
