@@ -120,6 +120,7 @@ const DEFAULT_DEPTH: u32 = 8;
 /// found.
 const BUDGET: Duration = Duration::from_secs(10);
 
+/// Prints the tables in turn: time to violation, sequences, coverage, throughput.
 fn main() {
     // `cargo test --all-targets` runs harness-less benches too; only `cargo bench` passes
     // `--bench`.
@@ -229,10 +230,7 @@ fn sequences(root: &Path, forge: &Path, seeds: u64) {
         );
         let corpus = corpora
             .iter_mut()
-            .map(|c| {
-                c.sort();
-                c[c.len() / 2].to_string()
-            })
+            .map(|c| median(c).map_or_else(|| "-".into(), |n| n.to_string()))
             .collect::<Vec<_>>()
             .join("/");
         let [on, dd, df] = times.each_mut().map(|t| median(t));
@@ -335,10 +333,14 @@ fn coverage(root: &Path) {
             edges.push(outcome.stats.edges);
             stats = outcome.stats.predictions;
         }
-        edges.sort();
         println!(
             "  prediction {:<5} {:>4} edges   (seed 5: {} predicted inputs, {} minimized, {}/{} chains in one step)",
-            prediction, edges[2], stats.inputs, stats.minimized, stats.one_shot, stats.chains
+            prediction,
+            median(&mut edges).expect("five seeds"),
+            stats.inputs,
+            stats.minimized,
+            stats.one_shot,
+            stats.chains
         );
     }
     println!();
@@ -465,12 +467,14 @@ fn tx(caller: Address, kind: TxKind, data: Vec<u8>, value: U256) -> revm::contex
     bare::tx_env(caller, kind, data.into(), value)
 }
 
-fn median(times: &mut [Duration]) -> Option<Duration> {
-    if times.is_empty() {
+/// The median of `values` (the upper one of an even count), sorting them in place; `None`
+/// when there are none, e.g. no seed found the bug.
+fn median<T: Ord + Copy>(values: &mut [T]) -> Option<T> {
+    if values.is_empty() {
         return None;
     }
-    times.sort();
-    Some(times[times.len() / 2])
+    values.sort();
+    Some(values[values.len() / 2])
 }
 
 /// `slow / fast`, a missing time counting as the budget.
@@ -479,6 +483,7 @@ fn ratio(slow: Option<Duration>, fast: Option<Duration>) -> String {
     format!("{:.1}x", secs(slow) / secs(fast))
 }
 
+/// A time in a unit that keeps it short, or "not found".
 fn show(time: Option<Duration>) -> String {
     match time {
         Some(t) if t < Duration::from_millis(1) => format!("{}µs", t.as_micros()),
