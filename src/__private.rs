@@ -41,6 +41,7 @@ pub struct InvariantTest<'a> {
 pub fn run_invariant(test: InvariantTest<'_>) {
     let config = Config::from_attributes(&test.attributes)
         .unwrap_or_else(|e| panic!("harvey: {}: {e}", test.name));
+    let require_targets = config.require_targets;
     let root = Path::new(test.manifest_dir);
     let file = regression::path_for(root, test.module_path, test.name);
     let last_shown = std::sync::Mutex::new(Duration::ZERO);
@@ -63,6 +64,16 @@ pub fn run_invariant(test: InvariantTest<'_>) {
         println!("harvey warning: {warning}");
     }
     print!("{}", report::summary(&outcome.stats));
+    let unreached = report::unreached_targets(&outcome.stats);
+    if outcome.failure.is_none() && require_targets && !unreached.is_empty() {
+        panic!(
+            "harvey: {}: {} of {} targets were never reached (require_targets is on): {}",
+            test.name,
+            unreached.len(),
+            outcome.stats.targets.len(),
+            unreached.join(", ")
+        );
+    }
     if let Some(mut failure) = outcome.failure {
         // Shown relative to the crate, as the user would type it.
         failure.regression_file = failure.regression_file.map(|path| {

@@ -13,14 +13,16 @@ use crate::chain::Chain;
 use crate::config::{Config, DEFAULT_DEPTH};
 use crate::engine::executor::{Executor, Found};
 use crate::engine::input::Sequence;
+use crate::engine::reach::{Reach, Watch};
 use crate::engine::surface::Surface;
 use crate::engine::{self, EngineInput};
 use crate::error::{Error, Result};
 use crate::oracle::{IntoCheck, Invariant, Oracles, PanicSet};
-use crate::outcome::{Failure, Outcome, Progress, Stats};
+use crate::outcome::{Failure, Outcome, Progress, Stats, TargetReach, TargetStats};
 use crate::project::{self, Artifacts};
 use crate::report::regression::{self, RegressionFile};
 use crate::report::shrink;
+use crate::targets::{self, TargetSpec};
 
 type SetupFn<'a> = Box<SetupFnRef<'a>>;
 type SetupFnRef<'a> = dyn Fn(&mut Chain) -> Result<()> + Sync + 'a;
@@ -68,6 +70,8 @@ impl<'a> Campaign<'a> {
             prediction: true,
             demand_driven: true,
             dataflow: true,
+            targets: None,
+            require_targets: false,
         };
         Campaign {
             root: root.into(),
@@ -167,6 +171,14 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// Targets: the lines a change touched (`"diff:origin/main"`) or explicit lines
+    /// (`"src/Vault.sol:42"`); the outcome reports whether and when each was reached.
+    /// Errors (a bad specification, git failing) surface from [`Campaign::run`].
+    pub fn targets(mut self, spec: TargetSpec) -> Self {
+        self.config.targets = Some(spec);
+        self
+    }
+
     /// Which Solidity Panic codes count as violations (default: [`PanicSet::default`]).
     pub fn panics(mut self, panics: PanicSet) -> Self {
         self.panics = panics;
@@ -199,6 +211,10 @@ impl<'a> Campaign<'a> {
         let surface = Surface::from_chain(&chain, &mut warnings)?;
         let dictionary = dictionary(&chain, &surface);
         let settings = settings_hash(&self.panics, &surface);
+        let placed = match &self.config.targets {
+            Some(spec) => place_targets(spec, &self.root, &artifacts, &chain, &mut warnings)?,
+            None => PlacedTargets::default(),
+        };
         let oracles = Oracles {
             invariants: self.invariants,
             panics: self.panics,
@@ -234,9 +250,15 @@ impl<'a> Campaign<'a> {
                 surface: executor.surface(),
                 progress: self.progress.as_deref(),
                 start,
+                targets: &placed.watches,
             };
-            let result = engine::run(&input)?;
+            let mut result = engine::run(&input)?;
+            let reaches = std::mem::take(&mut result.reaches);
+            stats.targets = target_stats(&placed.labels, reaches, &executor);
             failure = record_engine_run(result, &mut stats, &mut executor, self.config.seed);
+        } else {
+            let unreached = vec![None; placed.labels.len()];
+            stats.targets = target_stats(&placed.labels, unreached, &executor);
         }
         if let (Some(failure), Some(file)) = (&mut failure, &mut regressions) {
             save_failure(failure, file, settings)?;
@@ -427,6 +449,83 @@ fn replay(
         }
     }
     None
+}
+
+/// The targets placed in deployed contracts.
+#[derive(Default)]
+struct PlacedTargets {
+    /// What the engine watches.
+    watches: Vec<Watch>,
+    /// Per watch: its `file:line` and contract, for the summary.
+    labels: Vec<(String, String)>,
+}
+
+/// Resolves `spec` and places each target in the deployed contracts whose code holds it.
+fn place_targets(
+    spec: &TargetSpec,
+    root: &std::path::Path,
+    artifacts: &Artifacts,
+    chain: &Chain,
+    warnings: &mut Vec<String>,
+) -> Result<PlacedTargets> {
+    let resolved = targets::resolve(spec, root, artifacts)?;
+    warnings.extend(resolved.warnings);
+    let mut watches = Vec::new();
+    let mut labels = Vec::new();
+    let mut elsewhere = Vec::new();
+    for target in resolved.targets {
+        let mut placed = false;
+        for &(_, address) in chain.deployed() {
+            let holds = chain.artifact_at(address).is_some_and(|artifact| {
+                artifact.name == target.contract || artifact.qualified_name() == target.contract
+            });
+            if holds {
+                placed = true;
+                watches.push(Watch {
+                    address,
+                    pcs: target.pcs.clone(),
+                });
+                labels.push((target.to_string(), target.contract.clone()));
+            }
+        }
+        if !placed {
+            elsewhere.push(format!("{target} ({})", target.contract));
+        }
+    }
+    if !elsewhere.is_empty() {
+        warnings.push(format!(
+            "{} target(s) lie in contracts this campaign does not deploy, so they cannot be reached: {}",
+            elsewhere.len(),
+            elsewhere.join(", ")
+        ));
+    }
+    Ok(PlacedTargets { watches, labels })
+}
+
+/// The summary rows of the targets: `labels[i]` and how `reaches[i]` first reached it.
+fn target_stats(
+    labels: &[(String, String)],
+    reaches: Vec<Option<Reach>>,
+    executor: &Executor<'_>,
+) -> Vec<TargetStats> {
+    labels
+        .iter()
+        .zip(reaches)
+        .map(|((location, contract), reach)| TargetStats {
+            location: location.clone(),
+            contract: contract.clone(),
+            reached: reach.map(|reach| TargetReach {
+                after_sequences: reach.after_sequences,
+                after: reach.after,
+                calls: reach
+                    .sequence
+                    .txs
+                    .iter()
+                    .map(|tx| executor.surface().call(tx))
+                    .collect(),
+            }),
+        })
+        .collect()
 }
 
 /// The report form of a failing sequence.

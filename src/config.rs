@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use crate::error::{Error, Result};
+use crate::targets::TargetSpec;
 
 /// How long and how a campaign runs. Every field documents its default and its override.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +38,13 @@ pub struct Config {
     /// that write what the next one reads, and self-dependent calls are repeated. Default
     /// on. Override: `HARVEY_DATAFLOW`.
     pub dataflow: bool,
+    /// What to target: the lines a change touched (`diff:origin/main`) or explicit lines
+    /// (`src/Vault.sol:42,src/Vault.sol:50`). The summary reports for each target whether
+    /// and when it was reached. Default none. Override: `HARVEY_TARGETS`.
+    pub targets: Option<TargetSpec>,
+    /// Fail when a target was never reached (the check a pull request wants). Default off.
+    /// Override: `HARVEY_REQUIRE_TARGETS`.
+    pub require_targets: bool,
 }
 
 /// Sequences run when neither `runs` nor `time` is configured.
@@ -63,6 +71,10 @@ pub struct Attributes {
     pub demand_driven: Option<bool>,
     /// `dataflow = false`.
     pub dataflow: Option<bool>,
+    /// `targets = "diff:origin/main"` (a list of lines arrives joined with commas).
+    pub targets: Option<&'static str>,
+    /// `require_targets = true`.
+    pub require_targets: Option<bool>,
 }
 
 impl Config {
@@ -121,6 +133,14 @@ impl Config {
             prediction: switch("HARVEY_PREDICTION", attributes.prediction)?,
             demand_driven: switch("HARVEY_DEMAND_DRIVEN", attributes.demand_driven)?,
             dataflow: switch("HARVEY_DATAFLOW", attributes.dataflow)?,
+            targets: match var("HARVEY_TARGETS") {
+                Some(v) => Some(v.parse::<TargetSpec>()?),
+                None => attributes.targets.map(str::parse).transpose()?,
+            },
+            require_targets: match var("HARVEY_REQUIRE_TARGETS") {
+                Some(v) => parse_switch("HARVEY_REQUIRE_TARGETS", &v)?,
+                None => attributes.require_targets.unwrap_or(false),
+            },
         })
     }
 }
@@ -267,6 +287,29 @@ mod tests {
         };
         let c = Config::resolve(&attrs, env(&[])).unwrap();
         assert_eq!((c.runs, c.time), (None, Some(Duration::from_millis(500))));
+    }
+
+    #[test]
+    fn targets_come_from_the_attribute_or_the_environment() {
+        let none = Config::resolve(&Attributes::default(), env(&[])).unwrap();
+        assert_eq!((none.targets, none.require_targets), (None, false));
+        let attrs = Attributes {
+            targets: Some("diff:origin/main"),
+            require_targets: Some(true),
+            ..Attributes::default()
+        };
+        let c = Config::resolve(&attrs, env(&[])).unwrap();
+        assert_eq!(
+            c.targets.map(|t| t.to_string()).as_deref(),
+            Some("diff:origin/main")
+        );
+        assert!(c.require_targets);
+        let c = Config::resolve(&attrs, env(&[("HARVEY_TARGETS", "src/A.sol:4")])).unwrap();
+        assert_eq!(
+            c.targets.map(|t| t.to_string()).as_deref(),
+            Some("src/A.sol:4")
+        );
+        assert!(Config::resolve(&attrs, env(&[("HARVEY_TARGETS", "nonsense")])).is_err());
     }
 
     #[test]

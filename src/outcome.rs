@@ -150,6 +150,30 @@ pub struct Stats {
     pub predictions: PredictionStats,
     /// What sequence fuzzing did: lengths, aggressive runs, state-dependent functions.
     pub sequencing: SequenceStats,
+    /// Every target (with `targets` configured): whether and when fuzzing reached it.
+    pub targets: Vec<TargetStats>,
+}
+
+/// One target: a changed (or named) source line in one contract's code.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TargetStats {
+    /// `file:line`.
+    pub location: String,
+    /// The contract whose code holds the line's instructions.
+    pub contract: String,
+    /// The first fuzzing run that reached it; `None` if none did.
+    pub reached: Option<TargetReach>,
+}
+
+/// How a target was first reached.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TargetReach {
+    /// Sequences run before, over all workers.
+    pub after_sequences: u64,
+    /// Time from the end of setup.
+    pub after: Duration,
+    /// The calls of that run, up to the one that reached the target (not shrunk).
+    pub calls: Vec<Call>,
 }
 
 /// Demand-driven sequence fuzzing's record (HARVEY §5).

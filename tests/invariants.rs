@@ -32,3 +32,19 @@ fn seats_founder_keeps_the_first_seat(chain: &Chain) -> bool {
     let founder: Address = chain.view(seats, "founder()", ()).unwrap();
     first == founder || first == Address::ZERO
 }
+
+/// Targets named by line: `Guarded.lower`'s decrement is reachable, `probe`'s assertion is
+/// not (`level` never leaves 0..9), so with `require_targets` the test fails and names it.
+#[harvey::invariant(
+    contract = "Guarded",
+    runs = 3_000,
+    seed = 2,
+    targets = ["contracts/sequences/Guarded.sol:18", "contracts/sequences/Guarded.sol:24"],
+    require_targets = true
+)]
+#[should_panic(
+    expected = "1 of 2 targets were never reached (require_targets is on): contracts/sequences/Guarded.sol:24 (Guarded)"
+)]
+fn guarded_targets_are_required(_chain: &Chain) -> bool {
+    true
+}

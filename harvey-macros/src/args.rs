@@ -19,6 +19,8 @@ const KNOWN: &[&str] = &[
     "prediction",
     "demand_driven",
     "dataflow",
+    "targets",
+    "require_targets",
 ];
 
 /// The validated attribute arguments.
@@ -36,6 +38,9 @@ pub(crate) struct InvariantArgs {
     pub(crate) prediction: Option<bool>,
     pub(crate) demand_driven: Option<bool>,
     pub(crate) dataflow: Option<bool>,
+    /// The target specification, a list joined with commas.
+    pub(crate) targets: Option<String>,
+    pub(crate) require_targets: Option<bool>,
 }
 
 impl InvariantArgs {
@@ -92,6 +97,8 @@ impl InvariantArgs {
             "prediction" => self.prediction = Some(boolean(value)?),
             "demand_driven" => self.demand_driven = Some(boolean(value)?),
             "dataflow" => self.dataflow = Some(boolean(value)?),
+            "targets" => self.targets = Some(targets(value)?),
+            "require_targets" => self.require_targets = Some(boolean(value)?),
             _ => unreachable!("checked against KNOWN"),
         }
         Ok(())
@@ -131,6 +138,47 @@ fn strings(value: &Expr) -> syn::Result<Vec<LitStr>> {
             value.span(),
             "expected a non-empty list of names, e.g. [\"Vault\", \"Token\"]",
         )),
+    }
+}
+
+/// `"diff:<rev>"`, `"file.sol:42"` (comma-separated for several), or a list of
+/// `"file.sol:42"` strings; checked for shape here, resolved at run time.
+fn targets(value: &Expr) -> syn::Result<String> {
+    let lines = |text: &str| {
+        text.split(',').map(str::trim).all(|entry| {
+            entry.rsplit_once(':').is_some_and(|(file, line)| {
+                !file.is_empty() && line.parse::<u32>().is_ok_and(|l| l > 0)
+            })
+        })
+    };
+    let shape = "expected targets as \"diff:origin/main\", \"src/Vault.sol:42\" or [\"src/Vault.sol:42\", \"src/Vault.sol:50\"]";
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) => {
+            let text = s.value();
+            let diff = text
+                .strip_prefix("diff:")
+                .is_some_and(|rev| !rev.trim().is_empty());
+            if diff || lines(&text) {
+                Ok(text)
+            } else {
+                Err(syn::Error::new(s.span(), shape))
+            }
+        }
+        Expr::Array(array) if !array.elems.is_empty() => {
+            let mut entries = Vec::new();
+            for element in &array.elems {
+                match element {
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Str(s), ..
+                    }) if lines(&s.value()) && !s.value().contains(',') => entries.push(s.value()),
+                    _ => return Err(syn::Error::new(element.span(), shape)),
+                }
+            }
+            Ok(entries.join(","))
+        }
+        _ => Err(syn::Error::new(value.span(), shape)),
     }
 }
 
@@ -242,7 +290,9 @@ mod tests {
             workers = 2,
             prediction = false,
             demand_driven = false,
-            dataflow = true
+            dataflow = true,
+            targets = ["src/A.sol:4", "src/B.sol:10"],
+            require_targets = true
         ))
         .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(args.contracts.len(), 2);

@@ -103,6 +103,8 @@ pub(crate) fn invariant_test(
     let prediction = option(args.prediction.map(|v| quote!(#v)));
     let demand_driven = option(args.demand_driven.map(|v| quote!(#v)));
     let dataflow = option(args.dataflow.map(|v| quote!(#v)));
+    let targets = option(args.targets.as_ref().map(|v| quote!(#v)));
+    let require_targets = option(args.require_targets.map(|v| quote!(#v)));
     Ok(quote! {
         #[test]
         #(#test_attrs)*
@@ -124,6 +126,8 @@ pub(crate) fn invariant_test(
                     prediction: #prediction,
                     demand_driven: #demand_driven,
                     dataflow: #dataflow,
+                    targets: #targets,
+                    require_targets: #require_targets,
                 },
             });
         }

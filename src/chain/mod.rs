@@ -383,6 +383,14 @@ impl Chain {
         Ok(self.outcome(tx.to, result))
     }
 
+    /// Target blocks [`Chain::execute`] watches for: block start pcs of the runtime code at
+    /// each address; entering one shows in [`Trace::target_hits`].
+    pub fn watch_targets(&mut self, targets: impl IntoIterator<Item = (Address, Vec<usize>)>) {
+        self.vm
+            .get_mut()
+            .watch_targets(targets.into_iter().collect());
+    }
+
     /// Whether [`Chain::execute`] records the pcs of each transaction's own frame
     /// ([`Trace::path`]); off by default, since it costs a push per instruction.
     pub fn record_paths(&mut self, on: bool) {

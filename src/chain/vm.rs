@@ -114,6 +114,11 @@ impl Vm {
         self.evm.ctx.block = self.base_block.clone();
     }
 
+    /// The target blocks observed transactions watch for ([`Trace::target_hits`]).
+    pub(super) fn watch_targets(&mut self, targets: Vec<(Address, Vec<usize>)>) {
+        self.evm.inspector.watch_targets(targets);
+    }
+
     /// Whether observed transactions record their frame's pcs ([`Trace::path`]).
     pub(super) fn record_path(&mut self, on: bool) {
         self.evm.inspector.record_path(on);

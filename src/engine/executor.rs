@@ -90,6 +90,9 @@ pub(crate) struct Executor<'a> {
     /// Regular runs by sequence length (index: length).
     lengths: Vec<u64>,
     aggressive_runs: u64,
+    /// Watched target blocks the last regular run entered: (transaction index, code
+    /// address, block start pc).
+    hits: Vec<(usize, Address, u32)>,
 }
 
 impl<'a> Executor<'a> {
@@ -123,6 +126,7 @@ impl<'a> Executor<'a> {
             notes: Vec::new(),
             lengths: Vec::new(),
             aggressive_runs: 0,
+            hits: Vec::new(),
         }
     }
 
@@ -133,6 +137,7 @@ impl<'a> Executor<'a> {
         self.operands.clear();
         self.costs.clear();
         self.notes.clear();
+        self.hits.clear();
         let length = sequence.txs.len();
         if self.lengths.len() <= length {
             self.lengths.resize(length + 1, 0);
@@ -163,6 +168,12 @@ impl<'a> Executor<'a> {
             }
             let trace = self.chain.last_trace();
             path = extend_path(self.demand_driven, path, path_id(trace.edges()));
+            self.hits.extend(
+                trace
+                    .target_hits()
+                    .iter()
+                    .map(|&(code, pc)| (index, code, pc)),
+            );
             let edges_before = new_edges;
             for edge in trace.edges() {
                 if self.coverage.insert((edge.code, edge.pc, edge.taken)) {
@@ -286,6 +297,12 @@ impl<'a> Executor<'a> {
     /// The edges covered so far.
     pub(crate) fn coverage(&self) -> &FastSet<(Address, u32, bool)> {
         &self.coverage
+    }
+
+    /// The watched target blocks the last regular run entered: (transaction index, code
+    /// address, block start pc).
+    pub(crate) fn hits(&self) -> &[(usize, Address, u32)] {
+        &self.hits
     }
 
     /// What each transaction of the last regular run contributed.

@@ -9,6 +9,7 @@
 //! - `cost`, `predict`: input prediction (HARVEY §4);
 //! - `dataflow`: what each function reads and writes, which functions depend on state;
 //! - `pools`: transactions and prefixes that reached new state (HARVEY §5);
+//! - `reach`: which targets (changed lines) runs reached;
 //! - `worker`: one worker's loop and what the workers share.
 
 mod corpus;
@@ -20,6 +21,7 @@ pub(crate) mod input;
 pub(crate) mod mutate;
 mod pools;
 mod predict;
+pub(crate) mod reach;
 pub(crate) mod surface;
 mod worker;
 
@@ -51,6 +53,8 @@ pub(crate) struct EngineInput<'a> {
     pub(crate) progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
     /// When the campaign started (time budget and time-to-violation count from here).
     pub(crate) start: Instant,
+    /// The targets whose first reach to record (empty: an untargeted campaign).
+    pub(crate) targets: &'a [reach::Watch],
 }
 
 /// What the engine found and did.
@@ -66,6 +70,8 @@ pub(crate) struct EngineResult {
     pub(crate) functions: Vec<FunctionStats>,
     pub(crate) predictions: PredictionStats,
     pub(crate) sequencing: SequenceStats,
+    /// Per target (as in [`EngineInput::targets`]): the first run that reached it.
+    pub(crate) reaches: Vec<Option<reach::Reach>>,
 }
 
 /// Runs `config.workers` workers until the budget is spent or one finds a violation.
@@ -79,6 +85,7 @@ pub(crate) fn run(input: &EngineInput<'_>) -> Result<EngineResult> {
         input.config.runs,
         input.config.time,
         input.progress,
+        input.targets.len(),
     );
     let reports: Vec<WorkerReport> = if workers == 1 {
         vec![run_worker(0, input, &shared)?]
@@ -123,6 +130,7 @@ pub(crate) fn run(input: &EngineInput<'_>) -> Result<EngineResult> {
     }
     Ok(EngineResult {
         sighting: shared.take_sighting(),
+        reaches: shared.take_reaches(),
         sequences: shared.sequences_run(),
         transactions: shared
             .transactions
@@ -156,7 +164,8 @@ fn run_worker<'a>(
     input: &'a EngineInput<'a>,
     shared: &'a Shared<'a>,
 ) -> Result<WorkerReport> {
-    let chain = (input.make_chain)()?;
+    let mut chain = (input.make_chain)()?;
+    chain.watch_targets(input.targets.iter().map(|w| (w.address, w.pcs.clone())));
     let surface = Surface::from_chain(&chain, &mut Vec::new())?;
     if !surface.same_as(input.surface) {
         return Err(crate::error::Error::Config(
@@ -180,6 +189,7 @@ fn run_worker<'a>(
         executor,
         input.dictionary.clone(),
         input.config,
+        input.targets,
         shared,
     );
     Ok(worker.run())

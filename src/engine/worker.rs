@@ -25,6 +25,7 @@ use crate::engine::input::{Change, Sequence};
 use crate::engine::mutate::{Guide, Mutator};
 use crate::engine::pools::Pools;
 use crate::engine::predict::{self, Prediction};
+use crate::engine::reach::{Reach, TargetIndex, Watch};
 use crate::outcome::{FunctionStats, PredictionStats, Progress};
 
 /// Sequences between two exchanges of new corpus entries with the other workers.
@@ -81,6 +82,8 @@ pub(crate) struct Shared<'a> {
     last_progress: Mutex<Instant>,
     /// Every worker's new corpus entries, tagged with the worker's id.
     pool: Mutex<Vec<(usize, Sequence)>>,
+    /// Per target: the first run of any worker that reached it.
+    reaches: Mutex<Vec<Option<Reach>>>,
 }
 
 impl<'a> Shared<'a> {
@@ -91,6 +94,7 @@ impl<'a> Shared<'a> {
         max_sequences: Option<u64>,
         time: Option<Duration>,
         progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
+        targets: usize,
     ) -> Self {
         Shared {
             start,
@@ -106,7 +110,25 @@ impl<'a> Shared<'a> {
             progress,
             last_progress: Mutex::new(start),
             pool: Mutex::new(Vec::new()),
+            reaches: Mutex::new(vec![None; targets]),
         }
+    }
+
+    /// Records that `sequence` reached `target`, unless a run reached it before.
+    fn reach(&self, target: usize, sequence: Sequence) {
+        let mut reaches = self.reaches.lock().unwrap_or_else(|e| e.into_inner());
+        if reaches[target].is_none() {
+            reaches[target] = Some(Reach {
+                sequence,
+                after: self.start.elapsed(),
+                after_sequences: self.sequences.load(Ordering::Relaxed),
+            });
+        }
+    }
+
+    /// The first reach of every target.
+    pub(crate) fn take_reaches(&self) -> Vec<Option<Reach>> {
+        std::mem::take(&mut *self.reaches.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// Claims the budget for one more sequence; false when it is spent or a worker found
@@ -208,6 +230,8 @@ pub(crate) struct Worker<'a> {
     pools: Pools,
     demand_driven: bool,
     dataflow: bool,
+    /// Which targets this worker has seen reached.
+    targets: TargetIndex,
 }
 
 impl<'a> Worker<'a> {
@@ -219,6 +243,7 @@ impl<'a> Worker<'a> {
         executor: Executor<'a>,
         dict: Dictionary,
         config: &Config,
+        targets: &[Watch],
         shared: &'a Shared<'a>,
     ) -> Self {
         Worker {
@@ -237,6 +262,7 @@ impl<'a> Worker<'a> {
             pools: Pools::default(),
             demand_driven: config.demand_driven,
             dataflow: config.dataflow,
+            targets: TargetIndex::new(targets),
         }
     }
 
@@ -487,6 +513,11 @@ impl<'a> Worker<'a> {
         self.shared
             .transactions
             .fetch_add(executed as u64, Ordering::Relaxed);
+        for (target, tx) in self.targets.newly_reached(self.executor.hits()) {
+            let mut reaching = sequence.clone();
+            reaching.txs.truncate(tx + 1);
+            self.shared.reach(target, reaching);
+        }
         if let Some(found) = run.violation {
             let mut sequence = sequence.clone();
             sequence.txs.truncate(found.tx + 1);

@@ -58,6 +58,8 @@ pub struct Observer {
     record_path: bool,
     /// The call depth of that frame: the depth of the first instruction after `clear`.
     path_depth: Option<usize>,
+    /// Per code address: which pcs are watched target block starts ([`Trace::target_hits`]).
+    watched: Vec<(Address, Vec<bool>)>,
 }
 
 /// A comparison result being followed towards a JUMPI.
@@ -98,6 +100,38 @@ impl Observer {
     /// instruction, and only the lookahead analysis of targeted fuzzing needs it).
     pub fn record_path(&mut self, on: bool) {
         self.record_path = on;
+    }
+
+    /// Watches these block starts (pcs of the runtime code at each address): entering one
+    /// is recorded in [`Trace::target_hits`]. Replaces what was watched before.
+    pub fn watch_targets(&mut self, targets: impl IntoIterator<Item = (Address, Vec<usize>)>) {
+        self.watched = targets
+            .into_iter()
+            .map(|(address, pcs)| {
+                let mut bits = vec![false; pcs.iter().max().map_or(0, |&m| m + 1)];
+                for pc in pcs {
+                    bits[pc] = true;
+                }
+                (address, bits)
+            })
+            .collect();
+    }
+
+    /// Records entering the block at `pc` of the code `interp` runs, if it is watched.
+    /// Called where blocks start: the first instruction, a `JUMPDEST`, a `JUMPI` falling
+    /// through.
+    #[inline]
+    fn on_block(&mut self, pc: u32, interp: &Interpreter<EthInterpreter>) {
+        if self.watched.is_empty() {
+            return;
+        }
+        let code = code_address(interp);
+        let watched = self.watched.iter().any(|(address, bits)| {
+            *address == code && bits.get(pc as usize).copied().unwrap_or(false)
+        });
+        if watched && !self.trace.target_hits.contains(&(code, pc)) {
+            self.trace.target_hits.push((code, pc));
+        }
     }
 
     /// Records `pc` if it runs in the transaction's own frame (depth `depth`).
@@ -198,6 +232,9 @@ impl Observer {
         }
         let (dest, cond) = (stack[n - 1], stack[n - 2]);
         let taken = !cond.is_zero();
+        if !taken {
+            self.on_block(pc + 1, interp);
+        }
         let code = code_address(interp);
         self.trace.edges.push(Edge {
             code,
@@ -262,6 +299,9 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
         if self.record_path {
             self.on_path(pc, context.journal_ref().depth());
         }
+        if pc == 0 {
+            self.on_block(pc, interp);
+        }
         match op {
             opcode::JUMPI => self.on_jumpi(pc, interp),
             opcode::EQ => self.on_compare(CmpOp::Eq, pc, interp.stack.data()),
@@ -271,7 +311,8 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
             opcode::SLT => self.on_compare(CmpOp::Slt, pc, interp.stack.data()),
             opcode::SGT => self.on_compare(CmpOp::Sgt, pc, interp.stack.data()),
             opcode::ISZERO => self.on_iszero(pc, interp.stack.data()),
-            opcode::PUSH0..=opcode::PUSH32 | opcode::JUMPDEST => {}
+            opcode::PUSH0..=opcode::PUSH32 => {}
+            opcode::JUMPDEST => self.on_block(pc, interp),
             opcode::DUP1..=opcode::DUP16 => {
                 self.on_dup(usize::from(op - opcode::DUP1 + 1), interp.stack.len())
             }

@@ -179,6 +179,7 @@ pub struct Trace {
     pub(super) selfdestructs: Vec<SelfDestruct>,
     pub(super) steps: u64,
     pub(super) path: Vec<u32>,
+    pub(super) target_hits: Vec<(Address, u32)>,
 }
 
 impl Trace {
@@ -222,6 +223,12 @@ impl Trace {
         self.steps
     }
 
+    /// The watched target blocks entered, each once, in the order first entered: (code
+    /// address, block start pc). See [`Observer::watch_targets`](super::Observer::watch_targets).
+    pub fn target_hits(&self) -> &[(Address, u32)] {
+        &self.target_hits
+    }
+
     /// The pcs the transaction's own frame executed, in order (calls it made are not in
     /// it), at most [`MAX_PATH`] of them; empty unless the observer records paths
     /// ([`Observer::record_path`](super::Observer::record_path)).
@@ -238,6 +245,7 @@ impl Trace {
         self.selfdestructs.clear();
         self.steps = 0;
         self.path.clear();
+        self.target_hits.clear();
     }
 
     /// Appends a storage access, for tests of trace consumers elsewhere in the crate.

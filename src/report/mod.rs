@@ -5,4 +5,6 @@ pub(crate) mod regression;
 mod render;
 pub(crate) mod shrink;
 
-pub use render::{failure_report, progress_line, render_call, short_address, summary};
+pub use render::{
+    failure_report, progress_line, render_call, short_address, summary, unreached_targets,
+};

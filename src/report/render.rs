@@ -7,7 +7,9 @@ use std::time::Duration;
 use alloy_primitives::{Address, hex};
 
 use crate::chain::{SolDisplay, Warp};
-use crate::outcome::{Call, Dependence, Failure, Progress, SequenceStats, Stats, Violation};
+use crate::outcome::{
+    Call, Dependence, Failure, Progress, SequenceStats, Stats, TargetStats, Violation,
+};
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -187,6 +189,7 @@ pub fn summary(stats: &Stats) -> String {
         );
     }
     render_sequencing(&mut out, &stats.sequencing);
+    render_targets(&mut out, &stats.targets);
     let _ = writeln!(out, "  calls / reverts per function:");
     for f in &stats.functions {
         let name = format!("{}.{}", f.contract, f.signature);
@@ -237,6 +240,54 @@ fn render_sequencing(out: &mut String, s: &SequenceStats) {
         },
         thousands(s.aggressive_runs)
     );
+}
+
+/// One line per target: reached after how many sequences and how long, by which calls; or
+/// not reached.
+fn render_targets(out: &mut String, targets: &[TargetStats]) {
+    if targets.is_empty() {
+        return;
+    }
+    let reached = targets.iter().filter(|t| t.reached.is_some()).count();
+    let _ = writeln!(out, "  targets: {reached} of {} reached", targets.len());
+    let width = targets
+        .iter()
+        .map(|t| t.location.len() + t.contract.len() + 3)
+        .max()
+        .unwrap_or(0);
+    for target in targets {
+        let name = format!("{} ({})", target.location, target.contract);
+        match &target.reached {
+            Some(reach) => {
+                let calls: Vec<String> = reach
+                    .calls
+                    .iter()
+                    .map(|c| format!("{}.{}", c.contract, c.function_name()))
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "    {name:<width$}  reached after {} sequences ({}): {}",
+                    thousands(reach.after_sequences),
+                    duration(reach.after),
+                    calls.join(" → ")
+                );
+            }
+            None => {
+                let _ = writeln!(out, "    {name:<width$}  NOT REACHED");
+            }
+        }
+    }
+}
+
+/// The targets no run reached, as `file:line (Contract)`; empty when all were (or there
+/// were none).
+pub fn unreached_targets(stats: &Stats) -> Vec<String> {
+    stats
+        .targets
+        .iter()
+        .filter(|t| t.reached.is_none())
+        .map(|t| format!("{} ({})", t.location, t.contract))
+        .collect()
 }
 
 /// Counts by length grouped in powers of two: `1: 9,120 · 2-3: 310 · 4-7: 95`.

@@ -1,0 +1,80 @@
+//! Targeted campaigns report, for every target line, whether and when fuzzing reached it
+//! and by which calls; runs with fuzzed storage (aggressive runs) never count.
+
+use harvey::prelude::*;
+use harvey::targets::TargetSpec;
+
+fn campaign<'a>(targets: &str) -> Campaign<'a> {
+    Campaign::new(env!("CARGO_MANIFEST_DIR"))
+        .contract("Guarded")
+        .seed(4)
+        .runs(5_000)
+        .targets(targets.parse::<TargetSpec>().unwrap())
+}
+
+#[test]
+fn reached_and_unreached_targets_are_reported_with_the_reaching_calls() {
+    let outcome = campaign("contracts/sequences/Guarded.sol:18,contracts/sequences/Guarded.sol:24")
+        .run()
+        .unwrap();
+    assert!(outcome.passed());
+    let targets = &outcome.stats.targets;
+    assert_eq!(targets.len(), 2, "{targets:?}");
+    let (decrement, assertion) = (&targets[0], &targets[1]);
+    assert_eq!(
+        (decrement.location.as_str(), decrement.contract.as_str()),
+        ("contracts/sequences/Guarded.sol:18", "Guarded")
+    );
+    let reach = decrement
+        .reached
+        .as_ref()
+        .expect("lower() after raise() decrements");
+    let names: Vec<&str> = reach.calls.iter().map(|c| c.function_name()).collect();
+    assert_eq!(names.last(), Some(&"lower"), "{names:?}");
+    assert!(
+        names.contains(&"raise"),
+        "level must be raised first: {names:?}"
+    );
+    assert!(reach.after_sequences > 0);
+    // Aggressive runs write 1000 into `level` and do reach the assertion; they must not
+    // count, since no real sequence can.
+    assert!(outcome.stats.sequencing.aggressive_runs > 0);
+    assert_eq!(assertion.location, "contracts/sequences/Guarded.sol:24");
+    assert!(assertion.reached.is_none(), "{:?}", assertion.reached);
+    let summary = harvey::report::summary(&outcome.stats);
+    assert!(summary.contains("targets: 1 of 2 reached"), "{summary}");
+    assert!(
+        summary.contains("Guarded.sol:24 (Guarded)  NOT REACHED"),
+        "{summary}"
+    );
+    assert_eq!(
+        harvey::report::unreached_targets(&outcome.stats),
+        ["contracts/sequences/Guarded.sol:24 (Guarded)"]
+    );
+}
+
+#[test]
+fn a_line_without_code_is_a_warning_and_the_campaign_runs_untargeted() {
+    // Line 9 is blank.
+    let outcome = campaign("contracts/sequences/Guarded.sol:9").run().unwrap();
+    assert!(outcome.stats.targets.is_empty());
+    assert!(
+        outcome.warnings.iter().any(|w| w.contains("Guarded.sol:9")),
+        "{:?}",
+        outcome.warnings
+    );
+}
+
+#[test]
+fn targets_in_contracts_the_campaign_does_not_deploy_are_named() {
+    let outcome = campaign("contracts/sequences/Counter.sol:9").run().unwrap();
+    assert!(outcome.stats.targets.is_empty());
+    assert!(
+        outcome
+            .warnings
+            .iter()
+            .any(|w| w.contains("does not deploy") && w.contains("Counter.sol:9 (Counter)")),
+        "{:?}",
+        outcome.warnings
+    );
+}
