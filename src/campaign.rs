@@ -72,6 +72,7 @@ impl<'a> Campaign<'a> {
             dataflow: true,
             targets: None,
             require_targets: false,
+            lookahead: true,
         };
         Campaign {
             root: root.into(),
@@ -179,6 +180,13 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// With targets: steer towards them with the lookahead analysis (the default), or only
+    /// report them (`false`, ICSE'20's configuration A).
+    pub fn lookahead(mut self, on: bool) -> Self {
+        self.config.lookahead = on;
+        self
+    }
+
     /// Which Solidity Panic codes count as violations (default: [`PanicSet::default`]).
     pub fn panics(mut self, panics: PanicSet) -> Self {
         self.panics = panics;
@@ -254,6 +262,7 @@ impl<'a> Campaign<'a> {
             };
             let mut result = engine::run(&input)?;
             let reaches = std::mem::take(&mut result.reaches);
+            stats.lookahead = result.lookahead;
             stats.targets = target_stats(&placed.labels, reaches, &executor);
             failure = record_engine_run(result, &mut stats, &mut executor, self.config.seed);
         } else {

@@ -45,6 +45,10 @@ pub struct Config {
     /// Fail when a target was never reached (the check a pull request wants). Default off.
     /// Override: `HARVEY_REQUIRE_TARGETS`.
     pub require_targets: bool,
+    /// With targets: steer towards them with the lookahead analysis and its power schedule
+    /// (ICSE'20's configuration B). Off is configuration A: targets are only reported.
+    /// Default on. Override: `HARVEY_LOOKAHEAD`.
+    pub lookahead: bool,
 }
 
 /// Sequences run when neither `runs` nor `time` is configured.
@@ -75,6 +79,8 @@ pub struct Attributes {
     pub targets: Option<&'static str>,
     /// `require_targets = true`.
     pub require_targets: Option<bool>,
+    /// `lookahead = false`.
+    pub lookahead: Option<bool>,
 }
 
 impl Config {
@@ -141,6 +147,7 @@ impl Config {
                 Some(v) => parse_switch("HARVEY_REQUIRE_TARGETS", &v)?,
                 None => attributes.require_targets.unwrap_or(false),
             },
+            lookahead: switch("HARVEY_LOOKAHEAD", attributes.lookahead)?,
         })
     }
 }

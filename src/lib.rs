@@ -12,7 +12,7 @@
 //! - [`targets`] turns what a change touched (a git diff, or explicit `file:line`s) into the
 //!   bytecode locations targeted fuzzing steers towards;
 //! - [`lookahead`] is the static lookahead analysis: the shortest prefix of a run's path
-//!   after which no target is reachable (not yet wired into the engine).
+//!   after which no target is reachable, which steers targeted campaigns.
 
 mod abi;
 mod campaign;
@@ -33,8 +33,8 @@ pub use error::{Error, Result};
 pub use harvey_macros::invariant;
 pub use oracle::{IntoCheck, PanicSet};
 pub use outcome::{
-    Call, Dependence, Failure, FunctionStats, Outcome, PredictionStats, Progress, SequenceStats,
-    StateDependent, Stats, Violation,
+    Call, Dependence, Failure, FunctionStats, LookaheadStats, Outcome, PredictionStats, Progress,
+    SequenceStats, StateDependent, Stats, Violation,
 };
 
 #[doc(hidden)]

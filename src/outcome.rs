@@ -152,6 +152,32 @@ pub struct Stats {
     pub sequencing: SequenceStats,
     /// Every target (with `targets` configured): whether and when fuzzing reached it.
     pub targets: Vec<TargetStats>,
+    /// What the lookahead analysis did (all zero without targets or with it off).
+    pub lookahead: LookaheadStats,
+}
+
+/// The lookahead analysis' record in a targeted campaign.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LookaheadStats {
+    /// New corpus entries analysed.
+    pub analyses: u64,
+    /// Analyses that found a split point with no target ahead (the rest use the whole
+    /// path as their prefix).
+    pub bounded: u64,
+    /// Distinct lookahead ids (the largest worker's count).
+    pub ids: usize,
+    /// Time spent in the analysis, re-running the entry included (summed over workers).
+    pub time: Duration,
+}
+
+impl LookaheadStats {
+    /// Adds another worker's record.
+    pub(crate) fn add(&mut self, other: LookaheadStats) {
+        self.analyses += other.analyses;
+        self.bounded += other.bounded;
+        self.ids = self.ids.max(other.ids);
+        self.time += other.time;
+    }
 }
 
 /// One target: a changed (or named) source line in one contract's code.

@@ -78,3 +78,39 @@ fn targets_in_contracts_the_campaign_does_not_deploy_are_named() {
         outcome.warnings
     );
 }
+
+#[test]
+fn the_lookahead_analysis_steers_towards_a_hard_assertion() {
+    // Loops.sol after ICSE'20's running example: two input-dependent loops on one side,
+    // `a * a == b + 7` behind a mode set by an earlier transaction on the other.
+    let outcome = Campaign::new(env!("CARGO_MANIFEST_DIR"))
+        .contract("Loops")
+        .seed(1)
+        .runs(50_000)
+        .targets(
+            "contracts/lookahead/Loops.sol:27"
+                .parse::<TargetSpec>()
+                .unwrap(),
+        )
+        .run()
+        .unwrap();
+    let failure = outcome.failure.as_ref().unwrap_or_else(|| {
+        panic!(
+            "the assertion was not reached:\n{}",
+            harvey::report::summary(&outcome.stats)
+        )
+    });
+    assert!(
+        failure.last_status.contains("Panic(0x01)"),
+        "{}",
+        failure.last_status
+    );
+    let target = &outcome.stats.targets[0];
+    assert!(target.reached.is_some(), "{target:?}");
+    let lookahead = &outcome.stats.lookahead;
+    assert!(
+        lookahead.analyses > 0 && lookahead.bounded > 0,
+        "{lookahead:?}"
+    );
+    assert!(lookahead.ids > 1, "{lookahead:?}");
+}

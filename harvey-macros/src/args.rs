@@ -21,6 +21,7 @@ const KNOWN: &[&str] = &[
     "dataflow",
     "targets",
     "require_targets",
+    "lookahead",
 ];
 
 /// The validated attribute arguments.
@@ -41,6 +42,7 @@ pub(crate) struct InvariantArgs {
     /// The target specification, a list joined with commas.
     pub(crate) targets: Option<String>,
     pub(crate) require_targets: Option<bool>,
+    pub(crate) lookahead: Option<bool>,
 }
 
 impl InvariantArgs {
@@ -99,6 +101,7 @@ impl InvariantArgs {
             "dataflow" => self.dataflow = Some(boolean(value)?),
             "targets" => self.targets = Some(targets(value)?),
             "require_targets" => self.require_targets = Some(boolean(value)?),
+            "lookahead" => self.lookahead = Some(boolean(value)?),
             _ => unreachable!("checked against KNOWN"),
         }
         Ok(())

@@ -18,7 +18,7 @@ use syn::{ItemFn, parse_macro_input};
 /// `fn(&mut Chain) -> harvey::Result<()>`), `runs = N`, `time = "30s"`, `depth = N`,
 /// `seed = N`, `workers = N`, `prediction = false`, `demand_driven = false`,
 /// `dataflow = false`, `targets = "diff:origin/main"` (or `"src/Vault.sol:42"`, or a list of
-/// such lines), `require_targets = true`. `HARVEY_*` environment variables override them at
+/// such lines), `require_targets = true`, `lookahead = false`. `HARVEY_*` environment variables override them at
 /// run time.
 #[proc_macro_attribute]
 pub fn invariant(attr: TokenStream, item: TokenStream) -> TokenStream {

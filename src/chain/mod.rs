@@ -553,6 +553,12 @@ impl Chain {
             .chain(self.artifacts.contracts().map(Arc::as_ref))
     }
 
+    /// The runtime code deployed at `address` in the committed state (with its immutables
+    /// filled in, unlike the artifact's), empty when there is none.
+    pub fn code(&self, address: Address) -> Bytes {
+        self.vm.borrow().code(address)
+    }
+
     /// `address`'s balance (pending state).
     pub fn balance(&self, address: Address) -> U256 {
         self.vm.borrow().balance(address)

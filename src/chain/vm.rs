@@ -171,6 +171,19 @@ impl Vm {
     }
 
     /// The runtime code at `address` in the pending state.
+    /// The code at `address` in the committed state (empty for none).
+    pub(super) fn code(&self, address: Address) -> Bytes {
+        let db = self.evm.ctx.journal_ref().db();
+        let Some(info) = db.basic_ref(address).ok().flatten() else {
+            return Bytes::new();
+        };
+        let code = match info.code {
+            Some(code) => code,
+            None => db.code_by_hash_ref(info.code_hash).unwrap_or_default(),
+        };
+        code.original_bytes()
+    }
+
     pub(super) fn has_code(&self, address: Address) -> bool {
         let journal = self.evm.ctx.journal_ref();
         match journal.evm_state().get(&address) {

@@ -1,5 +1,8 @@
-//! The corpus: one sequence per path id of its last transaction, and the AFLFast cut-off
-//! exponential (COE) power schedule that decides how many mutants each entry gets.
+//! The corpus: one sequence per path id of its last transaction, and the power schedule
+//! that decides how many mutants each entry gets: AFLFast's cut-off exponential (COE), or
+//! in targeted campaigns ICSE'20's schedule on rare lookahead ids and split points.
+
+use alloy_primitives::Address;
 
 use crate::engine::cost::Cost;
 use crate::engine::hash::FastMap;
@@ -9,6 +12,17 @@ use crate::engine::input::Sequence;
 const BASE_ENERGY: u64 = 4;
 /// Cap on one pick's energy (AFLFast's M).
 const MAX_ENERGY: u64 = 512;
+/// Cap on one pick's energy in the lookahead schedule (ICSE'20's K).
+const MAX_LOOKAHEAD_ENERGY: u64 = 1024;
+
+/// What the lookahead analysis said about an entry's run (targeted campaigns only).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LookaheadMark {
+    /// The lookahead id of the no-target-ahead prefix.
+    pub(crate) lid: u64,
+    /// The split points along that prefix: (code address, pc).
+    pub(crate) split_points: Vec<(Address, u32)>,
+}
 
 /// A kept input.
 #[derive(Debug, Clone)]
@@ -20,6 +34,8 @@ pub(crate) struct Entry {
     pub(crate) costs: Vec<Cost>,
     /// How often the schedule picked this entry (AFLFast's s(i)).
     picks: u32,
+    /// Its lookahead id and split points, once analysed.
+    lookahead: Option<LookaheadMark>,
 }
 
 /// Corpus entries in insertion order plus the hit count of every path id seen.
@@ -34,6 +50,12 @@ pub(crate) struct Corpus {
     total_hits: u64,
     /// Round-robin position of the next pick.
     cursor: usize,
+    /// Fuzzed inputs per lookahead id and per split point (ICSE'20's fuzz(λ) and fuzz(p)),
+    /// counted through the path ids of analysed entries.
+    lid_hits: FastMap<u64, u64>,
+    split_hits: FastMap<(Address, u32), u64>,
+    /// Whether energy follows the lookahead schedule.
+    targeted: bool,
 }
 
 impl Corpus {
@@ -42,7 +64,15 @@ impl Corpus {
     pub(crate) fn observe(&mut self, path: u64, sequence: &Sequence, costs: &[Cost]) -> bool {
         *self.hits.entry(path).or_insert(0) += 1;
         self.total_hits += 1;
-        if self.by_path.contains_key(&path) {
+        if let Some(&index) = self.by_path.get(&path) {
+            // The same path has the same prefix: one more input exercised its lookahead id
+            // and split points.
+            if let Some(mark) = &self.entries[index].lookahead {
+                *self.lid_hits.entry(mark.lid).or_insert(0) += 1;
+                for split in &mark.split_points {
+                    *self.split_hits.entry(*split).or_insert(0) += 1;
+                }
+            }
             return false;
         }
         self.by_path.insert(path, self.entries.len());
@@ -51,8 +81,29 @@ impl Corpus {
             path,
             costs: costs.to_vec(),
             picks: 0,
+            lookahead: None,
         });
         true
+    }
+
+    /// Switches energy to the lookahead schedule (a targeted campaign).
+    pub(crate) fn target(&mut self) {
+        self.targeted = true;
+    }
+
+    /// Records the lookahead analysis of entry `index`'s run (which counts as one input
+    /// exercising its id and split points).
+    pub(crate) fn set_lookahead(&mut self, index: usize, mark: LookaheadMark) {
+        *self.lid_hits.entry(mark.lid).or_insert(0) += 1;
+        for split in &mark.split_points {
+            *self.split_hits.entry(*split).or_insert(0) += 1;
+        }
+        self.entries[index].lookahead = Some(mark);
+    }
+
+    /// Distinct lookahead ids among the analysed entries.
+    pub(crate) fn lookahead_ids(&self) -> usize {
+        self.lid_hits.len()
     }
 
     /// Whether some entry's path id is `path`.
@@ -99,9 +150,40 @@ impl Corpus {
         None
     }
 
+    /// The energy of entry `index`: the lookahead schedule when targeted and the entry was
+    /// analysed, else COE.
+    fn energy(&self, index: usize) -> u64 {
+        match (&self.entries[index].lookahead, self.targeted) {
+            (Some(mark), true) => self.lookahead_energy(mark, self.entries[index].picks),
+            _ => self.coe_energy(index),
+        }
+    }
+
+    /// ICSE'20 §4.2: min(2^selected, K) when the entry's lookahead id or one of its split
+    /// points is rare, else 1. A count is rare below the cut-off 2^i, where
+    /// 2^(i-1) < (the smallest count) ≤ 2^i.
+    fn lookahead_energy(&self, mark: &LookaheadMark, picks: u32) -> u64 {
+        let cutoff = |min: Option<u64>| min.map_or(0, |m| m.next_power_of_two());
+        let lid_cutoff = cutoff(self.lid_hits.values().copied().min());
+        let split_cutoff = cutoff(self.split_hits.values().copied().min());
+        let rare = self.lid_hits.get(&mark.lid).copied().unwrap_or(0) < lid_cutoff
+            || mark
+                .split_points
+                .iter()
+                .any(|split| self.split_hits.get(split).copied().unwrap_or(0) < split_cutoff);
+        if rare {
+            // selected(I) counts this selection too.
+            1u64.checked_shl(picks.saturating_add(1).min(32))
+                .unwrap_or(MAX_LOOKAHEAD_ENERGY)
+                .min(MAX_LOOKAHEAD_ENERGY)
+        } else {
+            1
+        }
+    }
+
     /// COE: no energy for entries whose path is hit more often than the mean (they are
     /// over-explored); otherwise energy doubling with every pick, capped.
-    fn energy(&self, index: usize) -> u64 {
+    fn coe_energy(&self, index: usize) -> u64 {
         let entry = &self.entries[index];
         let hits = self.hits.get(&entry.path).copied().unwrap_or(0);
         // f(i) > mean  ⇔  f(i) · |paths| > Σ f
@@ -135,6 +217,42 @@ mod tests {
         corpus.observe(7, &Sequence::default(), &[]);
         let energies: Vec<u64> = (0..10).map(|_| corpus.pick().unwrap().1).collect();
         assert_eq!(energies, vec![4, 8, 16, 32, 64, 128, 256, 512, 512, 512]);
+    }
+
+    #[test]
+    fn the_lookahead_schedule_favours_rare_ids_and_split_points() {
+        let mut corpus = Corpus::default();
+        corpus.target();
+        let seq = Sequence::default();
+        let a = Address::with_last_byte(1);
+        let mark = |lid, splits: &[u32]| LookaheadMark {
+            lid,
+            split_points: splits.iter().map(|&pc| (a, pc)).collect(),
+        };
+        corpus.observe(1, &seq, &[]);
+        corpus.set_lookahead(0, mark(100, &[0, 5]));
+        corpus.observe(2, &seq, &[]);
+        corpus.set_lookahead(1, mark(200, &[0, 9]));
+        // Path 1 runs 6 more times: lid 100 has 7 inputs, lid 200 one; split 0 has 8,
+        // split 5 has 7, split 9 one.
+        for _ in 0..6 {
+            corpus.observe(1, &seq, &[]);
+        }
+        let lid_cutoff = 1u64.next_power_of_two();
+        assert_eq!(lid_cutoff, 1, "min 1: 2^0 < ... nothing is below 1");
+        // With the smallest count 1 the cut-off is 1, so nothing is rare yet: energy 1.
+        assert_eq!(corpus.pick(), Some((0, 1)));
+        assert_eq!(corpus.pick(), Some((1, 1)));
+        // Once entry 1's path has 2 more inputs (3 in all), the cut-off is 4: lid 200 (3)
+        // and split 9 (3) are rare, lid 100 (7) is not, but split 5 (7) is not either.
+        corpus.observe(2, &seq, &[]);
+        corpus.observe(2, &seq, &[]);
+        assert_eq!(corpus.pick(), Some((0, 1)), "nothing of entry 0 is rare");
+        assert_eq!(
+            corpus.pick(),
+            Some((1, 4)),
+            "2^(picks) with this the second pick"
+        );
     }
 
     #[test]

@@ -273,6 +273,24 @@ impl<'a> Executor<'a> {
         }
     }
 
+    /// Runs `sequence` again, unobserved by the oracles, and returns the address its last
+    /// transaction called with the pcs that transaction's own frame executed (for the
+    /// lookahead analysis). `None` when the EVM refuses the last transaction.
+    pub(crate) fn path_of_last(&mut self, sequence: &Sequence) -> Option<(Address, Vec<u32>)> {
+        self.chain.reset();
+        let (last, prefix) = sequence.txs.split_last()?;
+        for input in prefix {
+            // A refused prefix transaction ran nothing, as in the regular run.
+            let _ = self.chain.execute(&self.surface.tx(input));
+        }
+        let tx = self.surface.tx(last);
+        self.chain.record_paths(true);
+        let ran = self.chain.execute(&tx).is_ok();
+        self.chain.record_paths(false);
+        let path = self.chain.last_trace().path().to_vec();
+        ran.then_some((tx.to, path))
+    }
+
     /// The first violation of the post-setup state itself, before any transaction.
     pub(crate) fn check_initial_state(&mut self) -> Option<Violation> {
         self.chain.reset();
@@ -287,6 +305,11 @@ impl<'a> Executor<'a> {
     /// Comparison operands of the last run (capped), for the dictionary.
     pub(crate) fn operands(&self) -> &[U256] {
         &self.operands
+    }
+
+    /// The runtime code deployed at `address`.
+    pub(crate) fn code(&self, address: Address) -> alloy_primitives::Bytes {
+        self.chain.code(address)
     }
 
     /// The surface this executor calls.

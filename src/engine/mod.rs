@@ -33,11 +33,16 @@ use crate::chain::Chain;
 use crate::config::Config;
 use crate::error::Result;
 use crate::oracle::Oracles;
-use crate::outcome::{FunctionStats, PredictionStats, Progress, SequenceStats, StateDependent};
+use alloy_primitives::Address;
+
+use crate::lookahead::Lookahead;
+use crate::outcome::{
+    FunctionStats, LookaheadStats, PredictionStats, Progress, SequenceStats, StateDependent,
+};
 use executor::Executor;
 use surface::Surface;
 pub(crate) use worker::Sighting;
-use worker::{Shared, Worker, WorkerReport};
+use worker::{Shared, Targeting, Worker, WorkerReport};
 
 /// Everything a campaign's engine run needs.
 pub(crate) struct EngineInput<'a> {
@@ -72,6 +77,7 @@ pub(crate) struct EngineResult {
     pub(crate) sequencing: SequenceStats,
     /// Per target (as in [`EngineInput::targets`]): the first run that reached it.
     pub(crate) reaches: Vec<Option<reach::Reach>>,
+    pub(crate) lookahead: LookaheadStats,
 }
 
 /// Runs `config.workers` workers until the budget is spent or one finds a violation.
@@ -108,12 +114,14 @@ pub(crate) fn run(input: &EngineInput<'_>) -> Result<EngineResult> {
     let mut functions: Vec<FunctionStats> = Vec::new();
     let mut predictions = PredictionStats::default();
     let mut sequencing = SequenceStats::default();
+    let mut lookahead = LookaheadStats::default();
     let mut dependence = vec![None; input.surface.functions.len()];
     for report in reports {
         predictions.add(report.predictions);
         SequenceStats::add_lengths(&mut sequencing.runs_by_length, &report.lengths);
         SequenceStats::add_lengths(&mut sequencing.corpus_by_length, &report.corpus_lengths);
         sequencing.aggressive_runs += report.aggressive_runs;
+        lookahead.add(report.lookahead);
         for (known, learned) in dependence.iter_mut().zip(report.dependence) {
             *known = known.or(learned);
         }
@@ -131,6 +139,7 @@ pub(crate) fn run(input: &EngineInput<'_>) -> Result<EngineResult> {
     Ok(EngineResult {
         sighting: shared.take_sighting(),
         reaches: shared.take_reaches(),
+        lookahead,
         sequences: shared.sequences_run(),
         transactions: shared
             .transactions
@@ -158,6 +167,29 @@ pub(crate) fn run(input: &EngineInput<'_>) -> Result<EngineResult> {
     })
 }
 
+/// The lookahead analysis of every fuzzed contract's deployed code towards the targets in
+/// it (none for a contract without targets: it may still call into one that has them).
+fn lookaheads(executor: &Executor<'_>, targets: &[reach::Watch]) -> Vec<(Address, Lookahead)> {
+    let mut addresses: Vec<Address> = executor
+        .surface()
+        .functions
+        .iter()
+        .map(|f| f.address)
+        .collect();
+    addresses.sort();
+    addresses.dedup();
+    addresses
+        .into_iter()
+        .map(|address| {
+            let pcs = targets
+                .iter()
+                .filter(|w| w.address == address)
+                .flat_map(|w| w.pcs.iter().copied());
+            (address, Lookahead::new(&executor.code(address), pcs))
+        })
+        .collect()
+}
+
 /// Builds worker `id`'s chain and runs it.
 fn run_worker<'a>(
     id: usize,
@@ -182,6 +214,11 @@ fn run_worker<'a>(
         input.config.prediction,
         input.config.demand_driven,
     );
+    let lookaheads = if input.config.lookahead && !input.targets.is_empty() {
+        lookaheads(&executor, input.targets)
+    } else {
+        Vec::new()
+    };
     let seed = input.config.seed.wrapping_add(id as u64);
     let worker = Worker::new(
         id,
@@ -189,7 +226,10 @@ fn run_worker<'a>(
         executor,
         input.dictionary.clone(),
         input.config,
-        input.targets,
+        Targeting {
+            index: reach::TargetIndex::new(input.targets),
+            lookaheads,
+        },
         shared,
     );
     Ok(worker.run())

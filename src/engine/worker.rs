@@ -17,6 +17,7 @@ use rand::{Rng, SeedableRng};
 use crate::abi::{self, Dictionary};
 use crate::config::Config;
 use crate::engine::corpus::Corpus;
+use crate::engine::corpus::LookaheadMark;
 use crate::engine::cost::{CostKey, CostKind, CostMap};
 use crate::engine::dataflow::{Dependence, Slot};
 use crate::engine::executor::{Executor, Found};
@@ -25,8 +26,9 @@ use crate::engine::input::{Change, Sequence};
 use crate::engine::mutate::{Guide, Mutator};
 use crate::engine::pools::Pools;
 use crate::engine::predict::{self, Prediction};
-use crate::engine::reach::{Reach, TargetIndex, Watch};
-use crate::outcome::{FunctionStats, PredictionStats, Progress};
+use crate::engine::reach::{Reach, TargetIndex};
+use crate::lookahead::Lookahead;
+use crate::outcome::{FunctionStats, LookaheadStats, PredictionStats, Progress};
 
 /// Sequences between two exchanges of new corpus entries with the other workers.
 const EXCHANGE_EVERY: u64 = 512;
@@ -206,6 +208,15 @@ pub(crate) struct WorkerReport {
     pub(crate) aggressive_runs: u64,
     /// Per function (surface order): whether and why its sequences may grow.
     pub(crate) dependence: Vec<Option<Dependence>>,
+    pub(crate) lookahead: LookaheadStats,
+}
+
+/// What a worker needs to report targets and steer towards them.
+pub(crate) struct Targeting {
+    /// Which targets entered blocks reach.
+    pub(crate) index: TargetIndex,
+    /// The lookahead analysis of each fuzzed contract's code (empty: not steering).
+    pub(crate) lookaheads: Vec<(Address, Lookahead)>,
 }
 
 /// One worker: its own chain (in the executor), RNG, corpus and dictionary.
@@ -232,6 +243,9 @@ pub(crate) struct Worker<'a> {
     dataflow: bool,
     /// Which targets this worker has seen reached.
     targets: TargetIndex,
+    /// The lookahead analysis of each fuzzed contract's code (empty: not steering).
+    lookaheads: Vec<(Address, Lookahead)>,
+    lookahead_stats: LookaheadStats,
 }
 
 impl<'a> Worker<'a> {
@@ -243,14 +257,18 @@ impl<'a> Worker<'a> {
         executor: Executor<'a>,
         dict: Dictionary,
         config: &Config,
-        targets: &[Watch],
+        targeting: Targeting,
         shared: &'a Shared<'a>,
     ) -> Self {
+        let mut corpus = Corpus::default();
+        if !targeting.lookaheads.is_empty() {
+            corpus.target();
+        }
         Worker {
             id,
             rng: StdRng::seed_from_u64(seed),
             executor,
-            corpus: Corpus::default(),
+            corpus,
             dict,
             depth: config.depth.max(1) as usize,
             shared,
@@ -262,7 +280,9 @@ impl<'a> Worker<'a> {
             pools: Pools::default(),
             demand_driven: config.demand_driven,
             dataflow: config.dataflow,
-            targets: TargetIndex::new(targets),
+            targets: targeting.index,
+            lookaheads: targeting.lookaheads,
+            lookahead_stats: LookaheadStats::default(),
         }
     }
 
@@ -555,7 +575,38 @@ impl<'a> Worker<'a> {
             let edges = self.executor.coverage().len();
             self.shared.edges.fetch_max(edges, Ordering::Relaxed);
         }
+        if kept && !self.lookaheads.is_empty() {
+            self.analyze(self.corpus.len() - 1, sequence);
+        }
         Some(kept)
+    }
+
+    /// ICSE'20 Alg. 1 line 11: the lookahead analysis of new corpus entry `index`, whose
+    /// run was `sequence`, on the path of its last transaction.
+    fn analyze(&mut self, index: usize, sequence: &Sequence) {
+        let started = Instant::now();
+        if let Some((address, path)) = self.executor.path_of_last(sequence) {
+            if let Some((_, lookahead)) = self.lookaheads.iter_mut().find(|(a, _)| *a == address) {
+                let analysis = lookahead.analyze(&path);
+                self.lookahead_stats.analyses += 1;
+                self.lookahead_stats.bounded += u64::from(analysis.bounded);
+                // Prefixes are per code: the same pcs in two contracts are different ids.
+                let lid = analysis.lid
+                    ^ u64::from_be_bytes(address[12..20].try_into().unwrap_or_default());
+                self.corpus.set_lookahead(
+                    index,
+                    LookaheadMark {
+                        lid,
+                        split_points: analysis
+                            .split_points
+                            .iter()
+                            .map(|&pc| (address, pc))
+                            .collect(),
+                    },
+                );
+            }
+        }
+        self.lookahead_stats.time += started.elapsed();
     }
 
     /// Publishes this worker's new entries and runs the other workers' (keeping those
@@ -603,6 +654,10 @@ impl<'a> Worker<'a> {
             dependence: (0..self.executor.surface().functions.len())
                 .map(|f| dataflow.dependence(f))
                 .collect(),
+            lookahead: LookaheadStats {
+                ids: self.corpus.lookahead_ids(),
+                ..self.lookahead_stats
+            },
         }
     }
 }

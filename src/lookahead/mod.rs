@@ -119,9 +119,8 @@ impl Lookahead {
     /// Suffix checking: whether a target may be reached after executing the instruction at
     /// `pc` in `state` (the prefix ends with it).
     fn targets_ahead(&mut self, pc: usize, state: &AbsState) -> bool {
-        if self.targets.is_empty() {
-            return false;
-        }
+        // Even without targets of its own, code that calls out may reach another
+        // contract's: the fixpoint decides.
         let mut after = state.clone();
         let starts = match transfer::step(&self.code, pc, &mut after, None) {
             Flow::Halt => return false,

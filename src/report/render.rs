@@ -7,9 +7,7 @@ use std::time::Duration;
 use alloy_primitives::{Address, hex};
 
 use crate::chain::{SolDisplay, Warp};
-use crate::outcome::{
-    Call, Dependence, Failure, Progress, SequenceStats, Stats, TargetStats, Violation,
-};
+use crate::outcome::{Call, Dependence, Failure, Progress, SequenceStats, Stats, Violation};
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -189,7 +187,7 @@ pub fn summary(stats: &Stats) -> String {
         );
     }
     render_sequencing(&mut out, &stats.sequencing);
-    render_targets(&mut out, &stats.targets);
+    render_targets(&mut out, stats);
     let _ = writeln!(out, "  calls / reverts per function:");
     for f in &stats.functions {
         let name = format!("{}.{}", f.contract, f.signature);
@@ -244,12 +242,26 @@ fn render_sequencing(out: &mut String, s: &SequenceStats) {
 
 /// One line per target: reached after how many sequences and how long, by which calls; or
 /// not reached.
-fn render_targets(out: &mut String, targets: &[TargetStats]) {
+fn render_targets(out: &mut String, stats: &Stats) {
+    let targets = &stats.targets;
     if targets.is_empty() {
         return;
     }
     let reached = targets.iter().filter(|t| t.reached.is_some()).count();
     let _ = writeln!(out, "  targets: {reached} of {} reached", targets.len());
+    let l = &stats.lookahead;
+    if l.analyses > 0 {
+        let share = stats.elapsed.as_secs_f64().max(1e-9);
+        let _ = writeln!(
+            out,
+            "  lookahead: {} analyses, {} with no target ahead, {} lookahead ids, {} ({:.1}% of the campaign)",
+            thousands(l.analyses),
+            thousands(l.bounded),
+            l.ids,
+            duration(l.time),
+            100.0 * l.time.as_secs_f64() / share
+        );
+    }
     let width = targets
         .iter()
         .map(|t| t.location.len() + t.contract.len() + 3)
