@@ -240,6 +240,14 @@ pub enum Dependence {
 }
 
 impl SequenceStats {
+    /// Counts one sequence of `length` transactions into `counts` (indexed by length).
+    pub(crate) fn count_length(counts: &mut Vec<u64>, length: usize) {
+        if counts.len() <= length {
+            counts.resize(length + 1, 0);
+        }
+        counts[length] += 1;
+    }
+
     /// Adds `other`'s counts by length into `totals`.
     pub(crate) fn add_lengths(totals: &mut Vec<u64>, other: &[u64]) {
         if totals.len() < other.len() {

@@ -13,12 +13,12 @@ use crate::chain::Chain;
 use crate::engine::cost::{self, Cost, Occurrences};
 use crate::engine::dataflow::{Dataflow, Slot};
 use crate::engine::hash::{FastSet, KeyHasher};
-use crate::engine::input::Sequence;
+use crate::engine::input::{Sequence, TxInput};
 use crate::engine::pools::value_class;
 use crate::engine::surface::Surface;
 use crate::observe::Edge;
 use crate::oracle::{Oracles, arbitrary_slot};
-use crate::outcome::{FunctionStats, Violation};
+use crate::outcome::{FunctionStats, SequenceStats, Violation};
 
 /// Comparison operands kept per run for the dictionary: enough for the magic values of a
 /// few branches, bounded so a loop-heavy transaction cannot flood the dictionary.
@@ -138,11 +138,7 @@ impl<'a> Executor<'a> {
         self.costs.clear();
         self.notes.clear();
         self.hits.clear();
-        let length = sequence.txs.len();
-        if self.lengths.len() <= length {
-            self.lengths.resize(length + 1, 0);
-        }
-        self.lengths[length] += 1;
+        SequenceStats::count_length(&mut self.lengths, sequence.txs.len());
         let mut path = 0;
         let mut new_edges = 0;
         for (index, input) in sequence.txs.iter().enumerate() {
@@ -252,16 +248,12 @@ impl<'a> Executor<'a> {
         slots: &[Slot],
         fuzz: &mut dyn FnMut(U256) -> U256,
     ) -> u64 {
-        self.chain.reset();
         self.aggressive_runs += 1;
         let Some((last, prefix)) = sequence.txs.split_last() else {
             return 0;
         };
-        for input in prefix {
-            self.transactions += 1;
-            // A refused prefix transaction ran nothing; the last one still runs.
-            let _ = self.chain.execute(&self.surface.tx(input));
-        }
+        self.transactions += prefix.len() as u64;
+        self.set_up(prefix);
         for &(address, slot) in slots {
             let value = fuzz(self.chain.storage(address, slot));
             self.chain.set_storage(address, slot, value);
@@ -277,18 +269,24 @@ impl<'a> Executor<'a> {
     /// transaction called with the pcs that transaction's own frame executed (for the
     /// lookahead analysis). `None` when the EVM refuses the last transaction.
     pub(crate) fn path_of_last(&mut self, sequence: &Sequence) -> Option<(Address, Vec<u32>)> {
-        self.chain.reset();
         let (last, prefix) = sequence.txs.split_last()?;
-        for input in prefix {
-            // A refused prefix transaction ran nothing, as in the regular run.
-            let _ = self.chain.execute(&self.surface.tx(input));
-        }
+        self.set_up(prefix);
         let tx = self.surface.tx(last);
         self.chain.record_paths(true);
         let ran = self.chain.execute(&tx).is_ok();
         self.chain.record_paths(false);
         let path = self.chain.last_trace().path().to_vec();
         ran.then_some((tx.to, path))
+    }
+
+    /// Restores the post-setup state and runs `prefix` unchecked: the state a run's last
+    /// transaction starts from, for the runs that only look at that transaction. A refused
+    /// transaction ran nothing, as in the regular run.
+    fn set_up(&mut self, prefix: &[TxInput]) {
+        self.chain.reset();
+        for input in prefix {
+            let _ = self.chain.execute(&self.surface.tx(input));
+        }
     }
 
     /// The first violation of the post-setup state itself, before any transaction.

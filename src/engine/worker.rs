@@ -28,7 +28,7 @@ use crate::engine::pools::Pools;
 use crate::engine::predict::{self, Prediction};
 use crate::engine::reach::{Reach, TargetIndex};
 use crate::lookahead::Lookahead;
-use crate::outcome::{FunctionStats, LookaheadStats, PredictionStats, Progress};
+use crate::outcome::{FunctionStats, LookaheadStats, PredictionStats, Progress, SequenceStats};
 
 /// Sequences between two exchanges of new corpus entries with the other workers.
 const EXCHANGE_EVERY: u64 = 512;
@@ -636,11 +636,7 @@ impl<'a> Worker<'a> {
     fn report(self) -> WorkerReport {
         let mut corpus_lengths = Vec::new();
         for entry in self.corpus.entries() {
-            let length = entry.sequence.txs.len();
-            if corpus_lengths.len() <= length {
-                corpus_lengths.resize(length + 1, 0);
-            }
-            corpus_lengths[length] += 1;
+            SequenceStats::count_length(&mut corpus_lengths, entry.sequence.txs.len());
         }
         let dataflow = self.executor.dataflow();
         WorkerReport {
