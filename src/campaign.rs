@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::abi::Dictionary;
 use crate::chain::Chain;
-use crate::config::{Config, DEFAULT_DEPTH};
+use crate::config::{Config, DEFAULT_DEPTH, Steering};
 use crate::engine::executor::{Executor, Found};
 use crate::engine::input::Sequence;
 use crate::engine::reach::{Reach, Watch};
@@ -18,7 +18,7 @@ use crate::engine::surface::Surface;
 use crate::engine::{self, EngineInput};
 use crate::error::{Error, Result};
 use crate::oracle::{IntoCheck, Invariant, Oracles, PanicSet};
-use crate::outcome::{Failure, Outcome, Progress, Stats, TargetReach, TargetStats};
+use crate::outcome::{Failure, LookaheadStats, Outcome, Progress, Stats, TargetReach, TargetStats};
 use crate::project::{self, Artifacts};
 use crate::report::regression::{self, RegressionFile};
 use crate::report::shrink;
@@ -72,7 +72,7 @@ impl<'a> Campaign<'a> {
             dataflow: true,
             targets: None,
             require_targets: false,
-            lookahead: true,
+            lookahead: Steering::Lookahead,
         };
         Campaign {
             root: root.into(),
@@ -180,10 +180,11 @@ impl<'a> Campaign<'a> {
         self
     }
 
-    /// With targets: steer towards them with the lookahead analysis (the default), or only
-    /// report them (`false`, ICSE'20's configuration A).
-    pub fn lookahead(mut self, on: bool) -> Self {
-        self.config.lookahead = on;
+    /// With targets: steer towards them with the lookahead analysis (`true`, the default),
+    /// only report them (`false`, ICSE'20's configuration A), or one of the paper's
+    /// ablations ([`Steering::NoAnalysis`], [`Steering::StandardSchedule`]).
+    pub fn lookahead(mut self, steering: impl Into<Steering>) -> Self {
+        self.config.lookahead = steering.into();
         self
     }
 
@@ -262,7 +263,10 @@ impl<'a> Campaign<'a> {
             };
             let mut result = engine::run(&input)?;
             let reaches = std::mem::take(&mut result.reaches);
-            stats.lookahead = result.lookahead;
+            stats.lookahead = LookaheadStats {
+                steering: self.config.lookahead,
+                ..result.lookahead
+            };
             stats.targets = target_stats(&placed.labels, reaches, &executor);
             failure = record_engine_run(result, &mut stats, &mut executor, self.config.seed);
         } else {

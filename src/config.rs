@@ -45,10 +45,94 @@ pub struct Config {
     /// Fail when a target was never reached (the check a pull request wants). Default off.
     /// Override: `HARVEY_REQUIRE_TARGETS`.
     pub require_targets: bool,
-    /// With targets: steer towards them with the lookahead analysis and its power schedule
-    /// (ICSE'20's configuration B). Off is configuration A: targets are only reported.
-    /// Default on. Override: `HARVEY_LOOKAHEAD`.
-    pub lookahead: bool,
+    /// With targets: how to steer towards them (ICSE'20's configurations A–D, see
+    /// [`Steering`]). Default [`Steering::Lookahead`]. Override: `HARVEY_LOOKAHEAD`
+    /// (`on`/`off`, `no-analysis`, `standard-schedule`, or the paper's letters `A`–`D`).
+    pub lookahead: Steering,
+}
+
+/// How a targeted campaign steers towards its targets: the configurations ICSE'20 compares
+/// (§5, RQ1–3), so that a team can measure what each part brings on its own contracts.
+/// Without targets all of them fuzz the same way.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Steering {
+    /// A: no steering; targets are only watched and reported, and energy follows the
+    /// engine's standard schedule (AFLFast's cut-off exponential on path ids).
+    /// `lookahead = false`.
+    Off,
+    /// B: the lookahead analysis, with energy for inputs whose lookahead id or split points
+    /// are rare (ICSE'20 §4.2). `lookahead = true`, the default.
+    #[default]
+    Lookahead,
+    /// C: the rare-id/rare-split-point schedule without the analysis: every target is
+    /// assumed reachable, so a lookahead id covers the whole path and every block entry
+    /// is a split point. Measures what the analysis adds. `lookahead = "no-analysis"`.
+    NoAnalysis,
+    /// D: the analysis' lookahead ids with the standard cut-off exponential schedule
+    /// counted per lookahead id instead of per path id. Measures what the schedule adds.
+    /// `lookahead = "standard-schedule"`.
+    StandardSchedule,
+}
+
+impl Steering {
+    /// The spellings `lookahead` accepts, for error messages.
+    pub const SPELLINGS: &'static str =
+        "on/true (B), off/false (A), no-analysis (C), standard-schedule (D), or A–D";
+
+    /// Whether the lookahead analysis runs (B and D).
+    pub fn analyses(self) -> bool {
+        matches!(self, Steering::Lookahead | Steering::StandardSchedule)
+    }
+
+    /// The paper's letter for this configuration.
+    pub fn letter(self) -> char {
+        match self {
+            Steering::Off => 'A',
+            Steering::Lookahead => 'B',
+            Steering::NoAnalysis => 'C',
+            Steering::StandardSchedule => 'D',
+        }
+    }
+}
+
+impl From<bool> for Steering {
+    /// `true` is the full lookahead steering (B), `false` none (A).
+    fn from(on: bool) -> Steering {
+        if on {
+            Steering::Lookahead
+        } else {
+            Steering::Off
+        }
+    }
+}
+
+impl std::str::FromStr for Steering {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Steering> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "1" | "true" | "on" | "yes" | "b" | "lookahead" => Ok(Steering::Lookahead),
+            "0" | "false" | "off" | "no" | "a" => Ok(Steering::Off),
+            "no-analysis" | "c" => Ok(Steering::NoAnalysis),
+            "standard-schedule" | "d" => Ok(Steering::StandardSchedule),
+            _ => Err(Error::Config(format!(
+                "lookahead = {text:?} is not a steering configuration: use {}",
+                Steering::SPELLINGS
+            ))),
+        }
+    }
+}
+
+impl std::fmt::Display for Steering {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = match self {
+            Steering::Off => "off",
+            Steering::Lookahead => "lookahead",
+            Steering::NoAnalysis => "no-analysis",
+            Steering::StandardSchedule => "standard-schedule",
+        };
+        write!(f, "{name} ({})", self.letter())
+    }
 }
 
 /// Sequences run when neither `runs` nor `time` is configured.
@@ -79,8 +163,9 @@ pub struct Attributes {
     pub targets: Option<&'static str>,
     /// `require_targets = true`.
     pub require_targets: Option<bool>,
-    /// `lookahead = false`.
-    pub lookahead: Option<bool>,
+    /// `lookahead = false` or `lookahead = "no-analysis"`, as its [`Steering`] spelling
+    /// (`"on"`/`"off"` for the booleans).
+    pub lookahead: Option<&'static str>,
 }
 
 impl Config {
@@ -147,7 +232,19 @@ impl Config {
                 Some(v) => parse_switch("HARVEY_REQUIRE_TARGETS", &v)?,
                 None => attributes.require_targets.unwrap_or(false),
             },
-            lookahead: switch("HARVEY_LOOKAHEAD", attributes.lookahead)?,
+            lookahead: match var("HARVEY_LOOKAHEAD") {
+                Some(v) => v.parse::<Steering>().map_err(|_| {
+                    Error::Config(format!(
+                        "HARVEY_LOOKAHEAD={v} is not a steering configuration: use {}",
+                        Steering::SPELLINGS
+                    ))
+                })?,
+                None => attributes
+                    .lookahead
+                    .map(str::parse)
+                    .transpose()?
+                    .unwrap_or_default(),
+            },
         })
     }
 }
@@ -360,6 +457,32 @@ mod tests {
         );
         let err = Config::resolve(&attrs, env(&[("HARVEY_PREDICTION", "maybe")])).unwrap_err();
         assert!(err.to_string().contains("HARVEY_PREDICTION=maybe"), "{err}");
+    }
+
+    #[test]
+    fn steering_comes_from_booleans_names_or_letters() {
+        let c = Config::resolve(&Attributes::default(), env(&[])).unwrap();
+        assert_eq!(c.lookahead, Steering::Lookahead);
+        let attrs = Attributes {
+            lookahead: Some("off"),
+            ..Attributes::default()
+        };
+        assert_eq!(
+            Config::resolve(&attrs, env(&[])).unwrap().lookahead,
+            Steering::Off
+        );
+        for (text, steering) in [
+            ("no-analysis", Steering::NoAnalysis),
+            ("D", Steering::StandardSchedule),
+            ("true", Steering::Lookahead),
+        ] {
+            let c = Config::resolve(&attrs, env(&[("HARVEY_LOOKAHEAD", text)])).unwrap();
+            assert_eq!(c.lookahead, steering, "{text}");
+        }
+        assert_eq!(Steering::NoAnalysis.to_string(), "no-analysis (C)");
+        let err = Config::resolve(&attrs, env(&[("HARVEY_LOOKAHEAD", "fast")])).unwrap_err();
+        assert!(err.to_string().contains("HARVEY_LOOKAHEAD=fast"), "{err}");
+        assert!(err.to_string().contains("no-analysis"), "{err}");
     }
 
     #[test]

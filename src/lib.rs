@@ -29,6 +29,7 @@ pub mod report;
 pub mod targets;
 
 pub use campaign::Campaign;
+pub use config::Steering;
 pub use error::{Error, Result};
 pub use harvey_macros::invariant;
 pub use oracle::{IntoCheck, PanicSet};

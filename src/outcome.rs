@@ -8,6 +8,7 @@ use alloy_dyn_abi::DynSolValue;
 use alloy_primitives::{Address, U256};
 
 use crate::chain::{PanicCode, Warp};
+use crate::config::Steering;
 
 /// The result of a campaign. A violation is an outcome, not an error.
 #[derive(Debug, Clone)]
@@ -159,7 +160,9 @@ pub struct Stats {
 /// The lookahead analysis' record in a targeted campaign.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct LookaheadStats {
-    /// New corpus entries analysed.
+    /// Which of ICSE'20's configurations steered.
+    pub steering: Steering,
+    /// New corpus entries analysed (in configuration C: given whole-path ids).
     pub analyses: u64,
     /// Analyses that found a split point with no target ahead (the rest use the whole
     /// path as their prefix).

@@ -114,3 +114,37 @@ fn the_lookahead_analysis_steers_towards_a_hard_assertion() {
     );
     assert!(lookahead.ids > 1, "{lookahead:?}");
 }
+
+#[test]
+fn every_steering_configuration_reaches_an_easy_target() {
+    use harvey::Steering;
+    for steering in [
+        Steering::Off,
+        Steering::Lookahead,
+        Steering::NoAnalysis,
+        Steering::StandardSchedule,
+    ] {
+        let outcome = campaign("contracts/sequences/Guarded.sol:18")
+            .runs(2_000)
+            .lookahead(steering)
+            .run()
+            .unwrap();
+        let target = &outcome.stats.targets[0];
+        assert!(target.reached.is_some(), "{steering}: {target:?}");
+        let lookahead = &outcome.stats.lookahead;
+        assert_eq!(lookahead.steering, steering);
+        match steering {
+            Steering::Off => assert_eq!(lookahead.analyses, 0),
+            // Without the analysis no prefix is ever bounded.
+            Steering::NoAnalysis => {
+                assert!(lookahead.analyses > 0 && lookahead.bounded == 0, "{lookahead:?}")
+            }
+            _ => assert!(lookahead.bounded > 0, "{steering}: {lookahead:?}"),
+        }
+        let summary = harvey::report::summary(&outcome.stats);
+        assert!(
+            summary.contains(&format!("steering: {steering}")),
+            "{summary}"
+        );
+    }
+}

@@ -42,7 +42,8 @@ pub(crate) struct InvariantArgs {
     /// The target specification, a list joined with commas.
     pub(crate) targets: Option<String>,
     pub(crate) require_targets: Option<bool>,
-    pub(crate) lookahead: Option<bool>,
+    /// The steering configuration's name (`"on"`/`"off"` for the booleans).
+    pub(crate) lookahead: Option<String>,
 }
 
 impl InvariantArgs {
@@ -101,7 +102,7 @@ impl InvariantArgs {
             "dataflow" => self.dataflow = Some(boolean(value)?),
             "targets" => self.targets = Some(targets(value)?),
             "require_targets" => self.require_targets = Some(boolean(value)?),
-            "lookahead" => self.lookahead = Some(boolean(value)?),
+            "lookahead" => self.lookahead = Some(steering(value)?),
             _ => unreachable!("checked against KNOWN"),
         }
         Ok(())
@@ -181,6 +182,21 @@ fn targets(value: &Expr) -> syn::Result<String> {
             }
             Ok(entries.join(","))
         }
+        _ => Err(syn::Error::new(value.span(), shape)),
+    }
+}
+
+/// `true`/`false`, or the name of one of ICSE'20's other configurations.
+fn steering(value: &Expr) -> syn::Result<String> {
+    const NAMES: &[&str] = &["on", "off", "no-analysis", "standard-schedule"];
+    let shape = "expected `true`, `false`, \"no-analysis\" or \"standard-schedule\"";
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Bool(b), ..
+        }) => Ok(if b.value { "on" } else { "off" }.to_string()),
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) if NAMES.contains(&s.value().as_str()) => Ok(s.value()),
         _ => Err(syn::Error::new(value.span(), shape)),
     }
 }

@@ -105,7 +105,7 @@ pub(crate) fn invariant_test(
     let dataflow = option(args.dataflow.map(|v| quote!(#v)));
     let targets = option(args.targets.as_ref().map(|v| quote!(#v)));
     let require_targets = option(args.require_targets.map(|v| quote!(#v)));
-    let lookahead = option(args.lookahead.map(|v| quote!(#v)));
+    let lookahead = option(args.lookahead.as_ref().map(|v| quote!(#v)));
     Ok(quote! {
         #[test]
         #(#test_attrs)*

@@ -1,6 +1,7 @@
 //! The corpus: one sequence per path id of its last transaction, and the power schedule
-//! that decides how many mutants each entry gets: AFLFast's cut-off exponential (COE), or
-//! in targeted campaigns ICSE'20's schedule on rare lookahead ids and split points.
+//! that decides how many mutants each entry gets: AFLFast's cut-off exponential (COE) on
+//! path ids, or in targeted campaigns ICSE'20's schedule on rare lookahead ids and split
+//! points (or, for its configuration D, COE on lookahead ids).
 
 use alloy_primitives::Address;
 
@@ -54,8 +55,21 @@ pub(crate) struct Corpus {
     /// counted through the path ids of analysed entries.
     lid_hits: FastMap<u64, u64>,
     split_hits: FastMap<(Address, u32), u64>,
-    /// Whether energy follows the lookahead schedule.
-    targeted: bool,
+    /// How analysed entries get their energy.
+    schedule: Schedule,
+}
+
+/// The power schedule for entries with a lookahead mark (unmarked entries always get COE on
+/// their path id).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum Schedule {
+    /// COE on path ids: marks are ignored (untargeted, or ICSE'20's configuration A).
+    #[default]
+    Paths,
+    /// ICSE'20 §4.2: energy for rare lookahead ids and rare split points (B and C).
+    RareLookahead,
+    /// COE counted per lookahead id instead of per path id (configuration D).
+    LookaheadIds,
 }
 
 impl Corpus {
@@ -86,9 +100,9 @@ impl Corpus {
         true
     }
 
-    /// Switches energy to the lookahead schedule (a targeted campaign).
-    pub(crate) fn target(&mut self) {
-        self.targeted = true;
+    /// Sets how analysed entries get their energy (a targeted campaign).
+    pub(crate) fn schedule(&mut self, schedule: Schedule) {
+        self.schedule = schedule;
     }
 
     /// Records the lookahead analysis of entry `index`'s run (which counts as one input
@@ -150,12 +164,21 @@ impl Corpus {
         None
     }
 
-    /// The energy of entry `index`: the lookahead schedule when targeted and the entry was
-    /// analysed, else COE.
+    /// The energy of entry `index`: by the schedule when the entry was analysed, else COE
+    /// on its path id.
     fn energy(&self, index: usize) -> u64 {
-        match (&self.entries[index].lookahead, self.targeted) {
-            (Some(mark), true) => self.lookahead_energy(mark, self.entries[index].picks),
-            _ => self.coe_energy(index),
+        let entry = &self.entries[index];
+        match (&entry.lookahead, self.schedule) {
+            (Some(mark), Schedule::RareLookahead) => self.lookahead_energy(mark, entry.picks),
+            (Some(mark), Schedule::LookaheadIds) => {
+                let hits = self.lid_hits.get(&mark.lid).copied().unwrap_or(0);
+                let total = self.lid_hits.values().sum();
+                coe_energy(hits, self.lid_hits.len(), total, entry.picks)
+            }
+            _ => {
+                let hits = self.hits.get(&entry.path).copied().unwrap_or(0);
+                coe_energy(hits, self.hits.len(), self.total_hits, entry.picks)
+            }
         }
     }
 
@@ -180,21 +203,19 @@ impl Corpus {
             1
         }
     }
+}
 
-    /// COE: no energy for entries whose path is hit more often than the mean (they are
-    /// over-explored); otherwise energy doubling with every pick, capped.
-    fn coe_energy(&self, index: usize) -> u64 {
-        let entry = &self.entries[index];
-        let hits = self.hits.get(&entry.path).copied().unwrap_or(0);
-        // f(i) > mean  ⇔  f(i) · |paths| > Σ f
-        if u128::from(hits) * self.hits.len() as u128 > u128::from(self.total_hits) {
-            return 0;
-        }
-        let doubled = BASE_ENERGY
-            .checked_shl(entry.picks.min(32))
-            .unwrap_or(MAX_ENERGY);
-        doubled.min(MAX_ENERGY)
+/// COE for an entry picked `picks` times whose id (path or lookahead id) was exercised
+/// `hits` times, among `ids` ids exercised `total` times in all: no energy when it is hit
+/// more often than the mean (over-explored); otherwise energy doubling with every pick,
+/// capped.
+fn coe_energy(hits: u64, ids: usize, total: u64, picks: u32) -> u64 {
+    // f(i) > mean  ⇔  f(i) · |ids| > Σ f
+    if u128::from(hits) * ids as u128 > u128::from(total) {
+        return 0;
     }
+    let doubled = BASE_ENERGY.checked_shl(picks.min(32)).unwrap_or(MAX_ENERGY);
+    doubled.min(MAX_ENERGY)
 }
 
 #[cfg(test)]
@@ -222,7 +243,7 @@ mod tests {
     #[test]
     fn the_lookahead_schedule_favours_rare_ids_and_split_points() {
         let mut corpus = Corpus::default();
-        corpus.target();
+        corpus.schedule(Schedule::RareLookahead);
         let seq = Sequence::default();
         let a = Address::with_last_byte(1);
         let mark = |lid, splits: &[u32]| LookaheadMark {
@@ -253,6 +274,28 @@ mod tests {
             Some((1, 4)),
             "2^(picks) with this the second pick"
         );
+    }
+
+    #[test]
+    fn configuration_d_counts_coe_per_lookahead_id() {
+        let mut corpus = Corpus::default();
+        corpus.schedule(Schedule::LookaheadIds);
+        let seq = Sequence::default();
+        let mark = |lid| LookaheadMark {
+            lid,
+            split_points: Vec::new(),
+        };
+        // Paths 1 and 2 share lookahead id 100; path 3 has id 200 to itself.
+        for (path, lid) in [(1, 100), (2, 100), (3, 200)] {
+            corpus.observe(path, &seq, &[]);
+            corpus.set_lookahead(corpus.len() - 1, mark(lid));
+        }
+        // Paths are hit evenly, but id 100 has 2 of the 3 inputs: above the mean (1.5).
+        let picked: Vec<(usize, u64)> = (0..3).map(|_| corpus.pick().unwrap()).collect();
+        assert_eq!(picked, vec![(2, 4), (2, 8), (2, 16)]);
+        // Under COE on path ids every entry would get energy.
+        corpus.schedule(Schedule::Paths);
+        assert_eq!(corpus.pick(), Some((0, 4)));
     }
 
     #[test]

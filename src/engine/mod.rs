@@ -35,6 +35,7 @@ use crate::error::Result;
 use crate::oracle::Oracles;
 use alloy_primitives::Address;
 
+use crate::config::Steering;
 use crate::lookahead::Lookahead;
 use crate::outcome::{
     FunctionStats, LookaheadStats, PredictionStats, Progress, SequenceStats, StateDependent,
@@ -214,7 +215,7 @@ fn run_worker<'a>(
         input.config.prediction,
         input.config.demand_driven,
     );
-    let lookaheads = if input.config.lookahead && !input.targets.is_empty() {
+    let lookaheads = if input.config.lookahead != Steering::Off && !input.targets.is_empty() {
         lookaheads(&executor, input.targets)
     } else {
         Vec::new()
@@ -229,6 +230,7 @@ fn run_worker<'a>(
         Targeting {
             index: reach::TargetIndex::new(input.targets),
             lookaheads,
+            steering: input.config.lookahead,
         },
         shared,
     );

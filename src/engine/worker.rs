@@ -15,9 +15,8 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use crate::abi::{self, Dictionary};
-use crate::config::Config;
-use crate::engine::corpus::Corpus;
-use crate::engine::corpus::LookaheadMark;
+use crate::config::{Config, Steering};
+use crate::engine::corpus::{Corpus, LookaheadMark, Schedule};
 use crate::engine::cost::{CostKey, CostKind, CostMap};
 use crate::engine::dataflow::{Dependence, Slot};
 use crate::engine::executor::{Executor, Found};
@@ -217,6 +216,8 @@ pub(crate) struct Targeting {
     pub(crate) index: TargetIndex,
     /// The lookahead analysis of each fuzzed contract's code (empty: not steering).
     pub(crate) lookaheads: Vec<(Address, Lookahead)>,
+    /// Which of ICSE'20's configurations steers (when `lookaheads` is not empty).
+    pub(crate) steering: Steering,
 }
 
 /// One worker: its own chain (in the executor), RNG, corpus and dictionary.
@@ -245,6 +246,8 @@ pub(crate) struct Worker<'a> {
     targets: TargetIndex,
     /// The lookahead analysis of each fuzzed contract's code (empty: not steering).
     lookaheads: Vec<(Address, Lookahead)>,
+    /// Configuration C takes every target as reachable instead of analysing.
+    analyse: bool,
     lookahead_stats: LookaheadStats,
 }
 
@@ -262,7 +265,11 @@ impl<'a> Worker<'a> {
     ) -> Self {
         let mut corpus = Corpus::default();
         if !targeting.lookaheads.is_empty() {
-            corpus.target();
+            corpus.schedule(match targeting.steering {
+                Steering::Off => Schedule::Paths,
+                Steering::Lookahead | Steering::NoAnalysis => Schedule::RareLookahead,
+                Steering::StandardSchedule => Schedule::LookaheadIds,
+            });
         }
         Worker {
             id,
@@ -282,6 +289,7 @@ impl<'a> Worker<'a> {
             dataflow: config.dataflow,
             targets: targeting.index,
             lookaheads: targeting.lookaheads,
+            analyse: targeting.steering.analyses(),
             lookahead_stats: LookaheadStats::default(),
         }
     }
@@ -587,7 +595,11 @@ impl<'a> Worker<'a> {
         let started = Instant::now();
         if let Some((address, path)) = self.executor.path_of_last(sequence) {
             if let Some((_, lookahead)) = self.lookaheads.iter_mut().find(|(a, _)| *a == address) {
-                let analysis = lookahead.analyze(&path);
+                let analysis = if self.analyse {
+                    lookahead.analyze(&path)
+                } else {
+                    lookahead.assume_reachable(&path)
+                };
                 self.lookahead_stats.analyses += 1;
                 self.lookahead_stats.bounded += u64::from(analysis.bounded);
                 // Prefixes are per code: the same pcs in two contracts are different ids.

@@ -116,6 +116,26 @@ impl Lookahead {
         }
     }
 
+    /// The maximally imprecise analysis of ICSE'20's configuration C, which takes every
+    /// target as reachable: the whole path is the prefix (its id is the path's hash) and
+    /// every block entry within [`MAX_PREFIX`] is a split point. It costs one pass over the
+    /// path, with no abstract execution.
+    pub fn assume_reachable(&self, path: &[u32]) -> Analysis {
+        let mut entered = HashSet::new();
+        let split_points = path
+            .iter()
+            .take(MAX_PREFIX)
+            .filter(|&&pc| self.code.is_leader(pc as usize) && entered.insert(pc))
+            .copied()
+            .collect();
+        Analysis {
+            lid: lid(path),
+            split_points,
+            prefix_len: path.len(),
+            bounded: false,
+        }
+    }
+
     /// Suffix checking: whether a target may be reached after executing the instruction at
     /// `pc` in `state` (the prefix ends with it).
     fn targets_ahead(&mut self, pc: usize, state: &AbsState) -> bool {

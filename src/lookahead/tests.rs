@@ -166,3 +166,24 @@ fn only_split_points_within_the_prefix_bound_are_tried() {
     assert_eq!(long.split_points, [0, 2, 15]);
     assert_eq!(long.prefix_len, long_path.len());
 }
+
+#[test]
+fn configuration_c_takes_the_whole_path_with_every_block_entry() {
+    // The analysis bounds the prefix at the fall-through block; configuration C never does.
+    let lookahead = Lookahead::new(&INPUT_BRANCH, [8]);
+    let path = [0, 2, 3, 5, 6];
+    let c = lookahead.assume_reachable(&path);
+    assert!(!c.bounded);
+    assert_eq!(c.split_points, [0, 6]);
+    assert_eq!((c.prefix_len, c.lid), (path.len(), lid(&path)));
+    let code = [
+        0x60, 0x00, 0x5b, 0x80, 0x60, 0x00, 0x35, 0x11, 0x60, 0x0f, 0x57, 0x00, 0x5b, 0x00, 0x00,
+        0x5b, 0x60, 0x01, 0x01, 0x60, 0x02, 0x56,
+    ];
+    let long = Lookahead::new(&code, [11]).assume_reachable(&loop_path(1_000));
+    assert_eq!(
+        long.split_points,
+        [0, 2, 15],
+        "first entries only, within the prefix bound"
+    );
+}

@@ -7,6 +7,7 @@ use std::time::Duration;
 use alloy_primitives::{Address, hex};
 
 use crate::chain::{SolDisplay, Warp};
+use crate::config::Steering;
 use crate::outcome::{Call, Dependence, Failure, Progress, SequenceStats, Stats, Violation};
 
 impl fmt::Display for Violation {
@@ -250,11 +251,14 @@ fn render_targets(out: &mut String, stats: &Stats) {
     let reached = targets.iter().filter(|t| t.reached.is_some()).count();
     let _ = writeln!(out, "  targets: {reached} of {} reached", targets.len());
     let l = &stats.lookahead;
-    if l.analyses > 0 {
+    if l.steering == Steering::Off {
+        let _ = writeln!(out, "  steering: off (A), targets are only reported");
+    } else {
         let share = stats.elapsed.as_secs_f64().max(1e-9);
         let _ = writeln!(
             out,
-            "  lookahead: {} analyses, {} with no target ahead, {} lookahead ids, {} ({:.1}% of the campaign)",
+            "  steering: {}, {} analyses, {} with no target ahead, {} lookahead ids, {} ({:.1}% of the campaign)",
+            l.steering,
             thousands(l.analyses),
             thousands(l.bounded),
             l.ids,
