@@ -55,6 +55,7 @@ pub struct Campaign<'a> {
     panics: PanicSet,
     regression_file: Option<(PathBuf, String)>,
     progress: Option<ProgressFn<'a>>,
+    stop_at_targets: bool,
 }
 
 impl<'a> Campaign<'a> {
@@ -83,6 +84,7 @@ impl<'a> Campaign<'a> {
             panics: PanicSet::default(),
             regression_file: None,
             progress: None,
+            stop_at_targets: false,
         }
     }
 
@@ -188,6 +190,15 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// With targets: end the campaign as soon as every target was reached (not only when the
+    /// budget is spent or a violation is found). For measuring time to target, or a quick
+    /// "does fuzzing reach every changed line" check; default off, since changed code is
+    /// worth the whole budget.
+    pub fn stop_when_targets_reached(mut self, stop: bool) -> Self {
+        self.stop_at_targets = stop;
+        self
+    }
+
     /// Which Solidity Panic codes count as violations (default: [`PanicSet::default`]).
     pub fn panics(mut self, panics: PanicSet) -> Self {
         self.panics = panics;
@@ -260,6 +271,7 @@ impl<'a> Campaign<'a> {
                 progress: self.progress.as_deref(),
                 start,
                 targets: &placed.watches,
+                stop_at_targets: self.stop_at_targets,
             };
             let mut result = engine::run(&input)?;
             let reaches = std::mem::take(&mut result.reaches);

@@ -137,7 +137,10 @@ fn every_steering_configuration_reaches_an_easy_target() {
             Steering::Off => assert_eq!(lookahead.analyses, 0),
             // Without the analysis no prefix is ever bounded.
             Steering::NoAnalysis => {
-                assert!(lookahead.analyses > 0 && lookahead.bounded == 0, "{lookahead:?}")
+                assert!(
+                    lookahead.analyses > 0 && lookahead.bounded == 0,
+                    "{lookahead:?}"
+                )
             }
             _ => assert!(lookahead.bounded > 0, "{steering}: {lookahead:?}"),
         }
@@ -147,4 +150,21 @@ fn every_steering_configuration_reaches_an_easy_target() {
             "{summary}"
         );
     }
+}
+
+#[test]
+fn a_campaign_can_stop_once_every_target_is_reached() {
+    let outcome = campaign("contracts/sequences/Guarded.sol:18")
+        .runs(1_000_000)
+        .stop_when_targets_reached(true)
+        .run()
+        .unwrap();
+    let reach = outcome.stats.targets[0].reached.as_ref().expect("reached");
+    assert!(outcome.passed());
+    assert!(
+        outcome.stats.sequences <= reach.after_sequences + 1,
+        "ran {} sequences, reached after {}",
+        outcome.stats.sequences,
+        reach.after_sequences
+    );
 }

@@ -61,6 +61,8 @@ pub(crate) struct EngineInput<'a> {
     pub(crate) start: Instant,
     /// The targets whose first reach to record (empty: an untargeted campaign).
     pub(crate) targets: &'a [reach::Watch],
+    /// Stop once every target was reached.
+    pub(crate) stop_at_targets: bool,
 }
 
 /// What the engine found and did.
@@ -93,6 +95,7 @@ pub(crate) fn run(input: &EngineInput<'_>) -> Result<EngineResult> {
         input.config.time,
         input.progress,
         input.targets.len(),
+        input.stop_at_targets,
     );
     let reports: Vec<WorkerReport> = if workers == 1 {
         vec![run_worker(0, input, &shared)?]

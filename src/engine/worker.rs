@@ -85,6 +85,8 @@ pub(crate) struct Shared<'a> {
     pool: Mutex<Vec<(usize, Sequence)>>,
     /// Per target: the first run of any worker that reached it.
     reaches: Mutex<Vec<Option<Reach>>>,
+    /// Stop once every target was reached.
+    stop_at_targets: bool,
 }
 
 impl<'a> Shared<'a> {
@@ -96,6 +98,7 @@ impl<'a> Shared<'a> {
         time: Option<Duration>,
         progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
         targets: usize,
+        stop_at_targets: bool,
     ) -> Self {
         Shared {
             start,
@@ -112,10 +115,12 @@ impl<'a> Shared<'a> {
             last_progress: Mutex::new(start),
             pool: Mutex::new(Vec::new()),
             reaches: Mutex::new(vec![None; targets]),
+            stop_at_targets,
         }
     }
 
-    /// Records that `sequence` reached `target`, unless a run reached it before.
+    /// Records that `sequence` reached `target`, unless a run reached it before; stops
+    /// the campaign when that was the last one and it should.
     fn reach(&self, target: usize, sequence: Sequence) {
         let mut reaches = self.reaches.lock().unwrap_or_else(|e| e.into_inner());
         if reaches[target].is_none() {
@@ -124,6 +129,9 @@ impl<'a> Shared<'a> {
                 after: self.start.elapsed(),
                 after_sequences: self.sequences.load(Ordering::Relaxed),
             });
+            if self.stop_at_targets && reaches.iter().all(Option::is_some) {
+                self.stop.store(true, Ordering::Relaxed);
+            }
         }
     }
 
