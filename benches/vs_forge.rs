@@ -21,7 +21,10 @@ use revm::{ExecuteCommitEvm, ExecuteEvm};
 
 #[path = "support/bare.rs"]
 mod bare;
+#[path = "support/timing.rs"]
+mod timing;
 use bare::bare_evm;
+use timing::{median, ratio, show};
 
 use forge::ForgeCase;
 
@@ -167,8 +170,8 @@ fn main() {
             show(on),
             show(off),
             show(peer),
-            ratio(off, on),
-            ratio(peer, on)
+            ratio(off, on, BUDGET),
+            ratio(peer, on, BUDGET)
         );
     }
     println!(
@@ -176,7 +179,6 @@ fn main() {
     );
     println!("as the budget in the ratio)\n");
     sequences(root, &forge, seeds);
-    targeted(root, seeds);
     coverage(root);
     throughput(root);
 }
@@ -260,9 +262,9 @@ fn sequences(root: &Path, forge: &Path, seeds: u64) {
             show(dd),
             show(df),
             show(peer),
-            ratio(dd, on),
-            ratio(df, on),
-            ratio(peer, on),
+            ratio(dd, on, BUDGET),
+            ratio(df, on, BUDGET),
+            ratio(peer, on, BUDGET),
             corpus,
             found
         );
@@ -276,68 +278,6 @@ fn sequences(root: &Path, forge: &Path, seeds: u64) {
     println!(
         "forge 1.7.1 never sends ether with an invariant call, so it cannot invest in Crowdsale)\n"
     );
-}
-
-/// Target lines first reached late by untargeted runs: (contract, `file:line`).
-const TARGETS: [(&str, &str); 4] = [
-    ("Loops", "contracts/lookahead/Loops.sol:27"),
-    ("Pipeline", "contracts/sequences/Pipeline.sol:24"),
-    ("Handshake", "contracts/sequences/Handshake.sol:25"),
-    ("Crowdsale", "contracts/sequences/Crowdsale.sol:26"),
-];
-
-/// Time to target with the lookahead analysis steering (ICSE'20's configuration B) and with
-/// targets only reported (configuration A), and the analysis' share of the campaign.
-fn targeted(root: &Path, seeds: u64) {
-    println!(
-        "targets: time to reach the target line, median of {seeds} seeds, budget {}s",
-        BUDGET.as_secs()
-    );
-    println!(
-        "{:<40} {:>11} {:>11} {:>8} {:>16}   reached (A/B)",
-        "target", "A: report", "B: steer", "A/B", "analysis share B"
-    );
-    for (contract, line) in TARGETS {
-        let mut times = [Vec::new(), Vec::new()];
-        let mut shares = Vec::new();
-        for seed in 1..=seeds {
-            for (i, lookahead) in [false, true].into_iter().enumerate() {
-                let outcome = Campaign::new(root)
-                    .contract(contract)
-                    .seed(seed)
-                    .time(BUDGET)
-                    .targets(line.parse().unwrap_or_else(|e| panic!("{e}")))
-                    .lookahead(lookahead)
-                    .run()
-                    .unwrap_or_else(|e| panic!("{e}"));
-                let stats = &outcome.stats;
-                times[i].extend(
-                    stats
-                        .targets
-                        .iter()
-                        .find_map(|t| t.reached.as_ref())
-                        .map(|r| r.after),
-                );
-                if lookahead {
-                    // Per mille, to take a median of integers.
-                    let share =
-                        stats.lookahead.time.as_secs_f64() / stats.elapsed.as_secs_f64().max(1e-9);
-                    shares.push((share * 1000.0) as u64);
-                }
-            }
-        }
-        let found = format!("{}/{} of {seeds}", times[0].len(), times[1].len());
-        let [a, b] = times.each_mut().map(|t| median(t));
-        println!(
-            "{:<40} {:>11} {:>11} {:>8} {:>15.1}%   {found}",
-            line,
-            show(a),
-            show(b),
-            ratio(a, b),
-            median(&mut shares).unwrap_or(0) as f64 / 10.0
-        );
-    }
-    println!("(A/B above 1: steering is faster)\n");
 }
 
 /// Which of harvey's techniques a benchmark campaign uses.
@@ -554,30 +494,4 @@ fn bare_revm_calls_per_sec(root: &Path) -> f64 {
 /// A bare transaction with `data` as calldata.
 fn tx(caller: Address, kind: TxKind, data: Vec<u8>, value: U256) -> revm::context::TxEnv {
     bare::tx_env(caller, kind, data.into(), value)
-}
-
-/// The median of `values` (the upper one of an even count), sorting them in place; `None`
-/// when there are none, e.g. no seed found the bug.
-fn median<T: Ord + Copy>(values: &mut [T]) -> Option<T> {
-    if values.is_empty() {
-        return None;
-    }
-    values.sort();
-    Some(values[values.len() / 2])
-}
-
-/// `slow / fast`, a missing time counting as the budget.
-fn ratio(slow: Option<Duration>, fast: Option<Duration>) -> String {
-    let secs = |t: Option<Duration>| t.unwrap_or(BUDGET).as_secs_f64();
-    format!("{:.1}x", secs(slow) / secs(fast))
-}
-
-/// A time in a unit that keeps it short, or "not found".
-fn show(time: Option<Duration>) -> String {
-    match time {
-        Some(t) if t < Duration::from_millis(1) => format!("{}µs", t.as_micros()),
-        Some(t) if t < Duration::from_secs(1) => format!("{:.1}ms", t.as_secs_f64() * 1e3),
-        Some(t) => format!("{:.2}s", t.as_secs_f64()),
-        None => "not found".into(),
-    }
 }

@@ -1,0 +1,29 @@
+//! Summaries shared by the benches: medians over seeds, ratios and short time labels.
+
+use std::time::Duration;
+
+/// The median of `values` (the upper one of an even count), sorting them in place; `None`
+/// when there are none, e.g. no seed found the bug.
+pub(crate) fn median<T: Ord + Copy>(values: &mut [T]) -> Option<T> {
+    if values.is_empty() {
+        return None;
+    }
+    values.sort();
+    Some(values[values.len() / 2])
+}
+
+/// `slow / fast`, a missing time counting as `budget`.
+pub(crate) fn ratio(slow: Option<Duration>, fast: Option<Duration>, budget: Duration) -> String {
+    let secs = |t: Option<Duration>| t.unwrap_or(budget).as_secs_f64();
+    format!("{:.1}x", secs(slow) / secs(fast))
+}
+
+/// A time in a unit that keeps it short, or "not found".
+pub(crate) fn show(time: Option<Duration>) -> String {
+    match time {
+        Some(t) if t < Duration::from_millis(1) => format!("{}µs", t.as_micros()),
+        Some(t) if t < Duration::from_secs(1) => format!("{:.1}ms", t.as_secs_f64() * 1e3),
+        Some(t) => format!("{:.2}s", t.as_secs_f64()),
+        None => "not found".into(),
+    }
+}
