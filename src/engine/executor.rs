@@ -51,7 +51,7 @@ pub(crate) struct TxNote {
     /// Whether it covered an edge no earlier run had.
     pub(crate) new_edges: bool,
     /// A hash of the function and what it wrote (slots and value classes); `None` when it
-    /// wrote nothing or reverted.
+    /// wrote nothing, reverted, or could not be pooled (no new edges and not the last).
     pub(crate) pattern: Option<u64>,
 }
 
@@ -183,9 +183,12 @@ impl<'a> Executor<'a> {
                 self.dataflow
                     .observe(input.function, trace, !reverted, moved_value);
             }
+            // The pools only take transactions with new edges or a kept run's last one,
+            // so only those pay for hashing what they wrote.
+            let pooled = new_edges > edges_before || index + 1 == sequence.txs.len();
             self.notes.push(TxNote {
                 new_edges: new_edges > edges_before,
-                pattern: if reverted {
+                pattern: if reverted || !pooled {
                     None
                 } else {
                     write_pattern(input.function, trace)
