@@ -27,3 +27,18 @@ pub(crate) fn show(time: Option<Duration>) -> String {
         None => "not found".into(),
     }
 }
+
+/// The median time over seeds, a seed that never got there counting as slower than any
+/// that did; `None` ("not found") when that median is such a seed.
+pub(crate) fn censored_median(times: &[Option<Duration>]) -> Option<Duration> {
+    let mut keyed: Vec<(bool, Duration)> = times
+        .iter()
+        .map(|t| (t.is_none(), t.unwrap_or_default()))
+        .collect();
+    median(&mut keyed).and_then(|(missed, time)| (!missed).then_some(time))
+}
+
+/// How many seeds got there.
+pub(crate) fn hits(times: &[Option<Duration>]) -> usize {
+    times.iter().flatten().count()
+}
