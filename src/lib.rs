@@ -20,6 +20,7 @@ pub mod chain;
 pub mod config;
 mod engine;
 mod error;
+mod hash;
 pub mod lookahead;
 pub mod observe;
 mod oracle;

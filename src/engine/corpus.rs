@@ -6,8 +6,8 @@
 use alloy_primitives::Address;
 
 use crate::engine::cost::Cost;
-use crate::engine::hash::FastMap;
 use crate::engine::input::Sequence;
+use crate::hash::FastMap;
 
 /// Energy of an entry picked for the first time (inputs generated from it).
 const BASE_ENERGY: u64 = 4;

@@ -5,7 +5,7 @@
 
 use alloy_primitives::{Address, I256, U256};
 
-use crate::engine::hash::FastMap;
+use crate::hash::FastMap;
 use crate::observe::{CmpOp, Comparison, StorageOp, Trace};
 
 /// Which distance a metric measures.

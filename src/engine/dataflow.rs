@@ -5,7 +5,7 @@
 
 use alloy_primitives::{Address, U256};
 
-use crate::engine::hash::FastSet;
+use crate::hash::FastSet;
 use crate::observe::Trace;
 pub(crate) use crate::outcome::Dependence;
 

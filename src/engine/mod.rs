@@ -16,7 +16,6 @@ mod corpus;
 pub(crate) mod cost;
 mod dataflow;
 pub(crate) mod executor;
-mod hash;
 pub(crate) mod input;
 pub(crate) mod mutate;
 mod pools;

@@ -7,8 +7,8 @@ use alloy_primitives::U256;
 use rand::Rng;
 use rand::rngs::StdRng;
 
-use crate::engine::hash::FastSet;
 use crate::engine::input::{Sequence, TxInput};
+use crate::hash::FastSet;
 
 /// Entries per pool; later offers replace the oldest (ring buffer), so the pools follow
 /// the campaign's progress without growing without bound.

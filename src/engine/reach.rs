@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use alloy_primitives::Address;
 
-use crate::engine::hash::FastMap;
 use crate::engine::input::Sequence;
+use crate::hash::FastMap;
 
 /// A target as the engine watches it: block start pcs in the code at one address.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -20,12 +20,12 @@ use crate::engine::corpus::{Corpus, LookaheadMark, Schedule};
 use crate::engine::cost::{CostKey, CostKind, CostMap};
 use crate::engine::dataflow::{Dependence, Slot};
 use crate::engine::executor::{Executor, Found};
-use crate::engine::hash::{FastMap, FastSet};
 use crate::engine::input::{Change, Sequence};
 use crate::engine::mutate::{Guide, Mutator};
 use crate::engine::pools::Pools;
 use crate::engine::predict::{self, Prediction};
 use crate::engine::reach::{Reach, TargetIndex};
+use crate::hash::{FastMap, FastSet};
 use crate::lookahead::Lookahead;
 use crate::outcome::{FunctionStats, LookaheadStats, PredictionStats, Progress, SequenceStats};
 

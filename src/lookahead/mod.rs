@@ -20,11 +20,12 @@ mod state;
 mod transfer;
 
 use std::collections::hash_map::Entry;
-use std::collections::{HashMap, HashSet};
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 
 use state::{AbsState, Value};
 use transfer::{Code, Flow};
+
+use crate::hash::{FastMap, FastSet, KeyHasher};
 
 /// Split points are looked for among the first this many instructions of a path (the
 /// paper's bound: the analysis' cost grows with the prefix).
@@ -58,10 +59,11 @@ pub struct Analysis {
 #[derive(Debug, Clone)]
 pub struct Lookahead {
     code: Code,
-    targets: HashSet<usize>,
-    /// Suffix-check verdicts by the hash of their starting states: many prefixes reach the
-    /// same split point in the same abstract state (past the dispatcher, say).
-    verdicts: HashMap<u64, bool>,
+    targets: FastSet<usize>,
+    /// Suffix-check verdicts by their starting states: many prefixes reach the same split
+    /// point in the same abstract state (past the dispatcher, say). Keyed by the states
+    /// themselves, not a hash of them: a collision would be an unsound verdict.
+    verdicts: FastMap<Vec<(usize, AbsState)>, bool>,
 }
 
 impl Lookahead {
@@ -70,7 +72,7 @@ impl Lookahead {
         Lookahead {
             code: Code::new(code),
             targets: targets.into_iter().collect(),
-            verdicts: HashMap::new(),
+            verdicts: FastMap::default(),
         }
     }
 
@@ -78,12 +80,15 @@ impl Lookahead {
     /// as [`Trace::path`](crate::observe::Trace::path) records it), in order.
     pub fn analyze(&mut self, path: &[u32]) -> Analysis {
         let mut state = AbsState::default();
-        let mut entered = HashSet::new();
+        let mut entered = vec![false; self.code.len()];
         let mut split_points = Vec::new();
         for (i, &pc) in path.iter().enumerate() {
             let pc = pc as usize;
             let next = path.get(i + 1).map(|&n| n as usize);
-            if i < MAX_PREFIX && self.code.is_leader(pc) && entered.insert(pc) {
+            if i < MAX_PREFIX
+                && self.code.is_leader(pc)
+                && !std::mem::replace(&mut entered[pc], true)
+            {
                 split_points.push(pc as u32);
                 if !self.targets_ahead(pc, &state) {
                     return Analysis {
@@ -121,7 +126,7 @@ impl Lookahead {
     /// every block entry within [`MAX_PREFIX`] is a split point. It costs one pass over the
     /// path, with no abstract execution.
     pub fn assume_reachable(&self, path: &[u32]) -> Analysis {
-        let mut entered = HashSet::new();
+        let mut entered = FastSet::default();
         let split_points = path
             .iter()
             .take(MAX_PREFIX)
@@ -152,33 +157,28 @@ impl Lookahead {
                 starts
             }
         };
-        let key = {
-            let mut hasher = DefaultHasher::new();
-            starts.hash(&mut hasher);
-            hasher.finish()
-        };
-        if let Some(&verdict) = self.verdicts.get(&key) {
+        if let Some(&verdict) = self.verdicts.get(&starts) {
             return verdict;
         }
-        let verdict = reachable(&self.code, &self.targets, starts);
-        self.verdicts.insert(key, verdict);
+        let verdict = reachable(&self.code, &self.targets, starts.clone());
+        self.verdicts.insert(starts, verdict);
         verdict
     }
 }
 
 /// The forward fixpoint from `starts`: whether any target pc, external call, or anything
 /// the analysis cannot follow is reachable.
-fn reachable(code: &Code, targets: &HashSet<usize>, starts: Vec<(usize, AbsState)>) -> bool {
-    let mut states: HashMap<(usize, usize, u64), AbsState> = HashMap::new();
-    let mut contexts: HashMap<usize, usize> = HashMap::new();
+fn reachable(code: &Code, targets: &FastSet<usize>, starts: Vec<(usize, AbsState)>) -> bool {
+    let mut states: FastMap<(usize, usize, u64), AbsState> = FastMap::default();
+    let mut contexts: FastMap<usize, usize> = FastMap::default();
     let mut work: Vec<(usize, usize, u64)> = Vec::new();
-    let mut queued: HashSet<(usize, usize, u64)> = HashSet::new();
+    let mut queued: FastSet<(usize, usize, u64)> = FastSet::default();
     // Adds a state at `pc`; false when the analysis has to give up.
     let mut add = |pc: usize,
                    state: AbsState,
-                   states: &mut HashMap<(usize, usize, u64), AbsState>,
+                   states: &mut FastMap<(usize, usize, u64), AbsState>,
                    work: &mut Vec<(usize, usize, u64)>,
-                   queued: &mut HashSet<(usize, usize, u64)>| {
+                   queued: &mut FastSet<(usize, usize, u64)>| {
         let key = (pc, state.stack.len(), return_context(code, &state.stack));
         let changed = match states.entry(key) {
             Entry::Occupied(mut known) => known.get_mut().join(&state),
@@ -205,23 +205,30 @@ fn reachable(code: &Code, targets: &HashSet<usize>, starts: Vec<(usize, AbsState
     let mut steps = 0;
     while let Some(key) = work.pop() {
         queued.remove(&key);
-        steps += 1;
-        let pc = key.0;
-        if steps > SUFFIX_BUDGET || targets.contains(&pc) || transfer::is_call(code.op(pc)) {
-            return true;
-        }
         let mut state = states[&key].clone();
-        let successors: Vec<(usize, AbsState)> = match transfer::step(code, pc, &mut state, None) {
-            Flow::Halt => continue,
-            Flow::Lost => return true,
-            Flow::Goto(to) => vec![(to, state)],
-            Flow::Branch { jump, fall } => {
-                let mut next = vec![(fall, state.clone())];
-                next.extend(jump.map(|to| (to, state)));
-                next
+        // States only join at block leaders (jumps land on JUMPDESTs), so the rest of a
+        // block runs straight on from this one state.
+        let mut pc = key.0;
+        let flow = loop {
+            steps += 1;
+            if steps > SUFFIX_BUDGET || targets.contains(&pc) || transfer::is_call(code.op(pc)) {
+                return true;
+            }
+            match transfer::step(code, pc, &mut state, None) {
+                Flow::Goto(to) if !code.is_leader(to) => pc = to,
+                flow => break flow,
             }
         };
-        for (to, state) in successors {
+        let (first, second) = match flow {
+            Flow::Halt => continue,
+            Flow::Lost => return true,
+            Flow::Goto(to) => ((to, state), None),
+            Flow::Branch { jump, fall } => {
+                let jumped = jump.map(|to| (to, state.clone()));
+                ((fall, state), jumped)
+            }
+        };
+        for (to, state) in std::iter::once(first).chain(second) {
             if !add(to, state, &mut states, &mut work, &mut queued) {
                 return true;
             }
@@ -235,7 +242,7 @@ fn reachable(code: &Code, targets: &HashSet<usize>, starts: Vec<(usize, AbsState
 /// context, so that a helper called from two places returns to each of them rather than to
 /// an unknown destination.
 fn return_context(code: &Code, stack: &[Value]) -> u64 {
-    let mut hasher = DefaultHasher::new();
+    let mut hasher = KeyHasher::default();
     for (depth, value) in stack.iter().enumerate() {
         if let Some(dest) = value.and_then(|v| usize::try_from(v).ok()) {
             if code.is_jumpdest(dest) {
@@ -248,7 +255,7 @@ fn return_context(code: &Code, stack: &[Value]) -> u64 {
 
 /// The lookahead id of a prefix: a hash of its pcs.
 fn lid(prefix: &[u32]) -> u64 {
-    let mut hasher = DefaultHasher::new();
+    let mut hasher = KeyHasher::default();
     prefix.hash(&mut hasher);
     hasher.finish()
 }

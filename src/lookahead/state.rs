@@ -3,8 +3,6 @@
 //! written with constant offsets and keys along the analysed path; everything else, storage
 //! left by earlier transactions included, is unknown.
 
-use std::collections::BTreeMap;
-
 use alloy_primitives::U256;
 
 /// A stack value: `Some(constant)` or `None` for ⊤ (any value).
@@ -20,9 +18,63 @@ pub(crate) struct AbsState {
     /// The stack, bottom first; its height is exact.
     pub(crate) stack: Vec<Value>,
     /// 32-byte words known to be at constant offsets (start offset → word).
-    memory: BTreeMap<u64, U256>,
+    memory: SortedMap<u64, U256>,
     /// Storage slots known to hold constants (written along the path).
-    storage: BTreeMap<U256, U256>,
+    storage: SortedMap<U256, U256>,
+}
+
+/// A small map as a vector sorted by key: states are cloned at every basic block of the
+/// fixpoint and hold a handful of entries, where a vector is one allocation (none when
+/// empty) and a `BTreeMap` several. Sorted, so equal maps are equal vectors (and hash
+/// alike).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct SortedMap<K, V>(Vec<(K, V)>);
+
+impl<K, V> Default for SortedMap<K, V> {
+    fn default() -> Self {
+        SortedMap(Vec::new())
+    }
+}
+
+impl<K: Ord + Copy, V: PartialEq + Copy> SortedMap<K, V> {
+    fn find(&self, key: &K) -> Result<usize, usize> {
+        self.0.binary_search_by(|(k, _)| k.cmp(key))
+    }
+
+    fn get(&self, key: &K) -> Option<V> {
+        self.find(key).ok().map(|i| self.0[i].1)
+    }
+
+    fn insert(&mut self, key: K, value: V) {
+        match self.find(&key) {
+            Ok(i) => self.0[i].1 = value,
+            Err(i) => self.0.insert(i, (key, value)),
+        }
+    }
+
+    fn remove(&mut self, key: &K) {
+        if let Ok(i) = self.find(key) {
+            self.0.remove(i);
+        }
+    }
+
+    /// Removes the entries with keys in `start..end`.
+    fn remove_range(&mut self, start: K, end: K) {
+        self.0.retain(|(k, _)| *k < start || *k >= end);
+    }
+
+    /// Keeps the entries `other` has too, with the same value.
+    fn keep_common(&mut self, other: &SortedMap<K, V>) {
+        self.0.retain(|(k, v)| other.get(k) == Some(*v));
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn clear(&mut self) {
+        self.0.clear();
+    }
 }
 
 impl AbsState {
@@ -47,17 +99,15 @@ impl AbsState {
             }
         }
         let before = (self.memory.len(), self.storage.len());
-        self.memory
-            .retain(|offset, word| other.memory.get(offset) == Some(word));
-        self.storage
-            .retain(|slot, value| other.storage.get(slot) == Some(value));
+        self.memory.keep_common(&other.memory);
+        self.storage.keep_common(&other.storage);
         changed || before != (self.memory.len(), self.storage.len())
     }
 
     /// The word at `offset` (`MLOAD`).
     pub(crate) fn mload(&self, offset: Value) -> Value {
         let offset = small(offset?)?;
-        self.memory.get(&offset).copied()
+        self.memory.get(&offset)
     }
 
     /// `MSTORE` of `value` at `offset`.
@@ -79,17 +129,13 @@ impl AbsState {
             return;
         }
         // Words starting up to 31 bytes before the range overlap it.
-        let first = offset.saturating_sub(31);
-        let end = offset.saturating_add(len);
-        let overlapping: Vec<u64> = self.memory.range(first..end).map(|(&o, _)| o).collect();
-        for start in overlapping {
-            self.memory.remove(&start);
-        }
+        self.memory
+            .remove_range(offset.saturating_sub(31), offset.saturating_add(len));
     }
 
     /// The value of storage `slot` (`SLOAD`).
     pub(crate) fn sload(&self, slot: Value) -> Value {
-        self.storage.get(&slot?).copied()
+        self.storage.get(&slot?)
     }
 
     /// `SSTORE` of `value` into `slot`; an unknown slot may be any, so all are forgotten.

@@ -192,8 +192,11 @@ pub(crate) fn step(code: &Code, pc: usize, state: &mut AbsState, next: Option<us
         state.stack.swap(height - 1, height - pops);
         return Flow::Goto(fall);
     }
-    // Operands in EVM order: the top of the stack first.
-    let args: Vec<Value> = (0..pops).map(|_| state.stack.pop().flatten()).collect();
+    // Operands in EVM order: the top of the stack first (at most 7, CALL's).
+    let mut args: [Value; 7] = [None; 7];
+    for slot in args.iter_mut().take(pops) {
+        *slot = state.stack.pop().flatten();
+    }
     let arg = |i: usize| args[i];
     match op {
         STOP | 0xf3 | 0xfd | 0xfe | 0xff => return Flow::Halt,
@@ -247,7 +250,7 @@ pub(crate) fn step(code: &Code, pc: usize, state: &mut AbsState, next: Option<us
         }
         _ => {
             for _ in 0..pushes {
-                state.stack.push(fold(op, &args));
+                state.stack.push(fold(op, &args[..pops]));
             }
         }
     }

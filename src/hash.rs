@@ -1,4 +1,5 @@
-//! Hash maps for the engine's hot paths: a multiply-rotate hasher instead of SipHash.
+//! Hash maps for the hot paths of the engine and the lookahead analysis: a multiply-rotate
+//! hasher instead of SipHash.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -8,10 +9,11 @@ pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
 /// A `HashSet` with [`KeyHasher`].
 pub(crate) type FastSet<K> = HashSet<K, BuildHasherDefault<KeyHasher>>;
 
-/// A fast, deterministic hasher for the engine's small fixed-size keys (edges, cost
-/// metrics). Those maps are probed for every transaction or mutant, where SipHash would
-/// cost as much as the EVM; the keys come from the contracts' own bytecode and the
-/// fuzzer, not from an adversary.
+/// A fast, deterministic hasher for small keys (edges, cost metrics, abstract states).
+/// Those maps are probed for every transaction, mutant or abstract step, where SipHash
+/// would cost as much as the work itself; the keys come from the contracts' own bytecode
+/// and the fuzzer, not from an adversary. Where a collision would be wrong rather than
+/// slow, the map keeps the full key.
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct KeyHasher(u64);
 
