@@ -1,6 +1,6 @@
 //! Targets from git diffs and explicit lines, on a throwaway git repository compiled by the
-//! repo's solc shim: which lines become targets, which pcs they carry, and the errors and
-//! warnings a user sees.
+//! repo's solc shim: which lines become targets, which pcs they carry, the errors and
+//! warnings a user sees, and a `diff:` campaign that reaches what changed.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -296,4 +296,70 @@ fn a_directory_outside_git_is_an_error() {
         text.contains(&outside.path().display().to_string()),
         "{text}"
     );
+}
+
+/// Deleting a function's last statement leaves a `}` (no code) after the deletion point:
+/// the statement before it stands for the removal instead.
+#[test]
+fn deleting_a_last_statement_targets_the_statement_before_it() {
+    let (_repo, root) = repository("", VAULT);
+    let edited = VAULT.replace("        fee = amount / 100;\n", "");
+    std::fs::write(root.join("contracts/Vault.sol"), &edited).unwrap();
+    let artifacts = compiled(&root).unwrap();
+    let resolved = resolve(&"diff:HEAD".parse().unwrap(), &root, &artifacts).unwrap();
+    assert!(resolved.warnings.is_empty(), "{:?}", resolved.warnings);
+    assert_eq!(
+        lines_of(&resolved, "contracts/Vault.sol", "Vault"),
+        vec![line_of(&edited, "total += amount")]
+    );
+}
+
+/// The whole pull-request flow: a branch added to a committed contract is the target of a
+/// `diff:HEAD` campaign, which reaches it (the magic value comes from input prediction)
+/// and names the call that did.
+#[test]
+fn a_diff_campaign_reaches_the_changed_lines() {
+    let (_repo, root) = repository("", VAULT);
+    let edited = VAULT.replace(
+        "        fee = amount / 100;\n",
+        "        fee = amount / 100;\n        if (amount == 424242) {\n            fee = 7;\n        }\n",
+    );
+    std::fs::write(root.join("contracts/Vault.sol"), &edited).unwrap();
+    let outcome = harvey::Campaign::new(&root)
+        .contract("Vault")
+        .seed(3)
+        .runs(20_000)
+        .targets("diff:HEAD".parse().unwrap())
+        .stop_when_targets_reached(true)
+        .run()
+        .unwrap();
+    let targets = &outcome.stats.targets;
+    let expected: Vec<String> = ["if (amount == 424242)", "fee = 7"]
+        .iter()
+        .map(|needle| format!("contracts/Vault.sol:{}", line_of(&edited, needle)))
+        .collect();
+    let locations: Vec<&str> = targets.iter().map(|t| t.location.as_str()).collect();
+    assert_eq!(locations, expected, "only the changed lines are targets");
+    for target in targets {
+        let reach = target
+            .reached
+            .as_ref()
+            .unwrap_or_else(|| panic!("{} not reached", target.location));
+        let last = reach.calls.last().expect("at least one call");
+        assert_eq!(last.function_name(), "deposit", "{}", target.location);
+    }
+}
+
+#[test]
+fn a_diff_campaign_against_an_unknown_revision_fails_before_fuzzing() {
+    let (_repo, root) = repository("", VAULT);
+    let err = harvey::Campaign::new(&root)
+        .contract("Vault")
+        .seed(1)
+        .runs(10)
+        .targets("diff:origin/nowhere".parse().unwrap())
+        .run()
+        .unwrap_err();
+    assert!(matches!(err, Error::Targets(_)), "{err:?}");
+    assert!(err.to_string().contains("origin/nowhere"), "{err}");
 }

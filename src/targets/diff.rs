@@ -30,6 +30,12 @@ impl ChangedLines {
         ChangedLines { ranges: merged }
     }
 
+    /// This set with `lines` added.
+    pub(crate) fn with(&self, lines: impl IntoIterator<Item = u32>) -> Self {
+        let added = lines.into_iter().map(|line| line..=line);
+        Self::from_ranges(self.ranges.iter().cloned().chain(added))
+    }
+
     /// Every line of a file (a file that is new as a whole).
     pub(crate) fn all() -> Self {
         Self::from_ranges([1..=u32::MAX])
@@ -51,8 +57,13 @@ pub(crate) struct FileChange {
     /// The path in the new version (the old one for a deleted file), relative to the
     /// repository's top level, as git printed it.
     pub(crate) path: PathBuf,
-    /// The new version's changed lines; empty for a deleted file or a pure rename.
+    /// The new version's added and changed lines; empty for a deleted file or a pure
+    /// rename.
     pub(crate) lines: ChangedLines,
+    /// Where lines were only removed: the new version's line after which they sat (0: at
+    /// the top). Which nearby line stands for the removal is the mapping's choice, since
+    /// only it knows which lines hold code.
+    pub(crate) deleted_after: Vec<u32>,
 }
 
 /// The file section being read: paths seen so far and the hunks' line ranges.
@@ -61,18 +72,20 @@ struct Section {
     old: Option<PathBuf>,
     new: Option<PathBuf>,
     ranges: Vec<RangeInclusive<u32>>,
+    deleted_after: Vec<u32>,
 }
 
 impl Section {
     fn finish(self) -> Option<FileChange> {
-        // A deleted file's hunk (`+0,0`) would mark line 1 of a version that does not exist.
-        let lines = match self.new {
-            Some(_) => ChangedLines::from_ranges(self.ranges),
-            None => ChangedLines::default(),
+        // A deleted file's hunk (`+0,0`) would mark a version that does not exist.
+        let (lines, deleted_after) = match self.new {
+            Some(_) => (ChangedLines::from_ranges(self.ranges), self.deleted_after),
+            None => (ChangedLines::default(), Vec::new()),
         };
         Some(FileChange {
             path: self.new.or(self.old)?,
             lines,
+            deleted_after,
         })
     }
 }
@@ -97,7 +110,10 @@ pub(crate) fn parse(diff: &str) -> Result<Vec<FileChange>> {
         };
         if let Some(header) = line.strip_prefix("@@ ") {
             let hunk = Hunk::parse(header)?;
-            current.ranges.push(hunk.changed());
+            match hunk.changed() {
+                Some(range) => current.ranges.push(range),
+                None => current.deleted_after.push(hunk.new_start),
+            }
             skip_body(&mut lines, &hunk)?;
         } else if let Some(path) = line.strip_prefix("--- ") {
             current.old = header_path(path, "a/");
@@ -144,15 +160,11 @@ impl Hunk {
         })
     }
 
-    /// The new version's lines this hunk touched. A pure deletion (`+c,0`, the deleted lines
-    /// sat after line c) marks line c + 1, where the removed code's behaviour changed.
-    fn changed(&self) -> RangeInclusive<u32> {
-        if self.new_count == 0 {
-            let after = self.new_start.saturating_add(1);
-            after..=after
-        } else {
-            self.new_start..=self.new_start.saturating_add(self.new_count - 1)
-        }
+    /// The new version's lines this hunk added or changed; `None` for a pure deletion
+    /// (`+c,0`: the removed lines sat after line c).
+    fn changed(&self) -> Option<RangeInclusive<u32>> {
+        (self.new_count > 0)
+            .then(|| self.new_start..=self.new_start.saturating_add(self.new_count - 1))
     }
 }
 
@@ -261,6 +273,7 @@ mod tests {
         FileChange {
             path: path.into(),
             lines: lines(ranges),
+            deleted_after: Vec::new(),
         }
     }
 
@@ -290,15 +303,24 @@ index 1..2 100644
     }
 
     #[test]
-    fn a_pure_deletion_marks_the_line_after_it() {
+    fn a_pure_deletion_is_a_point_between_lines() {
         let diff = "diff --git a/V.sol b/V.sol
 --- a/V.sol
 +++ b/V.sol
 @@ -8,2 +7,0 @@ function f() {
 -        x = 1;
 -        y = 1;
+@@ -12 +10 @@ function g() {
+-        z = 1;
++        z = 2;
 ";
-        assert_eq!(parse(diff).unwrap(), vec![change("V.sol", &[8..=8])]);
+        assert_eq!(
+            parse(diff).unwrap(),
+            vec![FileChange {
+                deleted_after: vec![7],
+                ..change("V.sol", &[10..=10])
+            }]
+        );
     }
 
     #[test]
@@ -393,7 +415,13 @@ deleted file mode 100644
 @@ -2 +1,0 @@ x
 -y
 ";
-        assert_eq!(parse(diff).unwrap(), vec![change("sp ace é.sol", &[2..=2])]);
+        assert_eq!(
+            parse(diff).unwrap(),
+            vec![FileChange {
+                deleted_after: vec![1],
+                ..change("sp ace é.sol", &[])
+            }]
+        );
         assert_eq!(unquote("\"a\\\"b\\\\c\\td\""), "a\"b\\c\td");
         assert_eq!(unquote("plain name.sol"), "plain name.sol");
     }
@@ -416,6 +444,7 @@ deleted file mode 100644
         assert!(set.covers(1, 3) && set.covers(2, 2) && set.covers(9, 9));
         assert!(!set.covers(3, 5) && !set.covers(4, 4) && !set.covers(8, 9));
         assert!(ChangedLines::all().covers(1, u32::MAX));
+        assert_eq!(set.with([4, 12]), lines(&[1..=6, 9..=9, 12..=12]));
         assert!(!ChangedLines::default().covers(1, 1));
     }
 }

@@ -95,6 +95,7 @@ fn untracked(top: &Path, rev: &str) -> Result<Vec<FileChange>> {
         .map(|name| FileChange {
             path: PathBuf::from(String::from_utf8_lossy(name).into_owned()),
             lines: ChangedLines::all(),
+            deleted_after: Vec::new(),
         })
         .collect())
 }

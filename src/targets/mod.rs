@@ -20,7 +20,7 @@ use crate::project::Artifacts;
 
 pub use spec::{SourceLine, TargetSpec};
 
-use diff::ChangedLines;
+use diff::{ChangedLines, FileChange};
 use map::{Index, normalise};
 
 /// One targeted source line of one contract, with the basic blocks that carry its code.
@@ -80,7 +80,8 @@ fn resolve_diff(rev: &str, root: &Path, index: &Index) -> Result<Resolved> {
     let targets: Vec<Target> = changes
         .iter()
         .filter_map(|change| {
-            Some(index.targets(index.file(&normalise(&change.path))?, &change.lines))
+            let file = index.file(&normalise(&change.path))?;
+            Some(index.targets(file, &counted_lines(index, file, change)))
         })
         .flatten()
         .collect();
@@ -104,6 +105,25 @@ fn resolve_diff(rev: &str, root: &Path, index: &Index) -> Result<Resolved> {
         });
     }
     Ok(Resolved { targets, warnings })
+}
+
+/// The lines of `change` that become targets: the added and changed ones, and for each
+/// place where lines were only removed, the nearest line with code: the one after the
+/// removal (its code now runs where the removed code did) or, when that holds none (the
+/// removal ended a block, so the line after it is a `}`), the one before it.
+fn counted_lines(index: &Index, file: usize, change: &FileChange) -> ChangedLines {
+    let has_code = |line: u32| {
+        line > 0
+            && !index
+                .targets(file, &ChangedLines::default().with([line]))
+                .is_empty()
+    };
+    let stand_ins = change.deleted_after.iter().filter_map(|&before| {
+        [before.saturating_add(1), before]
+            .into_iter()
+            .find(|&l| has_code(l))
+    });
+    change.lines.with(stand_ins)
 }
 
 fn resolve_lines(lines: &[SourceLine], root: &Path, index: &Index) -> Resolved {
