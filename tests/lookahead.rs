@@ -1,7 +1,7 @@
 //! Soundness of the lookahead analysis against concrete execution: for random inputs to
-//! `contracts/lookahead/Loops.sol` and random target sets, whenever the analysis says no
-//! target is reachable after a prefix of one run's path, no other run that shares that
-//! prefix reaches a target after it.
+//! `contracts/lookahead/Loops.sol` and `contracts/targets/Escrow.sol` and random target
+//! sets, whenever the analysis says no target is reachable after a prefix of one run's
+//! path, no other run that shares that prefix reaches a target after it.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -11,7 +11,7 @@ use harvey::chain::{Chain, Tx, TxOptions};
 use harvey::lookahead::Lookahead;
 use harvey::prelude::*;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
 /// The pcs of every `JUMPDEST` in `code` (basic-block starts), skipping PUSH data.
 fn jumpdests(code: &[u8]) -> Vec<usize> {
@@ -78,6 +78,76 @@ fn paths(chain: &mut Chain, loops: Address, inputs: &[Input]) -> Vec<Vec<u32>> {
         .collect()
 }
 
+/// How often the property was exercised: bounded analyses, and runs checked against them.
+#[derive(Default)]
+struct Exercised {
+    bounded: AtomicUsize,
+    pairs: AtomicUsize,
+}
+
+impl Exercised {
+    /// Asserts that many prefixes were bounded and shared by other runs.
+    fn assert_meaningful(self) {
+        let (pairs, bounded) = (self.pairs.into_inner(), self.bounded.into_inner());
+        assert!(bounded > 100, "{bounded} bounded analyses");
+        assert!(
+            pairs > bounded,
+            "{pairs} runs checked against {bounded} prefixes"
+        );
+    }
+}
+
+/// The property on one set of `runs` through `code` towards `targets`: whenever the
+/// analysis bounds a run's prefix, no run sharing that prefix reaches a target after it.
+fn check_prefixes(
+    code: &[u8],
+    targets: &[usize],
+    runs: &[Vec<u32>],
+    exercised: &Exercised,
+) -> Result<(), TestCaseError> {
+    let mut analysis = Lookahead::new(code, targets.iter().copied());
+    for run in runs {
+        let verdict = analysis.analyze(run);
+        if !verdict.bounded {
+            continue;
+        }
+        exercised.bounded.fetch_add(1, Ordering::Relaxed);
+        let prefix = &run[..verdict.prefix_len];
+        for other in runs.iter().filter(|o| o.starts_with(prefix)) {
+            exercised.pairs.fetch_add(1, Ordering::Relaxed);
+            let reached = other[prefix.len()..]
+                .iter()
+                .find(|pc| targets.contains(&(**pc as usize)));
+            prop_assert!(
+                reached.is_none(),
+                "no target ahead after {} pcs ending at pc {}, yet a run sharing them reached target {:?}",
+                prefix.len(),
+                prefix[prefix.len() - 1],
+                reached
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The blocks of `blocks` that `chosen` switches on.
+fn chosen_targets(blocks: &[usize], chosen: &[bool]) -> Vec<usize> {
+    blocks
+        .iter()
+        .zip(chosen)
+        .filter(|(_, on)| **on)
+        .map(|(pc, _)| *pc)
+        .collect()
+}
+
+fn runner() -> TestRunner {
+    TestRunner::new(Config {
+        cases: 24,
+        failure_persistence: None,
+        ..Config::default()
+    })
+}
+
 #[test]
 fn no_target_ahead_is_never_claimed_when_a_run_sharing_the_prefix_reaches_one() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -95,54 +165,79 @@ fn no_target_ahead_is_never_claimed_when_a_run_sharing_the_prefix_reaches_one() 
         proptest::collection::vec(input, 40),
         proptest::collection::vec(any::<bool>(), blocks.len()),
     );
-    let pairs = AtomicUsize::new(0);
-    let bounded = AtomicUsize::new(0);
-    let mut runner = TestRunner::new(Config {
-        cases: 24,
-        failure_persistence: None,
-        ..Config::default()
-    });
-    runner
+    let exercised = Exercised::default();
+    runner()
         .run(&case, |(inputs, chosen)| {
-            let targets: Vec<usize> = blocks
-                .iter()
-                .zip(&chosen)
-                .filter(|(_, on)| **on)
-                .map(|(pc, _)| *pc)
-                .collect();
             let runs = paths(&mut chain.borrow_mut(), loops, &inputs);
-            let mut analysis = Lookahead::new(&code, targets.iter().copied());
-            for run in &runs {
-                let verdict = analysis.analyze(run);
-                if !verdict.bounded {
-                    continue;
-                }
-                bounded.fetch_add(1, Ordering::Relaxed);
-                let prefix = &run[..verdict.prefix_len];
-                for other in runs.iter().filter(|o| o.starts_with(prefix)) {
-                    pairs.fetch_add(1, Ordering::Relaxed);
-                    let reached = other[prefix.len()..]
-                        .iter()
-                        .find(|pc| targets.contains(&(**pc as usize)));
-                    prop_assert!(
-                        reached.is_none(),
-                        "no target ahead after {} pcs ending at pc {}, yet a run sharing them reached target {:?}",
-                        prefix.len(),
-                        prefix[prefix.len() - 1],
-                        reached
-                    );
-                }
-            }
-            Ok(())
+            check_prefixes(&code, &chosen_targets(&blocks, &chosen), &runs, &exercised)
         })
         .unwrap();
-    // The property was exercised: many prefixes were bounded and shared by other runs.
-    let (pairs, bounded) = (pairs.into_inner(), bounded.into_inner());
-    assert!(bounded > 100, "{bounded} bounded analyses");
-    assert!(
-        pairs > bounded,
-        "{pairs} runs checked against {bounded} prefixes"
+    exercised.assert_meaningful();
+}
+
+/// The same property on `contracts/targets/Escrow.sol` with a dispute open (storage read
+/// from earlier transactions, loops over a storage array, a nonlinear check): random calls
+/// of every function from that state.
+#[test]
+fn the_analysis_is_sound_on_the_escrow_too() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut chain = Chain::new(harvey::project::compiled(root).unwrap());
+    let escrow = chain.deploy("Escrow", ()).unwrap();
+    let uint = |v: u64| DynSolValue::Uint(U256::from(v), 256);
+    for (signature, arg) in [
+        ("addMilestone(uint256)", 1),
+        ("addMilestone(uint256)", 2),
+        ("fund(uint256)", 3),
+        ("dispute(uint256)", 3),
+    ] {
+        assert!(
+            chain
+                .call(escrow, signature, &[uint(arg)])
+                .unwrap()
+                .is_success()
+        );
+    }
+    chain.record_paths(true);
+    let code = chain.artifact_at(escrow).unwrap().runtime_code.to_vec();
+    let chain = std::cell::RefCell::new(chain);
+    let blocks = jumpdests(&code);
+    const FUNCTIONS: [&str; 6] = [
+        "addMilestone(uint256)",
+        "fund(uint256)",
+        "release(uint256)",
+        "dispute(uint256)",
+        "vote(bool,uint256)",
+        "appeal(uint256)",
+    ];
+    let value = prop_oneof![0u64..16, Just(12u64), any::<u64>()];
+    let input = (0..FUNCTIONS.len(), any::<bool>(), value);
+    let case = (
+        proptest::collection::vec(input, 40),
+        proptest::collection::vec(any::<bool>(), blocks.len()),
     );
+    let exercised = Exercised::default();
+    runner()
+        .run(&case, |(inputs, chosen)| {
+            let mut chain = chain.borrow_mut();
+            let runs: Vec<Vec<u32>> = inputs
+                .iter()
+                .map(|&(function, flag, value)| {
+                    let signature = FUNCTIONS[function];
+                    let args = match signature {
+                        "vote(bool,uint256)" => vec![DynSolValue::Bool(flag), uint(value)],
+                        _ => vec![uint(value)],
+                    };
+                    let tx = tx(&chain, escrow, signature, &args);
+                    chain.execute(&tx).unwrap();
+                    let path = chain.last_trace().path().to_vec();
+                    chain.reset();
+                    path
+                })
+                .collect();
+            check_prefixes(&code, &chosen_targets(&blocks, &chosen), &runs, &exercised)
+        })
+        .unwrap();
+    exercised.assert_meaningful();
 }
 
 #[test]
