@@ -28,7 +28,7 @@ use harvey::targets::TargetSpec;
 use harvey::{PanicSet, Steering};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use timing::{censored_median, hits, median, ratio, show};
+use timing::{bench_seeds, censored_median, hits, median, ratio, show};
 
 /// The contracts targets are chosen from: (name, source file). Every contract of the repo
 /// that deploys without arguments and whose bugs are assertions (not counted here) or
@@ -71,16 +71,10 @@ const STEERINGS: [Steering; 4] = [
 ];
 
 fn main() {
-    // `cargo test --all-targets` runs harness-less benches too; only `cargo bench` passes
-    // `--bench`.
-    if !std::env::args().any(|a| a == "--bench") {
+    let Some(seeds) = bench_seeds() else {
         return;
-    }
+    };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let seeds: u64 = std::env::var("HARVEY_BENCH_SEEDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(5);
     let targets = choose_targets(root);
     measure(root, &targets, seeds);
 }

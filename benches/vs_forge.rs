@@ -24,7 +24,7 @@ mod bare;
 #[path = "support/timing.rs"]
 mod timing;
 use bare::bare_evm;
-use timing::{censored_median, hits, median, ratio, show};
+use timing::{bench_seeds, censored_median, hits, median, ratio, show};
 
 use forge::ForgeCase;
 
@@ -125,16 +125,10 @@ const BUDGET: Duration = Duration::from_secs(10);
 
 /// Prints the tables in turn: time to violation, sequences, coverage, throughput.
 fn main() {
-    // `cargo test --all-targets` runs harness-less benches too; only `cargo bench` passes
-    // `--bench`.
-    if !std::env::args().any(|a| a == "--bench") {
+    let Some(seeds) = bench_seeds() else {
         return;
-    }
+    };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let seeds: u64 = std::env::var("HARVEY_BENCH_SEEDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(5);
     let forge = forge::ensure_forge().unwrap_or_else(|e| panic!("{e}"));
     println!(
         "time to violation, median of {seeds} seeds (a miss counts as slowest), budget {}s (harvey: fuzzing only, after",

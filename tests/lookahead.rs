@@ -64,18 +64,20 @@ fn paths(chain: &mut Chain, loops: Address, inputs: &[Input]) -> Vec<Vec<u32>> {
                     TxOptions::default(),
                 )
                 .unwrap();
-            let tx = tx(
-                chain,
-                loops,
-                "run(uint256,uint256,uint8,uint8)",
-                &[uint(a), uint(b), byte(n), byte(k)],
-            );
-            chain.execute(&tx).unwrap();
-            let path = chain.last_trace().path().to_vec();
-            chain.reset();
-            path
+            let args = [uint(a), uint(b), byte(n), byte(k)];
+            path_of(chain, loops, "run(uint256,uint256,uint8,uint8)", &args)
         })
         .collect()
+}
+
+/// The path one call of `signature` took (its pcs in `to`'s code), run in the journal on
+/// top of the chain's committed state and then dropped.
+fn path_of(chain: &mut Chain, to: Address, signature: &str, args: &[DynSolValue]) -> Vec<u32> {
+    let tx = tx(chain, to, signature, args);
+    chain.execute(&tx).unwrap();
+    let path = chain.last_trace().path().to_vec();
+    chain.reset();
+    path
 }
 
 /// How often the property was exercised: bounded analyses, and runs checked against them.
@@ -227,11 +229,7 @@ fn the_analysis_is_sound_on_the_escrow_too() {
                         "vote(bool,uint256)" => vec![DynSolValue::Bool(flag), uint(value)],
                         _ => vec![uint(value)],
                     };
-                    let tx = tx(&chain, escrow, signature, &args);
-                    chain.execute(&tx).unwrap();
-                    let path = chain.last_trace().path().to_vec();
-                    chain.reset();
-                    path
+                    path_of(&mut chain, escrow, signature, &args)
                 })
                 .collect();
             check_prefixes(&code, &chosen_targets(&blocks, &chosen), &runs, &exercised)

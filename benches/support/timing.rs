@@ -1,6 +1,20 @@
-//! Summaries shared by the benches: medians over seeds, ratios and short time labels.
+//! Shared by the harness-less benches: whether to run at all, how many seeds, and the
+//! summaries (medians over seeds, ratios, short time labels).
 
 use std::time::Duration;
+
+/// The seeds to run (`HARVEY_BENCH_SEEDS`, default 5), or `None` when the binary was not
+/// started by `cargo bench`: `cargo test --all-targets` runs harness-less benches too, and
+/// only `cargo bench` passes `--bench`.
+pub(crate) fn bench_seeds() -> Option<u64> {
+    if !std::env::args().any(|a| a == "--bench") {
+        return None;
+    }
+    let seeds = std::env::var("HARVEY_BENCH_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok());
+    Some(seeds.unwrap_or(5))
+}
 
 /// The median of `values` (the upper one of an even count), sorting them in place; `None`
 /// when there are none, e.g. no seed found the bug.
