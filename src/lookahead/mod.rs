@@ -80,15 +80,12 @@ impl Lookahead {
     /// as [`Trace::path`](crate::observe::Trace::path) records it), in order.
     pub fn analyze(&mut self, path: &[u32]) -> Analysis {
         let mut state = AbsState::default();
-        let mut entered = vec![false; self.code.len()];
+        let mut first_entries = FirstEntries::new(&self.code);
         let mut split_points = Vec::new();
         for (i, &pc) in path.iter().enumerate() {
             let pc = pc as usize;
             let next = path.get(i + 1).map(|&n| n as usize);
-            if i < MAX_PREFIX
-                && self.code.is_leader(pc)
-                && !std::mem::replace(&mut entered[pc], true)
-            {
+            if first_entries.is_split_point(&self.code, i, pc) {
                 split_points.push(pc as u32);
                 if !self.targets_ahead(pc, &state) {
                     return Analysis {
@@ -126,12 +123,12 @@ impl Lookahead {
     /// every block entry within [`MAX_PREFIX`] is a split point. It costs one pass over the
     /// path, with no abstract execution.
     pub fn assume_reachable(&self, path: &[u32]) -> Analysis {
-        let mut entered = FastSet::default();
+        let mut first_entries = FirstEntries::new(&self.code);
         let split_points = path
             .iter()
-            .take(MAX_PREFIX)
-            .filter(|&&pc| self.code.is_leader(pc as usize) && entered.insert(pc))
-            .copied()
+            .enumerate()
+            .filter(|&(i, &pc)| first_entries.is_split_point(&self.code, i, pc as usize))
+            .map(|(_, &pc)| pc)
             .collect();
         Analysis {
             lid: lid(path),
@@ -163,6 +160,28 @@ impl Lookahead {
         let verdict = reachable(&self.code, &self.targets, starts.clone());
         self.verdicts.insert(starts, verdict);
         verdict
+    }
+}
+
+/// Recognises the split points along one path: the first entry into each basic block
+/// within its first [`MAX_PREFIX`] instructions.
+struct FirstEntries {
+    /// Per pc: whether the path entered it before.
+    entered: Vec<bool>,
+}
+
+impl FirstEntries {
+    fn new(code: &Code) -> FirstEntries {
+        FirstEntries {
+            entered: vec![false; code.len()],
+        }
+    }
+
+    /// Whether instruction `i` of the path, at `pc`, is a split point (and marks it
+    /// entered).
+    fn is_split_point(&mut self, code: &Code, i: usize, pc: usize) -> bool {
+        // Leaders lie inside the code, so the index is in bounds.
+        i < MAX_PREFIX && code.is_leader(pc) && !std::mem::replace(&mut self.entered[pc], true)
     }
 }
 
