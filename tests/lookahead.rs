@@ -142,12 +142,32 @@ fn chosen_targets(blocks: &[usize], chosen: &[bool]) -> Vec<usize> {
         .collect()
 }
 
-fn runner() -> TestRunner {
-    TestRunner::new(Config {
+/// The property over 24 random cases, each 40 `inputs` (run through `record`, which gives
+/// their paths through `code` from one state) and a random target set among `code`'s
+/// blocks; then checks that the cases exercised it.
+fn assert_sound<S: Strategy>(
+    code: &[u8],
+    inputs: S,
+    record: impl Fn(&[S::Value]) -> Vec<Vec<u32>>,
+) {
+    let blocks = jumpdests(code);
+    let case = (
+        proptest::collection::vec(inputs, 40),
+        proptest::collection::vec(any::<bool>(), blocks.len()),
+    );
+    let exercised = Exercised::default();
+    let mut runner = TestRunner::new(Config {
         cases: 24,
         failure_persistence: None,
         ..Config::default()
-    })
+    });
+    runner
+        .run(&case, |(inputs, chosen)| {
+            let targets = chosen_targets(&blocks, &chosen);
+            check_prefixes(code, &targets, &record(&inputs), &exercised)
+        })
+        .unwrap();
+    exercised.assert_meaningful();
 }
 
 #[test]
@@ -159,22 +179,12 @@ fn no_target_ahead_is_never_claimed_when_a_run_sharing_the_prefix_reaches_one() 
     let code = chain.artifact_at(loops).unwrap().runtime_code.to_vec();
     // The runner's closure is `Fn`; the chain is only borrowed inside one case at a time.
     let chain = std::cell::RefCell::new(chain);
-    let blocks = jumpdests(&code);
     // Small values reach the loops and the modes; large ones the other branches.
     let value = prop_oneof![0u64..20, any::<u64>()];
     let input = (0u64..4, value.clone(), value, any::<u8>(), any::<u8>());
-    let case = (
-        proptest::collection::vec(input, 40),
-        proptest::collection::vec(any::<bool>(), blocks.len()),
-    );
-    let exercised = Exercised::default();
-    runner()
-        .run(&case, |(inputs, chosen)| {
-            let runs = paths(&mut chain.borrow_mut(), loops, &inputs);
-            check_prefixes(&code, &chosen_targets(&blocks, &chosen), &runs, &exercised)
-        })
-        .unwrap();
-    exercised.assert_meaningful();
+    assert_sound(&code, input, |inputs| {
+        paths(&mut chain.borrow_mut(), loops, inputs)
+    });
 }
 
 /// The same property on `contracts/targets/Escrow.sol` with a dispute open (storage read
@@ -202,7 +212,6 @@ fn the_analysis_is_sound_on_the_escrow_too() {
     chain.record_paths(true);
     let code = chain.artifact_at(escrow).unwrap().runtime_code.to_vec();
     let chain = std::cell::RefCell::new(chain);
-    let blocks = jumpdests(&code);
     const FUNCTIONS: [&str; 6] = [
         "addMilestone(uint256)",
         "fund(uint256)",
@@ -213,29 +222,20 @@ fn the_analysis_is_sound_on_the_escrow_too() {
     ];
     let value = prop_oneof![0u64..16, Just(12u64), any::<u64>()];
     let input = (0..FUNCTIONS.len(), any::<bool>(), value);
-    let case = (
-        proptest::collection::vec(input, 40),
-        proptest::collection::vec(any::<bool>(), blocks.len()),
-    );
-    let exercised = Exercised::default();
-    runner()
-        .run(&case, |(inputs, chosen)| {
-            let mut chain = chain.borrow_mut();
-            let runs: Vec<Vec<u32>> = inputs
-                .iter()
-                .map(|&(function, flag, value)| {
-                    let signature = FUNCTIONS[function];
-                    let args = match signature {
-                        "vote(bool,uint256)" => vec![DynSolValue::Bool(flag), uint(value)],
-                        _ => vec![uint(value)],
-                    };
-                    path_of(&mut chain, escrow, signature, &args)
-                })
-                .collect();
-            check_prefixes(&code, &chosen_targets(&blocks, &chosen), &runs, &exercised)
-        })
-        .unwrap();
-    exercised.assert_meaningful();
+    assert_sound(&code, input, |inputs| {
+        let mut chain = chain.borrow_mut();
+        inputs
+            .iter()
+            .map(|&(function, flag, value)| {
+                let signature = FUNCTIONS[function];
+                let args = match signature {
+                    "vote(bool,uint256)" => vec![DynSolValue::Bool(flag), uint(value)],
+                    _ => vec![uint(value)],
+                };
+                path_of(&mut chain, escrow, signature, &args)
+            })
+            .collect()
+    });
 }
 
 #[test]

@@ -126,6 +126,7 @@ impl Lookahead {
         let mut first_entries = FirstEntries::new(&self.code);
         let split_points = path
             .iter()
+            .take(MAX_PREFIX)
             .enumerate()
             .filter(|&(i, &pc)| first_entries.is_split_point(&self.code, i, pc as usize))
             .map(|(_, &pc)| pc)
