@@ -66,7 +66,7 @@ impl<'a> Mutator<'a> {
     /// A fresh transaction calling `function`.
     pub(crate) fn tx_for(&self, function: usize, rng: &mut StdRng, dict: &Dictionary) -> TxInput {
         let f = &self.surface.functions[function];
-        TxInput {
+        let mut tx = TxInput {
             sender: rng.random_range(0..self.surface.senders.len()),
             function,
             args: f
@@ -80,7 +80,9 @@ impl<'a> Mutator<'a> {
                 U256::ZERO
             },
             warp: random_warp(rng),
-        }
+        };
+        self.surface.conform(&mut tx);
+        tx
     }
 
     /// A fresh transaction calling a random function.
@@ -145,6 +147,7 @@ impl<'a> Mutator<'a> {
         let tx = &mut twin.txs[at];
         let function = &self.surface.functions[tx.function];
         let change = if let Some(path) = abi::mutate(&mut tx.args, &function.types, rng, dict) {
+            self.surface.conform(tx);
             Change::Leaf { tx: at, path }
         } else if function.payable {
             tx.value = abi::mutate_uint(tx.value, 256, rng, dict) % MAX_VALUE;
@@ -178,6 +181,7 @@ impl<'a> Mutator<'a> {
         };
         if roll < 7 {
             if let Some(path) = self.reuse_argument(seq, at, rng) {
+                self.surface.conform(&mut seq.txs[at]);
                 return Change::Leaf { tx: at, path };
             }
         }
@@ -185,6 +189,7 @@ impl<'a> Mutator<'a> {
             let tx = &mut seq.txs[at];
             let types = &self.surface.functions[tx.function].types;
             if let Some(path) = abi::mutate(&mut tx.args, types, rng, dict) {
+                self.surface.conform(tx);
                 return Change::Leaf { tx: at, path };
             }
             // No arguments: change how it is sent instead.
@@ -446,7 +451,7 @@ mod tests {
     use super::*;
 
     use crate::engine::dataflow::Dependence;
-    use crate::engine::surface::FuzzFunction;
+    use crate::engine::surface::{Entry, FuzzFunction};
     use alloy_dyn_abi::DynSolType;
     use alloy_primitives::Address;
     use rand::SeedableRng;
@@ -456,10 +461,11 @@ mod tests {
             contract: "C".into(),
             address: Address::ZERO,
             signature: format!("{name}(..)"),
-            selector: Default::default(),
+            entry: Entry::Function(Default::default()),
             params: vec![String::new(); types.len()],
             types,
             payable: false,
+            bounds: Vec::new(),
         }
     }
 
@@ -483,6 +489,7 @@ mod tests {
                 function("count", vec![]),
             ],
             senders: vec![Address::ZERO, Address::with_last_byte(1)],
+            addresses: None,
         };
         let slot = |s: u8| (Address::ZERO, U256::from(s));
         let mut dataflow = Dataflow::new(3, false);
@@ -584,6 +591,7 @@ mod tests {
                 function("reveal", vec![DynSolType::Bool, DynSolType::Uint(256)]),
             ],
             senders: vec![Address::ZERO],
+            addresses: None,
         };
         let secret = DynSolValue::Uint(U256::from(1234), 256);
         let mut seq = Sequence {

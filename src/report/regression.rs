@@ -190,7 +190,7 @@ fn resolve_call(call: &StoredCall, surface: &Surface) -> std::result::Result<TxI
         .value
         .parse()
         .map_err(|e| format!("value `{}`: {e}", call.value))?;
-    Ok(TxInput {
+    let input = TxInput {
         sender,
         function,
         args,
@@ -199,7 +199,11 @@ fn resolve_call(call: &StoredCall, surface: &Surface) -> std::result::Result<TxI
             seconds: call.warp_seconds,
             blocks: call.warp_blocks,
         },
-    })
+    };
+    // A call setup no longer allows (a bound or address restriction added since) is not
+    // one the campaign could make: replaying it would report what the user ruled out.
+    surface.admits(&input)?;
+    Ok(input)
 }
 
 fn store_call(call: &Call) -> StoredCall {

@@ -106,8 +106,15 @@ impl Shrinker<'_, '_> {
             any |= self.simplify_how_sent(index);
             let args = self.best.txs.get(index).map_or(0, |tx| tx.args.len());
             for arg in 0..args {
-                while let Some(current) = self.best.txs.get(index).and_then(|tx| tx.args.get(arg)) {
-                    let candidates = abi::simplifications(current);
+                while let Some(tx) = self.best.txs.get(index) {
+                    let Some(current) = tx.args.get(arg) else {
+                        break;
+                    };
+                    // Inside the parameter's bound, and fallback calldata stays fallback's.
+                    let candidates =
+                        self.executor
+                            .surface()
+                            .simplifications(tx.function, arg, current);
                     let improved = candidates.into_iter().any(|simpler| {
                         let mut candidate = self.best.clone();
                         candidate.txs[index].args[arg] = simpler;

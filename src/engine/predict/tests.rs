@@ -187,6 +187,7 @@ fn an_equality_the_line_misses_gets_one_xor_step() {
         proposed: wide(proposed),
         step: MAX_STEPS,
         xor_tried: false,
+        range: None,
     };
     let lhs = proposed ^ k;
     let cost = Cost {
