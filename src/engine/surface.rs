@@ -453,3 +453,120 @@ fn find_address(
         _ => {}
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::chain::Warp;
+    use crate::engine::input::TxInput;
+    use alloy_primitives::U256;
+
+    /// `WETH` with `withdraw(uint256 amount)` bounded to 1..=10, `give(address to)`,
+    /// `receive()` and `fallback()`; address arguments limited to the senders.
+    pub(crate) fn ether_surface() -> Surface {
+        let address = Address::with_last_byte(9);
+        let function = |signature: &str, entry, params: &[&str], types, payable| FuzzFunction {
+            contract: "WETH".into(),
+            address,
+            signature: signature.into(),
+            entry,
+            params: params.iter().map(|p| p.to_string()).collect(),
+            types,
+            payable,
+            bounds: Vec::new(),
+        };
+        let selectors = vec![[1, 2, 3, 4].into(), [5, 6, 7, 8].into()];
+        let mut withdraw = function(
+            "withdraw(uint256)",
+            Entry::Function(selectors[0]),
+            &["amount"],
+            vec![DynSolType::Uint(256)],
+            false,
+        );
+        withdraw.bounds = vec![(0, Bound::uint(U256::ONE, U256::from(10)).unwrap())];
+        let senders = vec![Address::with_last_byte(1), Address::with_last_byte(2)];
+        Surface {
+            functions: vec![
+                withdraw,
+                function(
+                    "give(address)",
+                    Entry::Function(selectors[1]),
+                    &["to"],
+                    vec![DynSolType::Address],
+                    false,
+                ),
+                function("receive()", Entry::Receive, &[], vec![], true),
+                function(
+                    "fallback()",
+                    Entry::Fallback {
+                        selectors,
+                        receive: true,
+                    },
+                    &["calldata"],
+                    vec![DynSolType::Bytes],
+                    true,
+                ),
+            ],
+            addresses: Some(senders.clone()),
+            senders,
+        }
+    }
+
+    fn tx(function: usize, args: Vec<DynSolValue>) -> TxInput {
+        TxInput {
+            sender: 0,
+            function,
+            args,
+            value: U256::ZERO,
+            warp: Warp::default(),
+        }
+    }
+
+    #[test]
+    fn conform_maps_bounded_arguments_and_keeps_fallback_calldata_off_selectors() {
+        let surface = ether_surface();
+        let mut withdraw = tx(0, vec![DynSolValue::Uint(U256::from(25), 256)]);
+        surface.conform(&mut withdraw);
+        // forge-std: bound(25, 1, 10) == 1 + (25 - 10) % 10 - 1 == 5.
+        assert_eq!(withdraw.args, [DynSolValue::Uint(U256::from(5), 256)]);
+        for (data, expected) in [
+            // A selector's bytes would call withdraw(): the first byte moves off it.
+            (vec![1, 2, 3, 4, 9], vec![2, 2, 3, 4, 9]),
+            // Empty calldata would call receive().
+            (vec![], vec![0]),
+            (vec![1, 2, 3], vec![1, 2, 3]),
+            (vec![5, 6, 7, 9], vec![5, 6, 7, 9]),
+        ] {
+            let mut fallback = tx(3, vec![DynSolValue::Bytes(data.clone())]);
+            surface.conform(&mut fallback);
+            assert_eq!(fallback.args, [DynSolValue::Bytes(expected)], "{data:?}");
+        }
+        // Without receive(), empty calldata reaches the fallback and stays.
+        let mut data = Vec::new();
+        keep_off_selectors(&mut data, &[], false);
+        assert!(data.is_empty());
+    }
+
+    #[test]
+    fn simplifications_stay_inside_bounds_and_fallback_calldata() {
+        let surface = ether_surface();
+        let amount = DynSolValue::Uint(U256::from(9), 256);
+        let simpler = surface.simplifications(0, 0, &amount);
+        assert_eq!(simpler[0], DynSolValue::Uint(U256::ONE, 256));
+        assert!(
+            simpler
+                .iter()
+                .all(|c| surface.bound(0, 0).unwrap().contains(c))
+        );
+        // Shorter calldata, but never empty (that is receive()).
+        let data = DynSolValue::Bytes(vec![0xff, 1, 2]);
+        let simpler = surface.simplifications(3, 0, &data);
+        assert!(!simpler.is_empty());
+        assert!(
+            !simpler.contains(&DynSolValue::Bytes(vec![])),
+            "{simpler:?}"
+        );
+        // An unbounded parameter simplifies as usual.
+        assert!(surface.bound(1, 0).is_none());
+    }
+}
