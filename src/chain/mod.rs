@@ -347,7 +347,8 @@ impl Chain {
     }
 
     /// Never calls `signatures` of the contract at `address` (forge's `excludeSelector`),
-    /// checked like [`Chain::fuzz_only`]'s; calls add up.
+    /// checked like [`Chain::fuzz_only`]'s; calls add up. It does not make the contract
+    /// fuzzed.
     pub fn fuzz_except<S: AsRef<str>>(
         &mut self,
         address: Address,
@@ -359,7 +360,8 @@ impl Chain {
 
     /// Where every `address` argument of a fuzzed call comes from, arrays and tuples
     /// included (default [`AddressArgs::Dictionary`]); e.g. [`AddressArgs::SendersAndContracts`]
-    /// so that an invariant summing balances over those accounts sees every holder. forge
+    /// so that an invariant summing balances over those accounts sees every holder (the
+    /// senders and contracts as they are when setup ends). forge
     /// has no such setting (its users pick actors in handlers). An empty
     /// [`AddressArgs::Only`] list is an [`Error::Config`].
     pub fn set_address_args(&mut self, args: AddressArgs) -> Result<()> {

@@ -106,15 +106,14 @@ impl Shrinker<'_, '_> {
             any |= self.simplify_how_sent(index);
             let args = self.best.txs.get(index).map_or(0, |tx| tx.args.len());
             for arg in 0..args {
-                while let Some(tx) = self.best.txs.get(index) {
-                    let Some(current) = tx.args.get(arg) else {
-                        break;
-                    };
-                    // Inside the parameter's bound, and fallback calldata stays fallback's.
-                    let candidates =
-                        self.executor
-                            .surface()
-                            .simplifications(tx.function, arg, current);
+                while let Some((f, current)) = self
+                    .best
+                    .txs
+                    .get(index)
+                    .and_then(|tx| Some((tx.function, tx.args.get(arg)?)))
+                {
+                    // Inside the parameter's bound; fallback calldata stays fallback's.
+                    let candidates = self.executor.surface().simplifications(f, arg, current);
                     let improved = candidates.into_iter().any(|simpler| {
                         let mut candidate = self.best.clone();
                         candidate.txs[index].args[arg] = simpler;
