@@ -619,6 +619,63 @@ mod tests {
     }
 
     #[test]
+    fn every_new_transaction_and_mutant_stays_inside_what_setup_declared() {
+        use crate::engine::surface::tests::ether_surface;
+        let surface = ether_surface();
+        let allowed = surface.addresses.clone().unwrap();
+        let dict = Dictionary::closed(allowed.clone());
+        let dataflow = Dataflow::new(surface.functions.len(), false);
+        let pools = Pools::default();
+        let guide = Guide {
+            dataflow: &dataflow,
+            pools: &pools,
+        };
+        let mutator = Mutator::new(&surface, 4, false, false);
+        let mut rng = StdRng::seed_from_u64(11);
+        let check = |tx: &TxInput| {
+            let f = &surface.functions[tx.function];
+            if let Some(bound) = surface.bound(tx.function, 0) {
+                assert!(bound.contains(&tx.args[0]), "{:?}", tx.args);
+            }
+            if let Entry::Fallback { selectors, .. } = &f.entry {
+                let DynSolValue::Bytes(data) = &tx.args[0] else {
+                    panic!("fallback calldata is bytes")
+                };
+                assert!(!data.is_empty(), "empty calldata would call receive()");
+                assert!(data.len() < 4 || !selectors.iter().any(|s| s[..] == data[..4]));
+            }
+            let mut addresses = Vec::new();
+            for arg in &tx.args {
+                match arg {
+                    DynSolValue::Address(a) => addresses.push(*a),
+                    DynSolValue::Array(items) => {
+                        addresses.extend(items.iter().filter_map(DynSolValue::as_address))
+                    }
+                    _ => {}
+                }
+            }
+            assert!(
+                addresses.iter().all(|a| allowed.contains(a)),
+                "{addresses:?}"
+            );
+        };
+        let mut seq = Sequence {
+            txs: vec![mutator.random_tx(&mut rng, &dict)],
+        };
+        let mut fallbacks = 0;
+        for _ in 0..5_000 {
+            let (child, _) = mutator.mutate(&seq, &seq, &mut rng, &dict, guide);
+            let (twin, _) = mutator.mutate_input(&child, &mut rng, &dict);
+            for tx in child.txs.iter().chain(&twin.txs) {
+                check(tx);
+                fallbacks += usize::from(tx.function == 3);
+            }
+            seq = child;
+        }
+        assert!(fallbacks > 100, "{fallbacks}");
+    }
+
+    #[test]
     fn max_value_is_one_percent_of_a_senders_balance() {
         assert_eq!(MAX_VALUE * U256::from(100), crate::chain::INITIAL_BALANCE);
     }

@@ -308,14 +308,26 @@ impl Surface {
     }
 
     /// Why `input` (rebuilt from a regression file) lies outside what setup declares now:
-    /// an argument outside its range, an address argument outside the allowed ones.
+    /// an argument outside its range, an address argument outside the allowed ones, or
+    /// `fallback()` calldata that now calls something else.
     pub(crate) fn admits(&self, input: &TxInput) -> std::result::Result<(), String> {
         let function = &self.functions[input.function];
+        let mut conformed = input.clone();
+        self.conform(&mut conformed);
+        if matches!(function.entry, Entry::Fallback { .. }) && conformed != *input {
+            return Err(format!(
+                "the saved calldata of {}.fallback() now calls a function or receive()",
+                function.contract
+            ));
+        }
         for (index, bound) in &function.bounds {
             if let Some(arg) = input.args.get(*index).filter(|arg| !bound.contains(arg)) {
+                let name = match function.params[*index].as_str() {
+                    "" => index.to_string(),
+                    name => name.to_string(),
+                };
                 return Err(format!(
-                    "argument {} of {}.{} is {}, outside its bound {bound}",
-                    function.params[*index],
+                    "argument {name} of {}.{} is {}, outside its bound {bound}",
                     function.contract,
                     function.signature,
                     crate::chain::SolDisplay(arg)
@@ -462,7 +474,8 @@ pub(crate) mod tests {
     use alloy_primitives::U256;
 
     /// `WETH` with `withdraw(uint256 amount)` bounded to 1..=10, `give(address to)`,
-    /// `receive()` and `fallback()`; address arguments limited to the senders.
+    /// `receive()`, `fallback()` and an unbounded `mint(uint256 amount, address[] to)`;
+    /// address arguments limited to the senders.
     pub(crate) fn ether_surface() -> Surface {
         let address = Address::with_last_byte(9);
         let function = |signature: &str, entry, params: &[&str], types, payable| FuzzFunction {
@@ -505,6 +518,16 @@ pub(crate) mod tests {
                     &["calldata"],
                     vec![DynSolType::Bytes],
                     true,
+                ),
+                function(
+                    "mint(uint256,address[])",
+                    Entry::Function([9, 9, 9, 9].into()),
+                    &["amount", "to"],
+                    vec![
+                        DynSolType::Uint(256),
+                        DynSolType::Array(Box::new(DynSolType::Address)),
+                    ],
+                    false,
                 ),
             ],
             addresses: Some(senders.clone()),

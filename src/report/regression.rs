@@ -346,6 +346,13 @@ mod tests {
             why.contains("not one of the addresses setup allows"),
             "{why}"
         );
+        let selector = save(vec![input(
+            3,
+            vec![DynSolValue::Bytes(vec![1, 2, 3, 4])],
+            0,
+        )]);
+        let why = resolve(&selector, &surface).unwrap_err();
+        assert!(why.contains("now calls a function or receive()"), "{why}");
         let fine = save(vec![input(
             1,
             vec![DynSolValue::Address(surface.senders[0])],
