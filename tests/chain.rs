@@ -326,6 +326,49 @@ fn call_errors_are_harness_problems_only() {
     );
 }
 
+#[test]
+fn deploy_call_and_view_share_one_calling_convention() {
+    let mut chain = chain();
+    // A plain Rust literal (i32) and a u8 both fit a uint256 parameter.
+    let vault = chain.deploy("Vault", (1000,)).unwrap();
+    let alice = chain.senders()[0];
+    let options = TxOptions {
+        sender: Some(alice),
+        value: U256::from(40),
+    };
+    assert!(
+        chain
+            .call_with(vault, "deposit()", (), options)
+            .unwrap()
+            .is_success()
+    );
+    let withdrawn = chain
+        .call_as(alice, vault, "withdraw(uint256)", (15u8,))
+        .unwrap();
+    assert!(withdrawn.is_success(), "{}", withdrawn.status);
+    assert_eq!(
+        chain
+            .view::<U256>(vault, "balanceOf(address)", (alice,))
+            .unwrap(),
+        U256::from(25)
+    );
+    // The same call with runtime values.
+    let r = chain
+        .call_as(alice, vault, "withdraw(uint256)", &[uint(5)])
+        .unwrap();
+    assert!(r.is_success(), "{}", r.status);
+    // A value that does not fit names the argument.
+    let err = chain.call(vault, "withdraw(uint256)", (-1,)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "ABI error: `withdraw(uint256)` takes (uint256): argument 1 (-1) does not fit `uint256`"
+    );
+    let err = chain
+        .view::<U256>(vault, "balanceOf(address)", ("alice",))
+        .unwrap_err();
+    assert!(err.to_string().contains("does not fit `address`"), "{err}");
+}
+
 // ------------------------------------------------------------------ state model
 
 #[test]
