@@ -152,17 +152,20 @@ impl std::fmt::Debug for Chain {
 
 impl Chain {
     /// A fresh chain: [`DEPLOYER`] and the [`SENDERS`] hold [`INITIAL_BALANCE`], the block is
-    /// [`GENESIS_NUMBER`] at [`GENESIS_TIMESTAMP`], nothing is deployed.
+    /// [`GENESIS_NUMBER`] at [`GENESIS_TIMESTAMP`], nothing is deployed; foundry.toml's
+    /// execution keys ([`Artifacts::chain_settings`]) replace these and the EVM's defaults.
     pub fn new(artifacts: Arc<Artifacts>) -> Chain {
+        let settings = artifacts.chain_settings();
         let block = BlockEnv {
-            number: U256::from(GENESIS_NUMBER),
-            timestamp: U256::from(GENESIS_TIMESTAMP),
+            number: U256::from(settings.block_number.unwrap_or(GENESIS_NUMBER)),
+            timestamp: U256::from(settings.block_timestamp.unwrap_or(GENESIS_TIMESTAMP)),
             ..BlockEnv::default()
         };
         let mut funded = vec![DEPLOYER];
         funded.extend(SENDERS);
+        let vm = Vm::new(&funded, INITIAL_BALANCE, block, settings);
         Chain {
-            vm: RefCell::new(Vm::new(&funded, INITIAL_BALANCE, block)),
+            vm: RefCell::new(vm),
             artifacts,
             deployed: Vec::new(),
             code_at: HashMap::new(),

@@ -104,6 +104,9 @@ pub enum HaltReason {
     StackOverflow,
     /// An opcode needed more stack items than there were.
     StackUnderflow,
+    /// A creation returned more runtime code (or ran more initcode) than the chain's code
+    /// size limit allows (EIP-170/3860; foundry.toml `code_size_limit` raises it).
+    CodeSizeLimit,
     /// Anything else, as revm describes it.
     Other(String),
 }
@@ -352,6 +355,9 @@ impl HaltReason {
             EvmHalt::InvalidJump => HaltReason::InvalidJump,
             EvmHalt::StackOverflow => HaltReason::StackOverflow,
             EvmHalt::StackUnderflow => HaltReason::StackUnderflow,
+            EvmHalt::CreateContractSizeLimit | EvmHalt::CreateInitCodeSizeLimit => {
+                HaltReason::CodeSizeLimit
+            }
             other => HaltReason::Other(other.to_string()),
         }
     }
@@ -412,6 +418,10 @@ impl fmt::Display for HaltReason {
             HaltReason::InvalidJump => f.write_str("invalid jump destination"),
             HaltReason::StackOverflow => f.write_str("stack overflow"),
             HaltReason::StackUnderflow => f.write_str("stack underflow"),
+            HaltReason::CodeSizeLimit => f.write_str(
+                "contract code size limit exceeded (24,576 bytes of runtime code by default; \
+                 set `code_size_limit` in foundry.toml to raise it)",
+            ),
             HaltReason::Other(what) => f.write_str(what),
         }
     }
