@@ -369,6 +369,44 @@ fn deploy_call_and_view_share_one_calling_convention() {
     assert!(err.to_string().contains("does not fit `address`"), "{err}");
 }
 
+alloy_sol_types::sol! {
+    event Deposited(address indexed who, uint256 amount);
+}
+
+#[test]
+fn logs_of_setup_stay_and_logs_of_a_sequence_go_with_reset() {
+    let mut chain = chain();
+    let vault = chain.deploy("Vault", (1000,)).unwrap();
+    let alice = chain.senders()[0];
+    let deposit = |value: u64| TxOptions {
+        sender: Some(alice),
+        value: U256::from(value),
+    };
+    chain.call_with(vault, "deposit()", (), deposit(7)).unwrap();
+    assert_eq!((chain.logs().len(), chain.sequence_logs().len()), (1, 0));
+    let mut fuzzed = tx(&chain, vault, "deposit()", &[]);
+    fuzzed.value = U256::from(3);
+    assert!(chain.execute(&fuzzed).unwrap().is_success());
+    assert_eq!((chain.logs().len(), chain.sequence_logs().len()), (2, 1));
+
+    // By declaration: the vault's ABI says which parameter is indexed.
+    let deposits = chain.events_of("Deposited(address,uint256)").unwrap();
+    let amounts: Vec<&DynSolValue> = deposits.iter().map(|(_, values)| &values[1]).collect();
+    assert_eq!(amounts, [&uint(7), &uint(3)]);
+    assert!(
+        deposits
+            .iter()
+            .all(|(emitter, values)| *emitter == vault && values[0] == DynSolValue::Address(alice))
+    );
+    // By type.
+    let typed = chain.events::<Deposited>();
+    assert_eq!(typed.len(), 2);
+    assert_eq!((typed[1].1.who, typed[1].1.amount), (alice, U256::from(3)));
+
+    chain.reset();
+    assert_eq!((chain.logs().len(), chain.sequence_logs().len()), (1, 0));
+}
+
 // ------------------------------------------------------------------ state model
 
 #[test]

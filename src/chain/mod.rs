@@ -29,6 +29,7 @@
 
 mod abi;
 mod args;
+mod logs;
 mod outcome;
 mod vm;
 
@@ -41,14 +42,16 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use alloy_dyn_abi::DynSolType;
+use alloy_dyn_abi::{DynSolType, DynSolValue};
 use alloy_json_abi::{Function, StateMutability};
-use alloy_primitives::{Address, Bytes, Selector, U256, address};
+use alloy_primitives::{Address, Bytes, Log, Selector, U256, address};
+use alloy_sol_types::SolEvent;
 use revm::context::BlockEnv;
 
 use crate::error::{Error, Result};
 use crate::observe::Trace;
 use crate::project::{Artifacts, ContractArtifact};
+use logs::LogBook;
 use vm::{Target, Vm};
 
 /// The account that deploys contracts and sends [`Chain::call`]s unless told otherwise.
@@ -126,6 +129,8 @@ pub struct Chain {
     /// Views resolved and checked, by address, each with the signature and the Rust
     /// return type it was called with.
     checked_views: RefCell<CheckedViews>,
+    /// Logs of the committed and the pending transactions.
+    logs: LogBook,
 }
 
 /// Views resolved and checked, by address.
@@ -172,6 +177,7 @@ impl Chain {
             fuzzed: Vec::new(),
             senders: SENDERS.to_vec(),
             checked_views: RefCell::default(),
+            logs: LogBook::default(),
         }
     }
 
@@ -263,7 +269,8 @@ impl Chain {
         let outcome = TxOutcome::from_result(result, |data| {
             RevertReason::decode(data, self.decode_order(Some(&artifact)))
         });
-        self.vm.get_mut().commit();
+        self.logs.record(&outcome.logs);
+        self.commit();
         match (outcome.status, outcome.created) {
             (TxStatus::Success, Some(address)) => {
                 self.deployed.push((artifact.name.clone(), address));
@@ -368,7 +375,8 @@ impl Chain {
             false,
         )?;
         let outcome = self.outcome(to, result);
-        self.vm.get_mut().commit();
+        self.logs.record(&outcome.logs);
+        self.commit();
         Ok(outcome)
     }
 
@@ -386,7 +394,9 @@ impl Chain {
             tx.value,
             true,
         )?;
-        Ok(self.outcome(tx.to, result))
+        let outcome = self.outcome(tx.to, result);
+        self.logs.record(&outcome.logs);
+        Ok(outcome)
     }
 
     /// Target blocks [`Chain::execute`] watches for: block start pcs of the runtime code at
@@ -408,14 +418,45 @@ impl Chain {
         self.vm.get_mut().trace()
     }
 
-    /// Folds the pending state (and block) into the base state.
+    /// Folds the pending state (and block, and logs) into the base state.
     pub fn commit(&mut self) {
         self.vm.get_mut().commit();
+        self.logs.commit();
     }
 
     /// Drops the pending state and restores the base block: back to the last commit.
     pub fn reset(&mut self) {
         self.vm.get_mut().reset();
+        self.logs.reset();
+    }
+
+    /// Every log emitted in the current state, oldest first: setup's (committed) and the
+    /// current sequence's. An invariant can follow holders and flows from them (every
+    /// `Transfer` recipient) where forge users keep ghost variables in handlers.
+    pub fn logs(&self) -> &[Log] {
+        self.logs.all()
+    }
+
+    /// The logs of the transactions since the last commit: during a campaign, those of the
+    /// sequence being run.
+    pub fn sequence_logs(&self) -> &[Log] {
+        self.logs.pending()
+    }
+
+    /// The logs of [`Chain::logs`] that decode as event type `E` (declared with alloy's
+    /// `sol!`), with their emitters.
+    pub fn events<E: SolEvent>(&self) -> Vec<(Address, E)> {
+        logs::events(self.logs.all())
+    }
+
+    /// The logs of [`Chain::logs`] of event `declaration` (`"Transfer(address,address,uint256)"`,
+    /// or `"event Transfer(address indexed from, address indexed to, uint256 value)"` for an
+    /// emitter this chain did not deploy), each with its emitter and its parameters in
+    /// declaration order.
+    pub fn events_of(&self, declaration: &str) -> Result<Vec<(Address, Vec<DynSolValue>)>> {
+        logs::events_of(self.logs.all(), declaration, |address| {
+            self.artifact_at(address).map(Arc::as_ref)
+        })
     }
 
     /// Calls view or pure function `signature` on `address` with `args` (a tuple) and
