@@ -787,3 +787,42 @@ fn call_summary(chain: &mut Chain) -> Vec<(CallKind, Address, Address, u32)> {
         .map(|c| (c.kind, c.caller, c.target, c.depth))
         .collect()
 }
+
+#[test]
+fn deal_token_writes_the_balance_slot_balance_of_reads() {
+    let mut chain = chain();
+    let token = chain.deploy("PlainToken", (1_000,)).unwrap();
+    let alice = chain.senders()[0];
+    chain.deal_token(token, alice, U256::from(77)).unwrap();
+    let balance: U256 = chain.view(token, "balanceOf(address)", (alice,)).unwrap();
+    assert_eq!(balance, U256::from(77));
+    // Dealt tokens are real: they can be transferred, and the deployer's are untouched.
+    let bob = chain.senders()[1];
+    let sent = chain
+        .call_as(alice, token, "transfer(address,uint256)", (bob, 70))
+        .unwrap();
+    assert!(sent.is_success(), "{}", sent.status);
+    let deployer: U256 = chain
+        .view(token, "balanceOf(address)", (chain.deployer(),))
+        .unwrap();
+    assert_eq!(deployer, U256::from(1_000));
+    let supply: U256 = chain.view(token, "totalSupply()", ()).unwrap();
+    assert_eq!(
+        supply,
+        U256::from(1_000),
+        "as forge-std's deal, the supply is left alone"
+    );
+
+    let shares = chain.deploy("SharesToken", ()).unwrap();
+    let err = chain.deal_token(shares, alice, U256::from(5)).unwrap_err();
+    assert!(err.to_string().contains("holds the balance"), "{err}");
+    let no_token = chain.deploy("Outcomes", ()).unwrap();
+    let err = chain
+        .deal_token(no_token, alice, U256::from(5))
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("has no function `balanceOf(address)`"),
+        "{err}"
+    );
+}

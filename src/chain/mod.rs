@@ -29,6 +29,7 @@
 
 mod abi;
 mod args;
+mod deal;
 mod logs;
 mod outcome;
 mod vm;
