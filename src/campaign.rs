@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::abi::Dictionary;
 use crate::chain::Chain;
-use crate::config::{Config, DEFAULT_DEPTH, Steering};
+use crate::config::{Config, Steering};
 use crate::engine::executor::{Executor, Found};
 use crate::engine::input::Sequence;
 use crate::engine::reach::{Reach, Watch};
@@ -52,7 +52,6 @@ pub struct Campaign<'a> {
     setup: Option<SetupFn<'a>>,
     invariants: Vec<Invariant<'a>>,
     config: Config,
-    panics: PanicSet,
     regression_file: Option<(PathBuf, String)>,
     progress: Option<ProgressFn<'a>>,
     stop_at_targets: bool,
@@ -62,26 +61,13 @@ impl<'a> Campaign<'a> {
     /// A campaign on the project at `root` (where `foundry.toml` or `contracts/` is), with
     /// the default configuration and a seed from the clock.
     pub fn new(root: impl Into<PathBuf>) -> Self {
-        let config = Config {
-            seed: crate::config::clock_seed(),
-            runs: Some(crate::config::DEFAULT_RUNS),
-            time: None,
-            depth: DEFAULT_DEPTH,
-            workers: 1,
-            prediction: true,
-            demand_driven: true,
-            dataflow: true,
-            targets: None,
-            require_targets: false,
-            lookahead: Steering::Lookahead,
-        };
+        let config = Config::default();
         Campaign {
             root: root.into(),
             contracts: Vec::new(),
             setup: None,
             invariants: Vec::new(),
             config,
-            panics: PanicSet::default(),
             regression_file: None,
             progress: None,
             stop_at_targets: false,
@@ -199,9 +185,10 @@ impl<'a> Campaign<'a> {
         self
     }
 
-    /// Which Solidity Panic codes count as violations (default: [`PanicSet::default`]).
+    /// Which Solidity Panic codes count as violations (default: a failed `assert` only,
+    /// [`PanicSet::default`]; `"assert,overflow".parse()` or [`PanicSet::of`] for more).
     pub fn panics(mut self, panics: PanicSet) -> Self {
-        self.panics = panics;
+        self.config.panics = panics;
         self
     }
 
@@ -230,14 +217,14 @@ impl<'a> Campaign<'a> {
         let mut warnings = Vec::new();
         let surface = Surface::from_chain(&chain, &mut warnings)?;
         let dictionary = dictionary(&chain, &surface);
-        let settings = settings_hash(&self.panics, &surface);
+        let settings = settings_hash(&self.config.panics, &surface);
         let placed = match &self.config.targets {
             Some(spec) => place_targets(spec, &self.root, &artifacts, &chain, &mut warnings)?,
             None => PlacedTargets::default(),
         };
         let oracles = Oracles {
             invariants: self.invariants,
-            panics: self.panics,
+            panics: self.config.panics.clone(),
         };
         let mut executor =
             Executor::new(chain, surface, &oracles, false, self.config.demand_driven);

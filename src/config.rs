@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use crate::error::{Error, Result};
+use crate::oracle::PanicSet;
 use crate::targets::TargetSpec;
 
 /// How long and how a campaign runs. Every field documents its default and its override.
@@ -49,6 +50,19 @@ pub struct Config {
     /// [`Steering`]). Default [`Steering::Lookahead`]. Override: `HARVEY_LOOKAHEAD`
     /// (`on`/`off`, `no-analysis`, `standard-schedule`, or the paper's letters `A`–`D`).
     pub lookahead: Steering,
+    /// Which Solidity Panic codes are violations. Default: a failed `assert` only (forge's
+    /// `fail_on_assert`, Medusa's default), since checked arithmetic reverting is how
+    /// Solidity 0.8 code rejects an overdraft. Override: `HARVEY_PANICS` (comma-separated
+    /// names such as `assert,overflow`, hex codes, `all` or `none`).
+    pub panics: PanicSet,
+}
+
+impl Default for Config {
+    /// Every default, with a seed from the clock: what a campaign runs when nothing is set.
+    fn default() -> Config {
+        Config::resolve(&Attributes::default(), |_| None)
+            .expect("the default attributes are valid and no variable is read")
+    }
 }
 
 /// How a targeted campaign steers towards its targets: the configurations ICSE'20 compares
@@ -166,6 +180,8 @@ pub struct Attributes {
     /// `lookahead = false` or `lookahead = "no-analysis"`, as its [`Steering`] spelling
     /// (`"on"`/`"off"` for the booleans).
     pub lookahead: Option<&'static str>,
+    /// `panics = ["assert", "overflow"]`, joined with commas (`"none"` for `[]`).
+    pub panics: Option<&'static str>,
 }
 
 impl Config {
@@ -241,6 +257,17 @@ impl Config {
                 })?,
                 None => attributes
                     .lookahead
+                    .map(str::parse)
+                    .transpose()?
+                    .unwrap_or_default(),
+            },
+            panics: match var("HARVEY_PANICS") {
+                Some(v) => v.parse::<PanicSet>().map_err(|e| match e {
+                    Error::Config(why) => Error::Config(format!("HARVEY_PANICS={v}: {why}")),
+                    other => other,
+                })?,
+                None => attributes
+                    .panics
                     .map(str::parse)
                     .transpose()?
                     .unwrap_or_default(),
@@ -483,6 +510,22 @@ mod tests {
         let err = Config::resolve(&attrs, env(&[("HARVEY_LOOKAHEAD", "fast")])).unwrap_err();
         assert!(err.to_string().contains("HARVEY_LOOKAHEAD=fast"), "{err}");
         assert!(err.to_string().contains("no-analysis"), "{err}");
+    }
+
+    #[test]
+    fn panics_default_to_asserts_and_come_from_the_attribute_or_the_environment() {
+        let c = Config::resolve(&Attributes::default(), env(&[])).unwrap();
+        assert_eq!(c.panics, PanicSet::default());
+        let attrs = Attributes {
+            panics: Some("assert,overflow"),
+            ..Attributes::default()
+        };
+        let c = Config::resolve(&attrs, env(&[])).unwrap();
+        assert_eq!(c.panics.to_string(), "assert,overflow");
+        let c = Config::resolve(&attrs, env(&[("HARVEY_PANICS", "none")])).unwrap();
+        assert_eq!(c.panics, PanicSet::none());
+        let err = Config::resolve(&attrs, env(&[("HARVEY_PANICS", "overflw")])).unwrap_err();
+        assert!(err.to_string().contains("HARVEY_PANICS=overflw"), "{err}");
     }
 
     #[test]

@@ -42,9 +42,14 @@ pub use outcome::{
 #[doc(hidden)]
 pub mod __private;
 
-/// The names an invariant test needs, in one import.
+/// The names a setup function and an invariant need, in one import: the chain and its call
+/// options, the value types arguments and views use, runtime ABI values, the trait of
+/// `sol!` event types (`sol!` itself expands to paths of the `alloy-sol-types` crate, so a
+/// crate that declares events with it depends on that crate), and the campaign types.
 pub mod prelude {
-    pub use crate::chain::Chain;
-    pub use crate::{Campaign, Error, Result};
-    pub use alloy_primitives::{Address, Bytes, I256, U256};
+    pub use crate::chain::{Chain, PanicCode, TxOptions, TxOutcome, TxStatus};
+    pub use crate::{Campaign, Error, Outcome, PanicSet, Result};
+    pub use alloy_dyn_abi::DynSolValue;
+    pub use alloy_primitives::{Address, B256, Bytes, FixedBytes, I256, U256, address};
+    pub use alloy_sol_types::SolEvent;
 }

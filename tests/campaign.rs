@@ -85,9 +85,16 @@ fn finds_the_sender_ordering_bug() {
     assert_eq!(senders[1], senders[2], "the second taker promotes");
 }
 
+/// `Rewards` with checked-arithmetic Panics counted (they are not by default).
+fn rewards_with_overflow_counted<'a>() -> Campaign<'a> {
+    campaign()
+        .contract("Rewards")
+        .panics("assert,overflow".parse().unwrap())
+}
+
 #[test]
 fn finds_the_overflow_after_an_unchecked_wrap() {
-    let outcome = campaign().contract("Rewards").run().unwrap();
+    let outcome = rewards_with_overflow_counted().run().unwrap();
     let failure = failure(&outcome);
     assert_eq!(
         failure.violation,
@@ -100,6 +107,19 @@ fn finds_the_overflow_after_an_unchecked_wrap() {
         ["Rewards.earn", "Rewards.spend", "Rewards.earn"]
     );
     assert_ne!(failure.calls[0].sender, failure.calls[1].sender);
+}
+
+#[test]
+fn checked_arithmetic_reverts_are_not_violations_by_default() {
+    // Forge's `fail_on_assert` and Medusa's default: the overflow that `Rewards` reverts with
+    // is how 0.8 code rejects bad input; only a failed assert counts unless asked for.
+    let outcome = campaign()
+        .contract("Rewards")
+        .runs(5_000)
+        .panics(PanicSet::default())
+        .run()
+        .unwrap();
+    assert!(outcome.passed(), "{:?}", outcome.failure);
 }
 
 /// The bank's ether is exactly its total, and the senders hold no more than that (transfers
@@ -170,7 +190,7 @@ fn same_seed_same_campaign() {
     assert_eq!(a.stats.transactions, b.stats.transactions);
     assert_eq!(a.stats.functions, b.stats.functions);
 
-    let find = || campaign().contract("Rewards").run().unwrap();
+    let find = || rewards_with_overflow_counted().run().unwrap();
     let (a, b) = (find(), find());
     let (fa, fb) = (failure(&a), failure(&b));
     assert_eq!(fa.calls, fb.calls);

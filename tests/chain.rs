@@ -326,6 +326,87 @@ fn call_errors_are_harness_problems_only() {
     );
 }
 
+#[test]
+fn deploy_call_and_view_share_one_calling_convention() {
+    let mut chain = chain();
+    // A plain Rust literal (i32) and a u8 both fit a uint256 parameter.
+    let vault = chain.deploy("Vault", (1000,)).unwrap();
+    let alice = chain.senders()[0];
+    let options = TxOptions {
+        sender: Some(alice),
+        value: U256::from(40),
+    };
+    assert!(
+        chain
+            .call_with(vault, "deposit()", (), options)
+            .unwrap()
+            .is_success()
+    );
+    let withdrawn = chain
+        .call_as(alice, vault, "withdraw(uint256)", (15u8,))
+        .unwrap();
+    assert!(withdrawn.is_success(), "{}", withdrawn.status);
+    assert_eq!(
+        chain
+            .view::<U256>(vault, "balanceOf(address)", (alice,))
+            .unwrap(),
+        U256::from(25)
+    );
+    // The same call with runtime values.
+    let r = chain
+        .call_as(alice, vault, "withdraw(uint256)", &[uint(5)])
+        .unwrap();
+    assert!(r.is_success(), "{}", r.status);
+    // A value that does not fit names the argument.
+    let err = chain.call(vault, "withdraw(uint256)", (-1,)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "ABI error: `withdraw(uint256)` takes (uint256): argument 1 (-1) does not fit `uint256`"
+    );
+    let err = chain
+        .view::<U256>(vault, "balanceOf(address)", ("alice",))
+        .unwrap_err();
+    assert!(err.to_string().contains("does not fit `address`"), "{err}");
+}
+
+alloy_sol_types::sol! {
+    event Deposited(address indexed who, uint256 amount);
+}
+
+#[test]
+fn logs_of_setup_stay_and_logs_of_a_sequence_go_with_reset() {
+    let mut chain = chain();
+    let vault = chain.deploy("Vault", (1000,)).unwrap();
+    let alice = chain.senders()[0];
+    let deposit = |value: u64| TxOptions {
+        sender: Some(alice),
+        value: U256::from(value),
+    };
+    chain.call_with(vault, "deposit()", (), deposit(7)).unwrap();
+    assert_eq!((chain.logs().len(), chain.sequence_logs().len()), (1, 0));
+    let mut fuzzed = tx(&chain, vault, "deposit()", &[]);
+    fuzzed.value = U256::from(3);
+    assert!(chain.execute(&fuzzed).unwrap().is_success());
+    assert_eq!((chain.logs().len(), chain.sequence_logs().len()), (2, 1));
+
+    // By declaration: the vault's ABI says which parameter is indexed.
+    let deposits = chain.events_of("Deposited(address,uint256)").unwrap();
+    let amounts: Vec<&DynSolValue> = deposits.iter().map(|(_, values)| &values[1]).collect();
+    assert_eq!(amounts, [&uint(7), &uint(3)]);
+    assert!(
+        deposits
+            .iter()
+            .all(|(emitter, values)| *emitter == vault && values[0] == DynSolValue::Address(alice))
+    );
+    // By type.
+    let typed = chain.events::<Deposited>();
+    assert_eq!(typed.len(), 2);
+    assert_eq!((typed[1].1.who, typed[1].1.amount), (alice, U256::from(3)));
+
+    chain.reset();
+    assert_eq!((chain.logs().len(), chain.sequence_logs().len()), (1, 0));
+}
+
 // ------------------------------------------------------------------ state model
 
 #[test]
@@ -705,4 +786,43 @@ fn call_summary(chain: &mut Chain) -> Vec<(CallKind, Address, Address, u32)> {
         .iter()
         .map(|c| (c.kind, c.caller, c.target, c.depth))
         .collect()
+}
+
+#[test]
+fn deal_token_writes_the_balance_slot_balance_of_reads() {
+    let mut chain = chain();
+    let token = chain.deploy("PlainToken", (1_000,)).unwrap();
+    let alice = chain.senders()[0];
+    chain.deal_token(token, alice, U256::from(77)).unwrap();
+    let balance: U256 = chain.view(token, "balanceOf(address)", (alice,)).unwrap();
+    assert_eq!(balance, U256::from(77));
+    // Dealt tokens are real: they can be transferred, and the deployer's are untouched.
+    let bob = chain.senders()[1];
+    let sent = chain
+        .call_as(alice, token, "transfer(address,uint256)", (bob, 70))
+        .unwrap();
+    assert!(sent.is_success(), "{}", sent.status);
+    let deployer: U256 = chain
+        .view(token, "balanceOf(address)", (chain.deployer(),))
+        .unwrap();
+    assert_eq!(deployer, U256::from(1_000));
+    let supply: U256 = chain.view(token, "totalSupply()", ()).unwrap();
+    assert_eq!(
+        supply,
+        U256::from(1_000),
+        "as forge-std's deal, the supply is left alone"
+    );
+
+    let shares = chain.deploy("SharesToken", ()).unwrap();
+    let err = chain.deal_token(shares, alice, U256::from(5)).unwrap_err();
+    assert!(err.to_string().contains("holds the balance"), "{err}");
+    let no_token = chain.deploy("Outcomes", ()).unwrap();
+    let err = chain
+        .deal_token(no_token, alice, U256::from(5))
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("has no function `balanceOf(address)`"),
+        "{err}"
+    );
 }

@@ -22,6 +22,7 @@ const KNOWN: &[&str] = &[
     "targets",
     "require_targets",
     "lookahead",
+    "panics",
 ];
 
 /// The validated attribute arguments.
@@ -44,6 +45,8 @@ pub(crate) struct InvariantArgs {
     pub(crate) require_targets: Option<bool>,
     /// The steering configuration's name (`"on"`/`"off"` for the booleans).
     pub(crate) lookahead: Option<String>,
+    /// The Panic codes that count, joined with commas (`"none"` for an empty list).
+    pub(crate) panics: Option<String>,
 }
 
 impl InvariantArgs {
@@ -103,6 +106,7 @@ impl InvariantArgs {
             "targets" => self.targets = Some(targets(value)?),
             "require_targets" => self.require_targets = Some(boolean(value)?),
             "lookahead" => self.lookahead = Some(steering(value)?),
+            "panics" => self.panics = Some(panics(value)?),
             _ => unreachable!("checked against KNOWN"),
         }
         Ok(())
@@ -197,6 +201,50 @@ fn steering(value: &Expr) -> syn::Result<String> {
         Expr::Lit(ExprLit {
             lit: Lit::Str(s), ..
         }) if NAMES.contains(&s.value().as_str()) => Ok(s.value()),
+        _ => Err(syn::Error::new(value.span(), shape)),
+    }
+}
+
+/// `["assert", "overflow"]`, `[]`, `"all"` or `"none"`: the Panic codes that count. The
+/// names are `harvey::chain::PanicCode::name`'s (the runtime parser is the authority; this
+/// list only lets a misspelling fail to compile on its token).
+fn panics(value: &Expr) -> syn::Result<String> {
+    const NAMES: &[&str] = &[
+        "generic",
+        "assert",
+        "overflow",
+        "division-by-zero",
+        "enum-conversion",
+        "storage-encoding",
+        "empty-pop",
+        "out-of-bounds",
+        "memory",
+        "zero-function",
+    ];
+    let shape = format!(
+        "expected a list of Panic code names, e.g. [\"assert\", \"overflow\"], or \"all\" / \"none\"; names: {}",
+        NAMES.join(", ")
+    );
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) if ["all", "none"].contains(&s.value().as_str()) => Ok(s.value()),
+        Expr::Array(array) => {
+            let mut names = Vec::new();
+            for element in &array.elems {
+                match element {
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Str(s), ..
+                    }) if NAMES.contains(&s.value().as_str()) => names.push(s.value()),
+                    _ => return Err(syn::Error::new(element.span(), &shape)),
+                }
+            }
+            Ok(if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(",")
+            })
+        }
         _ => Err(syn::Error::new(value.span(), shape)),
     }
 }
@@ -311,7 +359,8 @@ mod tests {
             demand_driven = false,
             dataflow = true,
             targets = ["src/A.sol:4", "src/B.sol:10"],
-            require_targets = true
+            require_targets = true,
+            panics = ["assert", "overflow"]
         ))
         .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(args.contracts.len(), 2);
@@ -324,6 +373,9 @@ mod tests {
             (args.demand_driven, args.dataflow),
             (Some(false), Some(true))
         );
+        assert_eq!(args.panics.as_deref(), Some("assert,overflow"));
+        let none = InvariantArgs::parse(quote::quote!(contract = "A", panics = [])).unwrap();
+        assert_eq!(none.panics.as_deref(), Some("none"));
     }
 
     #[test]
@@ -339,6 +391,8 @@ mod tests {
             quote::quote!(contract = "A", runs = 10u8),
             quote::quote!(contract = "A", depth = -1),
             quote::quote!(contract = "A", prediction = 0),
+            quote::quote!(contract = "A", panics = ["overflw"]),
+            quote::quote!(contract = "A", panics = "assert"),
         ] {
             assert!(InvariantArgs::parse(bad.clone()).is_err(), "{bad}");
         }

@@ -106,6 +106,7 @@ pub(crate) fn invariant_test(
     let targets = option(args.targets.as_ref().map(|v| quote!(#v)));
     let require_targets = option(args.require_targets.map(|v| quote!(#v)));
     let lookahead = option(args.lookahead.as_ref().map(|v| quote!(#v)));
+    let panics = option(args.panics.as_ref().map(|v| quote!(#v)));
     Ok(quote! {
         #[test]
         #(#test_attrs)*
@@ -130,6 +131,7 @@ pub(crate) fn invariant_test(
                     targets: #targets,
                     require_targets: #require_targets,
                     lookahead: #lookahead,
+                    panics: #panics,
                 },
             });
         }

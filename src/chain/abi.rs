@@ -1,40 +1,13 @@
-//! The ABI side of calls: typed argument tuples and return types (alloy `SolValue`s),
-//! function signatures resolved against a contract's ABI, and the checks that turn a
-//! mismatch into an [`Error::Abi`] a Solidity developer can act on.
+//! The ABI side of calls: return types (alloy `SolValue`s), function signatures resolved
+//! against a contract's ABI, and the checks that turn a mismatch into an [`Error::Abi`] a
+//! Solidity developer can act on. Arguments are [`super::args`]'.
 
 use alloy_dyn_abi::DynSolType;
 use alloy_json_abi::{Function, JsonAbi, Param};
 use alloy_primitives::Selector;
-use alloy_sol_types::abi::TokenSeq;
 use alloy_sol_types::{SolType, SolValue};
 
 use crate::error::{Error, Result};
-
-/// Arguments of a call or constructor given as a Rust tuple of Solidity values:
-/// `()`, `(U256::from(7),)`, `(alice, U256::from(1), true)`.
-///
-/// Implemented for every tuple of [`SolValue`]s; a single value must be written as a
-/// one-element tuple, as in Solidity's own ABI (`(x,)`).
-pub trait SolArgs {
-    /// The arguments' Solidity types, e.g. `(address,uint256)`.
-    fn arg_types(&self) -> &'static str;
-    /// The ABI encoding of the arguments (without a selector).
-    fn abi_encode_args(&self) -> Vec<u8>;
-}
-
-impl<T> SolArgs for T
-where
-    T: SolValue,
-    for<'a> <T::SolType as SolType>::Token<'a>: TokenSeq<'a>,
-{
-    fn arg_types(&self) -> &'static str {
-        <T::SolType as SolType>::SOL_NAME
-    }
-
-    fn abi_encode_args(&self) -> Vec<u8> {
-        self.abi_encode_params()
-    }
-}
 
 /// The Rust type a view's return data decodes into: one [`SolValue`] for a function that
 /// returns one value (`U256`, `String`, `Address`, a `sol!` struct), a tuple for several
@@ -165,21 +138,6 @@ mod tests {
             "function totalDeposits() view returns (uint256)",
         ])
         .expect("parses")
-    }
-
-    #[test]
-    fn args_name_their_types() {
-        assert_eq!(().arg_types(), "()");
-        assert_eq!((U256::from(1),).arg_types(), "(uint256)");
-        assert_eq!(
-            (Address::ZERO, "x".to_string()).arg_types(),
-            "(address,string)"
-        );
-        assert_eq!(
-            (U256::from(1), "x".to_string()).abi_encode_args().len(),
-            32 * 4,
-            "params encoding: head word, offset, length, data"
-        );
     }
 
     #[test]

@@ -28,11 +28,15 @@
 //! `Chain` is `Send` but not `Sync`.
 
 mod abi;
+mod args;
+mod deal;
 mod fuzz_plan;
+mod logs;
 mod outcome;
 mod vm;
 
-pub use abi::{SolArgs, SolReturns};
+pub use abi::SolReturns;
+pub use args::{SolArg, SolArgs};
 pub(crate) use fuzz_plan::FuzzPlan;
 pub use fuzz_plan::{AddressArgs, BoundValue, Param};
 pub use outcome::{HaltReason, PanicCode, RevertReason, SolDisplay, TxOutcome, TxStatus};
@@ -42,14 +46,16 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use alloy_dyn_abi::{DynSolValue, JsonAbiExt};
+use alloy_dyn_abi::{DynSolType, DynSolValue};
 use alloy_json_abi::{Function, StateMutability};
-use alloy_primitives::{Address, Bytes, Selector, U256, address};
+use alloy_primitives::{Address, Bytes, Log, Selector, U256, address};
+use alloy_sol_types::SolEvent;
 use revm::context::BlockEnv;
 
 use crate::error::{Error, Result};
 use crate::observe::Trace;
 use crate::project::{Artifacts, ContractArtifact};
+use logs::LogBook;
 use vm::{Target, Vm};
 
 /// The account that deploys contracts and sends [`Chain::call`]s unless told otherwise.
@@ -126,12 +132,25 @@ pub struct Chain {
     senders: Vec<Address>,
     /// What setup declared about the fuzzed calls (functions, address arguments, bounds).
     plan: FuzzPlan,
-    /// Views resolved and checked, by (address, argument types), each with the signature
-    /// and the Rust return type it was called with.
+    /// Views resolved and checked, by address, each with the signature and the Rust
+    /// return type it was called with.
     checked_views: RefCell<CheckedViews>,
+    /// Logs of the committed and the pending transactions.
+    logs: LogBook,
 }
 
-type CheckedViews = HashMap<(Address, &'static str), Vec<(Box<str>, &'static str, Selector)>>;
+/// Views resolved and checked, by address.
+type CheckedViews = HashMap<Address, Vec<CheckedView>>;
+
+/// A view resolved against its contract's ABI and checked for its Rust return type.
+#[derive(Clone)]
+struct CheckedView {
+    signature: Arc<str>,
+    /// The Rust return type's name.
+    returns: &'static str,
+    selector: Selector,
+    inputs: Arc<[DynSolType]>,
+}
 
 impl std::fmt::Debug for Chain {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -144,17 +163,20 @@ impl std::fmt::Debug for Chain {
 
 impl Chain {
     /// A fresh chain: [`DEPLOYER`] and the [`SENDERS`] hold [`INITIAL_BALANCE`], the block is
-    /// [`GENESIS_NUMBER`] at [`GENESIS_TIMESTAMP`], nothing is deployed.
+    /// [`GENESIS_NUMBER`] at [`GENESIS_TIMESTAMP`], nothing is deployed; foundry.toml's
+    /// execution keys ([`Artifacts::chain_settings`]) replace these and the EVM's defaults.
     pub fn new(artifacts: Arc<Artifacts>) -> Chain {
+        let settings = artifacts.chain_settings();
         let block = BlockEnv {
-            number: U256::from(GENESIS_NUMBER),
-            timestamp: U256::from(GENESIS_TIMESTAMP),
+            number: U256::from(settings.block_number.unwrap_or(GENESIS_NUMBER)),
+            timestamp: U256::from(settings.block_timestamp.unwrap_or(GENESIS_TIMESTAMP)),
             ..BlockEnv::default()
         };
         let mut funded = vec![DEPLOYER];
         funded.extend(SENDERS);
+        let vm = Vm::new(&funded, INITIAL_BALANCE, block, settings);
         Chain {
-            vm: RefCell::new(Vm::new(&funded, INITIAL_BALANCE, block)),
+            vm: RefCell::new(vm),
             artifacts,
             deployed: Vec::new(),
             code_at: HashMap::new(),
@@ -162,6 +184,7 @@ impl Chain {
             senders: SENDERS.to_vec(),
             plan: FuzzPlan::default(),
             checked_views: RefCell::default(),
+            logs: LogBook::default(),
         }
     }
 
@@ -195,50 +218,32 @@ impl Chain {
     }
 
     /// Deploys contract `name` from [`DEPLOYER`] with constructor arguments `args` (a
-    /// tuple: `()`, `(U256::from(100),)`), and commits (pending state included: deploying
-    /// is a setup step).
+    /// tuple: `()`, `(U256::from(100),)`, `(18u8, "Token")`; or `&[DynSolValue]`), and
+    /// commits (pending state included: deploying is a setup step).
     ///
     /// Fails with the [`Artifacts::get`] error for an unknown name, [`Error::Abi`] when
     /// `args` do not fit the constructor, and [`Error::DeployFailed`] with the decoded
     /// reason when the constructor reverts.
     pub fn deploy(&mut self, name: &str, args: impl SolArgs) -> Result<Address> {
-        let artifact = Arc::clone(self.artifacts.get(name)?);
-        let expected = constructor_types(&artifact);
-        if !abi::types_fit(&expected, args.arg_types()) {
-            return Err(Error::Abi(format!(
-                "the constructor of {} takes {expected}, but the arguments are {}",
-                artifact.name,
-                args.arg_types()
-            )));
-        }
-        self.deploy_encoded(artifact, args.abi_encode_args(), TxOptions::default())
+        self.deploy_with(name, args, TxOptions::default())
     }
 
-    /// [`Chain::deploy`] with dynamically typed arguments, a sender and a value.
+    /// [`Chain::deploy`] with a sender and a value.
     pub fn deploy_with(
         &mut self,
         name: &str,
-        args: &[DynSolValue],
+        args: impl SolArgs,
         options: TxOptions,
     ) -> Result<Address> {
         let artifact = Arc::clone(self.artifacts.get(name)?);
-        let encoded = match &artifact.abi.constructor {
-            Some(constructor) => constructor.abi_encode_input(args).map_err(|e| {
-                Error::Abi(format!(
-                    "the constructor of {} takes {}: {e}",
-                    artifact.name,
-                    constructor_types(&artifact)
-                ))
-            })?,
-            None if args.is_empty() => Vec::new(),
-            None => {
-                return Err(Error::Abi(format!(
-                    "{} has no constructor, but {} arguments were given",
-                    artifact.name,
-                    args.len()
-                )));
-            }
-        };
+        let what = format!("the constructor of {}", artifact.name);
+        let inputs = artifact
+            .abi
+            .constructor
+            .as_ref()
+            .map_or(&[][..], |c| &c.inputs[..]);
+        let types = args::param_types(inputs, &what)?;
+        let encoded = args::encode(&types, args.sol_values(), &what)?;
         self.deploy_encoded(artifact, encoded, options)
     }
 
@@ -271,7 +276,8 @@ impl Chain {
         let outcome = TxOutcome::from_result(result, |data| {
             RevertReason::decode(data, self.decode_order(Some(&artifact)))
         });
-        self.vm.get_mut().commit();
+        self.logs.record(&outcome.logs);
+        self.commit();
         match (outcome.status, outcome.created) {
             (TxStatus::Success, Some(address)) => {
                 self.deployed.push((artifact.name.clone(), address));
@@ -396,15 +402,26 @@ impl Chain {
     }
 
     /// Calls `signature` (`"withdraw(uint256)"`, or a selector `"0x2e1a7d4d"`) on `to` from
-    /// [`DEPLOYER`] with `args`, and commits. A revert is an `Ok` outcome; `Err` means the
-    /// call could not be made (bad signature or arguments, value above the balance).
-    pub fn call(
+    /// [`DEPLOYER`] with `args` (a tuple, as for [`Chain::deploy`], or `&[DynSolValue]`), and
+    /// commits. A revert is an `Ok` outcome; `Err` means the call could not be made (bad
+    /// signature or arguments, value above the balance).
+    pub fn call(&mut self, to: Address, signature: &str, args: impl SolArgs) -> Result<TxOutcome> {
+        self.call_with(to, signature, args, TxOptions::default())
+    }
+
+    /// [`Chain::call`] from `sender`.
+    pub fn call_as(
         &mut self,
+        sender: Address,
         to: Address,
         signature: &str,
-        args: &[DynSolValue],
+        args: impl SolArgs,
     ) -> Result<TxOutcome> {
-        self.call_with(to, signature, args, TxOptions::default())
+        let options = TxOptions {
+            sender: Some(sender),
+            value: U256::ZERO,
+        };
+        self.call_with(to, signature, args, options)
     }
 
     /// [`Chain::call`] with a sender and a value.
@@ -412,17 +429,14 @@ impl Chain {
         &mut self,
         to: Address,
         signature: &str,
-        args: &[DynSolValue],
+        args: impl SolArgs,
         options: TxOptions,
     ) -> Result<TxOutcome> {
         let function = self.resolve(to, signature)?;
-        let calldata = function.abi_encode_input(args).map_err(|e| {
-            Error::Abi(format!(
-                "`{}` takes {}: {e}",
-                function.signature(),
-                abi::param_types(&function.inputs)
-            ))
-        })?;
+        let what = format!("`{}`", function.signature());
+        let types = args::param_types(&function.inputs, &what)?;
+        let mut calldata = function.selector().to_vec();
+        calldata.extend(args::encode(&types, args.sol_values(), &what)?);
         let sender = options.sender.unwrap_or(DEPLOYER);
         let result = self.vm.get_mut().run(
             sender,
@@ -432,7 +446,8 @@ impl Chain {
             false,
         )?;
         let outcome = self.outcome(to, result);
-        self.vm.get_mut().commit();
+        self.logs.record(&outcome.logs);
+        self.commit();
         Ok(outcome)
     }
 
@@ -450,7 +465,9 @@ impl Chain {
             tx.value,
             true,
         )?;
-        Ok(self.outcome(tx.to, result))
+        let outcome = self.outcome(tx.to, result);
+        self.logs.record(&outcome.logs);
+        Ok(outcome)
     }
 
     /// Target blocks [`Chain::execute`] watches for: block start pcs of the runtime code at
@@ -472,14 +489,45 @@ impl Chain {
         self.vm.get_mut().trace()
     }
 
-    /// Folds the pending state (and block) into the base state.
+    /// Folds the pending state (and block, and logs) into the base state.
     pub fn commit(&mut self) {
         self.vm.get_mut().commit();
+        self.logs.commit();
     }
 
     /// Drops the pending state and restores the base block: back to the last commit.
     pub fn reset(&mut self) {
         self.vm.get_mut().reset();
+        self.logs.reset();
+    }
+
+    /// Every log emitted in the current state, oldest first: setup's (committed) and the
+    /// current sequence's. An invariant can follow holders and flows from them (every
+    /// `Transfer` recipient) where forge users keep ghost variables in handlers.
+    pub fn logs(&self) -> &[Log] {
+        self.logs.all()
+    }
+
+    /// The logs of the transactions since the last commit: during a campaign, those of the
+    /// sequence being run.
+    pub fn sequence_logs(&self) -> &[Log] {
+        self.logs.pending()
+    }
+
+    /// The logs of [`Chain::logs`] that decode as event type `E` (declared with alloy's
+    /// `sol!`), with their emitters.
+    pub fn events<E: SolEvent>(&self) -> Vec<(Address, E)> {
+        logs::events(self.logs.all())
+    }
+
+    /// The logs of [`Chain::logs`] of event `declaration` (`"Transfer(address,address,uint256)"`,
+    /// or `"event Transfer(address indexed from, address indexed to, uint256 value)"` for an
+    /// emitter this chain did not deploy), each with its emitter and its parameters in
+    /// declaration order.
+    pub fn events_of(&self, declaration: &str) -> Result<Vec<(Address, Vec<DynSolValue>)>> {
+        logs::events_of(self.logs.all(), declaration, |address| {
+            self.artifact_at(address).map(Arc::as_ref)
+        })
     }
 
     /// Calls view or pure function `signature` on `address` with `args` (a tuple) and
@@ -495,9 +543,13 @@ impl Chain {
         signature: &str,
         args: impl SolArgs,
     ) -> Result<T> {
-        let selector = self.view_selector::<T>(address, signature, args.arg_types())?;
-        let mut calldata = selector.to_vec();
-        calldata.extend(args.abi_encode_args());
+        let view = self.checked_view::<T>(address, signature)?;
+        let mut calldata = view.selector.to_vec();
+        calldata.extend(args::encode(
+            &view.inputs,
+            args.sol_values(),
+            &format!("`{signature}`"),
+        )?);
         let mut vm = self.vm.try_borrow_mut().map_err(|_| {
             Error::Call("the chain is busy: a view cannot run inside another chain call".into())
         })?;
@@ -528,52 +580,43 @@ impl Chain {
         })
     }
 
-    /// The selector of view `signature` on `address` with arguments `args` and return type
-    /// `T`, resolved and checked once: invariants call the same views after every
-    /// transaction, and parsing signatures would cost as much as the call.
-    fn view_selector<T: SolReturns>(
+    /// View `signature` on `address` with return type `T`, resolved and checked once:
+    /// invariants call the same views after every transaction, and parsing signatures
+    /// would cost as much as the call.
+    fn checked_view<T: SolReturns>(
         &self,
         address: Address,
         signature: &str,
-        args: &'static str,
-    ) -> Result<Selector> {
+    ) -> Result<CheckedView> {
         // The Rust type's name stands for its Solidity return types without building them
         // (this runs after every transaction).
         let returns = std::any::type_name::<T>();
-        let key = (address, args);
-        if let Some(found) = self.checked_views.borrow().get(&key).and_then(|known| {
+        if let Some(found) = self.checked_views.borrow().get(&address).and_then(|known| {
             known
                 .iter()
-                .find(|(sig, ret, _)| &**sig == signature && *ret == returns)
-                .map(|(_, _, selector)| *selector)
+                .find(|view| &*view.signature == signature && view.returns == returns)
+                .cloned()
         }) {
             return Ok(found);
         }
         let function = self.resolve(address, signature)?;
-        self.check_view(address, &function, args, &T::return_types())?;
-        let selector = function.selector();
+        self.check_view(address, &function, &T::return_types())?;
+        let view = CheckedView {
+            signature: signature.into(),
+            returns,
+            selector: function.selector(),
+            inputs: args::param_types(&function.inputs, &format!("`{signature}`"))?.into(),
+        };
         self.checked_views
             .borrow_mut()
-            .entry(key)
+            .entry(address)
             .or_default()
-            .push((signature.into(), returns, selector));
-        Ok(selector)
+            .push(view.clone());
+        Ok(view)
     }
 
-    fn check_view(
-        &self,
-        address: Address,
-        function: &Function,
-        args: &str,
-        returns: &str,
-    ) -> Result<()> {
+    fn check_view(&self, address: Address, function: &Function, returns: &str) -> Result<()> {
         let signature = function.signature();
-        let inputs = abi::param_types(&function.inputs);
-        if !abi::types_fit(&inputs, args) {
-            return Err(Error::Abi(format!(
-                "`{signature}` takes {inputs}, but the arguments are {args}"
-            )));
-        }
         let Some(artifact) = self.artifact_at(address) else {
             return Ok(());
         };
@@ -671,15 +714,6 @@ impl Chain {
 }
 
 /// The constructor's parameter types, `()` when it has none.
-fn constructor_types(artifact: &ContractArtifact) -> String {
-    let inputs = artifact
-        .abi
-        .constructor
-        .as_ref()
-        .map_or(&[][..], |c| &c.inputs[..]);
-    abi::param_types(inputs)
-}
-
 fn advance(block: &mut BlockEnv, warp: Warp) {
     block.timestamp = block.timestamp.saturating_add(U256::from(warp.seconds));
     block.number = block.number.saturating_add(U256::from(warp.blocks));

@@ -104,6 +104,9 @@ pub enum HaltReason {
     StackOverflow,
     /// An opcode needed more stack items than there were.
     StackUnderflow,
+    /// A creation returned more runtime code (or ran more initcode) than the chain's code
+    /// size limit allows (EIP-170/3860; foundry.toml `code_size_limit` raises it).
+    CodeSizeLimit,
     /// Anything else, as revm describes it.
     Other(String),
 }
@@ -277,6 +280,55 @@ impl PanicCode {
         U256::from(small)
     }
 
+    /// Every named code, in numeric order (not [`PanicCode::Other`]).
+    pub const NAMED: [PanicCode; 10] = [
+        PanicCode::Generic,
+        PanicCode::Assert,
+        PanicCode::ArithmeticOverflow,
+        PanicCode::DivisionByZero,
+        PanicCode::EnumConversion,
+        PanicCode::StorageEncoding,
+        PanicCode::EmptyArrayPop,
+        PanicCode::ArrayOutOfBounds,
+        PanicCode::TooMuchMemory,
+        PanicCode::ZeroInternalFunction,
+    ];
+
+    /// The short name settings use for the code (`panics = ["assert", "overflow"]`,
+    /// `HARVEY_PANICS=assert,overflow`); `None` for [`PanicCode::Other`], which is written as
+    /// its hex code.
+    pub fn name(self) -> Option<&'static str> {
+        Some(match self {
+            PanicCode::Generic => "generic",
+            PanicCode::Assert => "assert",
+            PanicCode::ArithmeticOverflow => "overflow",
+            PanicCode::DivisionByZero => "division-by-zero",
+            PanicCode::EnumConversion => "enum-conversion",
+            PanicCode::StorageEncoding => "storage-encoding",
+            PanicCode::EmptyArrayPop => "empty-pop",
+            PanicCode::ArrayOutOfBounds => "out-of-bounds",
+            PanicCode::TooMuchMemory => "memory",
+            PanicCode::ZeroInternalFunction => "zero-function",
+            PanicCode::Other(_) => return None,
+        })
+    }
+
+    /// The code called `name` ([`PanicCode::name`]), or written as a number (`0x11`, `17`).
+    pub fn from_name(name: &str) -> Option<PanicCode> {
+        let name = name.trim();
+        if let Some(code) = PanicCode::NAMED
+            .into_iter()
+            .find(|c| c.name() == Some(name))
+        {
+            return Some(code);
+        }
+        let number = match name.strip_prefix("0x") {
+            Some(hex) => U256::from_str_radix(hex, 16).ok()?,
+            None => U256::from_str_radix(name, 10).ok()?,
+        };
+        Some(PanicCode::from_code(number))
+    }
+
     /// What the code means, as the Solidity documentation puts it.
     pub fn description(self) -> &'static str {
         match self {
@@ -303,6 +355,9 @@ impl HaltReason {
             EvmHalt::InvalidJump => HaltReason::InvalidJump,
             EvmHalt::StackOverflow => HaltReason::StackOverflow,
             EvmHalt::StackUnderflow => HaltReason::StackUnderflow,
+            EvmHalt::CreateContractSizeLimit | EvmHalt::CreateInitCodeSizeLimit => {
+                HaltReason::CodeSizeLimit
+            }
             other => HaltReason::Other(other.to_string()),
         }
     }
@@ -363,6 +418,10 @@ impl fmt::Display for HaltReason {
             HaltReason::InvalidJump => f.write_str("invalid jump destination"),
             HaltReason::StackOverflow => f.write_str("stack overflow"),
             HaltReason::StackUnderflow => f.write_str("stack underflow"),
+            HaltReason::CodeSizeLimit => f.write_str(
+                "contract code size limit exceeded (24,576 bytes of runtime code by default; \
+                 set `code_size_limit` in foundry.toml to raise it)",
+            ),
             HaltReason::Other(what) => f.write_str(what),
         }
     }

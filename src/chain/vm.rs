@@ -9,11 +9,13 @@ use revm::context_interface::journaled_state::account::JournaledAccountTr;
 use revm::database::{CacheDB, EmptyDB};
 use revm::handler::{MainnetContext, MainnetEvm};
 use revm::primitives::TxKind;
+use revm::primitives::hardfork::SpecId;
 use revm::state::AccountInfo;
 use revm::{DatabaseCommit, DatabaseRef, ExecuteEvm, InspectEvm, MainBuilder, MainContext};
 
 use crate::error::{Error, Result};
 use crate::observe::{Observer, Trace};
+use crate::project::ChainSettings;
 
 /// The chain id every transaction and `block.chainid` carry (anvil's, so contracts that
 /// special-case mainnet behave like on a local test chain).
@@ -37,6 +39,8 @@ pub(super) struct Vm {
     evm: Evm,
     /// The block env `reset` restores (pending warps are dropped with the journal).
     base_block: BlockEnv,
+    /// Gas of every transaction.
+    gas_limit: u64,
 }
 
 // SAFETY: `Evm` is !Send only because revm's `LocalContext` and the interpreter frames
@@ -48,24 +52,45 @@ pub(super) struct Vm {
 unsafe impl Send for Vm {}
 
 impl Vm {
-    /// A fresh chain state: `accounts` funded with `balance`, the block at `block`.
-    pub(super) fn new(accounts: &[Address], balance: U256, block: BlockEnv) -> Vm {
+    /// A fresh chain state: `accounts` funded with `balance`, the block at `block`,
+    /// executing as `settings` say (already validated: an `evm_version` solc knows, which
+    /// compiling checked).
+    pub(super) fn new(
+        accounts: &[Address],
+        balance: U256,
+        block: BlockEnv,
+        settings: &ChainSettings,
+    ) -> Vm {
         let mut db = Db::default();
         for &account in accounts {
             db.insert_account_info(account, AccountInfo::from_balance(balance));
         }
+        let gas_limit = settings.gas_limit.unwrap_or(TX_GAS_LIMIT);
+        let chain_id = settings.chain_id.unwrap_or(CHAIN_ID);
+        let spec = settings
+            .evm_version
+            .as_deref()
+            .and_then(spec_of)
+            .unwrap_or_default();
         let evm = Context::mainnet()
             .with_db(db)
             .with_block(block.clone())
             .modify_cfg_chained(|cfg| {
+                cfg.set_spec_and_mainnet_gas_params(spec);
                 // The fuzzer replays transactions from the same senders in any order.
                 cfg.disable_nonce_check = true;
-                cfg.chain_id = CHAIN_ID;
+                cfg.chain_id = chain_id;
+                cfg.limit_contract_code_size = settings.code_size_limit;
+                if settings.gas_limit.is_some() {
+                    // As forge: a configured gas limit is not capped by EIP-7825.
+                    cfg.tx_gas_limit_cap = Some(gas_limit);
+                }
             })
             .build_mainnet_with_inspector(Observer::new());
         Vm {
             evm,
             base_block: block,
+            gas_limit,
         }
     }
 
@@ -88,8 +113,8 @@ impl Vm {
             },
             data,
             value,
-            gas_limit: TX_GAS_LIMIT,
-            chain_id: Some(CHAIN_ID),
+            gas_limit: self.gas_limit,
+            chain_id: Some(self.evm.ctx.cfg.chain_id),
             ..TxEnv::default()
         };
         let result = if observe {
@@ -216,6 +241,26 @@ impl Vm {
         let _ = account.data.sstore(slot, value, false);
         journal.commit_tx();
     }
+}
+
+/// The hardfork solc's `evm_version` name stands for (`paris` is the Merge).
+fn spec_of(evm_version: &str) -> Option<SpecId> {
+    Some(match evm_version.to_ascii_lowercase().as_str() {
+        "homestead" => SpecId::HOMESTEAD,
+        "tangerinewhistle" => SpecId::TANGERINE,
+        "spuriousdragon" => SpecId::SPURIOUS_DRAGON,
+        "byzantium" => SpecId::BYZANTIUM,
+        "constantinople" | "petersburg" => SpecId::PETERSBURG,
+        "istanbul" => SpecId::ISTANBUL,
+        "berlin" => SpecId::BERLIN,
+        "london" => SpecId::LONDON,
+        "paris" => SpecId::MERGE,
+        "shanghai" => SpecId::SHANGHAI,
+        "cancun" => SpecId::CANCUN,
+        "prague" => SpecId::PRAGUE,
+        "osaka" => SpecId::OSAKA,
+        _ => return None,
+    })
 }
 
 /// A transaction the EVM refused to run, as a harness error.

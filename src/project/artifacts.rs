@@ -9,6 +9,7 @@ use alloy_json_abi::JsonAbi;
 use alloy_primitives::Bytes;
 
 use crate::error::{Error, Result};
+use crate::project::config::ChainSettings;
 use crate::project::source_map::PcIndex;
 
 /// One Solidity source file of a build, with its solc source id.
@@ -162,6 +163,7 @@ pub struct Artifacts {
     root: PathBuf,
     contracts: Vec<Arc<ContractArtifact>>,
     cache_hit: bool,
+    chain_settings: ChainSettings,
 }
 
 impl Artifacts {
@@ -175,7 +177,20 @@ impl Artifacts {
             root,
             contracts: contracts.into_iter().map(Arc::new).collect(),
             cache_hit,
+            chain_settings: ChainSettings::default(),
         }
+    }
+
+    /// These artifacts with the project's execution settings, which chains built from them
+    /// apply.
+    pub(crate) fn with_chain_settings(mut self, settings: ChainSettings) -> Self {
+        self.chain_settings = settings;
+        self
+    }
+
+    /// How chains built from these artifacts execute (foundry.toml's execution keys).
+    pub fn chain_settings(&self) -> &ChainSettings {
+        &self.chain_settings
     }
 
     /// The project root the sources were found under.

@@ -37,7 +37,7 @@ pub(crate) fn compile(config: &ProjectConfig) -> Result<Artifacts> {
     if !messages.is_empty() {
         return Err(Error::Compile { messages });
     }
-    convert(config, &output)
+    Ok(convert(config, &output)?.with_chain_settings(config.chain.clone()))
 }
 
 /// Every `.sol` file under `sources` with its pragma, so that solc can be chosen to fit.

@@ -31,6 +31,42 @@ pub struct ProjectConfig {
     /// Where harvey keeps compiler cache and artifacts: `<root>/target/harvey`, apart from
     /// forge's own `cache/` and `out/` so the two tools never invalidate each other.
     pub cache_dir: PathBuf,
+    /// How the chain executes transactions (foundry.toml's execution keys).
+    pub chain: ChainSettings,
+}
+
+/// The foundry.toml keys that change how transactions execute, each `None` when the file
+/// does not set it (the chain then keeps its own default, named on each field).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChainSettings {
+    /// The hardfork transactions run under (`evm_version`, solc's names: `paris`, `shanghai`,
+    /// `cancun`, `prague`, `osaka`, …; the same key chooses solc's target). Default: revm's
+    /// latest (Osaka), as forge 1.7.
+    pub evm_version: Option<String>,
+    /// The largest runtime code a deployment may return, in bytes (`code_size_limit`);
+    /// initcode may be twice as large. Default: EIP-170's 24,576. Raise it for systems
+    /// larger than mainnet allows.
+    pub code_size_limit: Option<usize>,
+    /// Gas of every transaction (`gas_limit`). Default: 16,000,000, under Osaka's
+    /// per-transaction cap; forge's default is 2^30 with the cap off. When set, the cap is
+    /// lifted to it, as forge does.
+    pub gas_limit: Option<u64>,
+    /// `block.chainid` (`chain_id`, a number). Default: 31,337 (anvil's, as forge).
+    pub chain_id: Option<u64>,
+    /// `block.timestamp` at the start (`block_timestamp`). Default: 1,700,000,000, so that
+    /// contracts subtracting durations from "now" do not underflow (forge starts at 1).
+    pub block_timestamp: Option<u64>,
+    /// `block.number` at the start (`block_number`). Default: 1, as forge.
+    pub block_number: Option<u64>,
+}
+
+/// A foundry.toml number that may also be written as a string (forge accepts
+/// `gas_limit = "18446744073709551615"`, since TOML integers stop at 2^63 - 1).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum TomlU64 {
+    Number(u64),
+    Text(String),
 }
 
 /// The keys of one `[profile.*]` table that harvey honours; all optional so that a profile
@@ -46,6 +82,11 @@ struct FoundryProfile {
     optimizer_runs: Option<usize>,
     evm_version: Option<String>,
     via_ir: Option<bool>,
+    code_size_limit: Option<usize>,
+    gas_limit: Option<TomlU64>,
+    chain_id: Option<TomlU64>,
+    block_timestamp: Option<TomlU64>,
+    block_number: Option<TomlU64>,
 }
 
 impl FoundryProfile {
@@ -61,6 +102,11 @@ impl FoundryProfile {
             optimizer_runs: over.optimizer_runs.or(self.optimizer_runs),
             evm_version: over.evm_version.or(self.evm_version),
             via_ir: over.via_ir.or(self.via_ir),
+            code_size_limit: over.code_size_limit.or(self.code_size_limit),
+            gas_limit: over.gas_limit.or(self.gas_limit),
+            chain_id: over.chain_id.or(self.chain_id),
+            block_timestamp: over.block_timestamp.or(self.block_timestamp),
+            block_number: over.block_number.or(self.block_number),
         }
     }
 }
@@ -88,6 +134,21 @@ impl ProjectConfig {
                 ..FoundryProfile::default()
             }
         };
+        let number = |key: &str, value: &Option<TomlU64>| -> Result<Option<u64>> {
+            value
+                .as_ref()
+                .map(|v| v.read(key))
+                .transpose()
+                .map_err(|why| Error::Config(format!("{}: {why}", manifest.display())))
+        };
+        let chain = ChainSettings {
+            evm_version: profile.evm_version.clone(),
+            code_size_limit: profile.code_size_limit,
+            gas_limit: number("gas_limit", &profile.gas_limit)?,
+            chain_id: number("chain_id", &profile.chain_id)?,
+            block_timestamp: number("block_timestamp", &profile.block_timestamp)?,
+            block_number: number("block_number", &profile.block_number)?,
+        };
         let mut remappings = profile.remappings.unwrap_or_default();
         remappings.extend(read_remappings_txt(root)?);
         Ok(ProjectConfig {
@@ -107,7 +168,20 @@ impl ProjectConfig {
             evm_version: profile.evm_version,
             via_ir: profile.via_ir.unwrap_or(false),
             cache_dir: root.join("target").join("harvey"),
+            chain,
         })
+    }
+}
+
+impl TomlU64 {
+    /// The number, or why `key`'s value is not one.
+    fn read(&self, key: &str) -> std::result::Result<u64, String> {
+        match self {
+            TomlU64::Number(n) => Ok(*n),
+            TomlU64::Text(text) => text.trim().replace('_', "").parse().map_err(|_| {
+                format!("`{key} = {text:?}` is not a number (harvey reads numeric values only, e.g. chain ids as 31337 rather than names)")
+            }),
+        }
     }
 }
 
@@ -155,6 +229,41 @@ mod tests {
         assert_eq!(p.solc.as_deref(), Some("0.8.28"));
         assert_eq!(p.optimizer, Some(true));
         assert_eq!(p.optimizer_runs, Some(10000));
+    }
+
+    #[test]
+    fn execution_keys_are_read_as_forge_writes_them() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("foundry.toml"),
+            "[profile.default]\nevm_version = \"paris\"\ncode_size_limit = 100000\n\
+             gas_limit = \"18446744073709551615\"\nchain_id = 5\nblock_timestamp = 1_680_220_800\n\
+             block_number = 7\n",
+        )
+        .unwrap();
+        let config = ProjectConfig::discover(dir.path()).unwrap();
+        assert_eq!(
+            config.chain,
+            ChainSettings {
+                evm_version: Some("paris".into()),
+                code_size_limit: Some(100_000),
+                gas_limit: Some(u64::MAX),
+                chain_id: Some(5),
+                block_timestamp: Some(1_680_220_800),
+                block_number: Some(7),
+            }
+        );
+        std::fs::write(
+            dir.path().join("foundry.toml"),
+            "[profile.default]\nchain_id = \"goerli\"\n",
+        )
+        .unwrap();
+        let err = ProjectConfig::discover(dir.path()).unwrap_err().to_string();
+        assert!(
+            err.contains("`chain_id = \"goerli\"` is not a number"),
+            "{err}"
+        );
+        assert!(err.contains("foundry.toml"), "{err}");
     }
 
     #[test]

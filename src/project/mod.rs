@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use once_cell::sync::Lazy;
 
 pub use artifacts::{Artifacts, ContractArtifact, SourceFile, SourceLocation, SourceSet};
-pub use config::ProjectConfig;
+pub use config::{ChainSettings, ProjectConfig};
 pub(crate) use source_map::instruction_pcs;
 
 use crate::error::Result;
