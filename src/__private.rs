@@ -45,11 +45,15 @@ pub fn run_invariant(test: InvariantTest<'_>) {
     let root = Path::new(test.manifest_dir);
     let file = regression::path_for(root, test.module_path, test.name);
     let last_shown = std::sync::Mutex::new(Duration::ZERO);
+    // The summary and progress lines name the test as `cargo test` lists it: tests running
+    // in parallel interleave their output.
+    let filter = replay_filter(test.module_path, test.name);
     let mut campaign = Campaign::new(root)
         .config(config)
+        .name(filter.as_str())
         .invariant(test.name, test.check)
         .regression_file(file, test.name)
-        .on_progress(|p: &Progress| show_progress(test.name, p, &last_shown));
+        .on_progress(|p: &Progress| show_progress(&filter, p, &last_shown));
     for contract in test.contracts {
         campaign = campaign.contract(*contract);
     }
@@ -80,10 +84,7 @@ pub fn run_invariant(test: InvariantTest<'_>) {
             path.strip_prefix(root)
                 .map_or(path.clone(), Path::to_path_buf)
         });
-        panic!(
-            "\n{}",
-            report::failure_report(&failure, Some(&replay_filter(test.module_path, test.name)))
-        );
+        panic!("\n{}", report::failure_report(&failure, Some(&filter)));
     }
 }
 

@@ -6,5 +6,5 @@ mod render;
 pub(crate) mod shrink;
 
 pub use render::{
-    failure_report, progress_line, render_call, short_address, summary, unreached_targets,
+    account, failure_report, progress_line, render_call, short_address, summary, unreached_targets,
 };
