@@ -312,7 +312,7 @@ impl<'a> Campaign<'a> {
         stats.transactions += executor.transactions();
         stats.elapsed = start.elapsed();
         if let Some(sighting) = sighting {
-            let budget = ShrinkBudget::for_campaign(&self.config);
+            let budget = ShrinkBudget::for_campaign(self.config.runs, self.config.time);
             let (shrunk, spent) =
                 shrink_sighting(sighting, &mut executor, budget, self.config.seed);
             stats.shrink = Some(spent);

@@ -12,7 +12,6 @@ use alloy_primitives::U256;
 
 use crate::abi::{self, Bisection, LeafPath};
 use crate::chain::Warp;
-use crate::config::Config;
 use crate::engine::executor::{Executor, Found};
 use crate::engine::input::{Sequence, TxInput};
 use crate::engine::mutate::add_warps;
@@ -44,17 +43,15 @@ pub(crate) struct ShrinkBudget {
 }
 
 impl ShrinkBudget {
-    /// A tenth of the campaign's budget: of its runs, between [`MIN_RUNS`] and [`MAX_RUNS`]
-    /// ([`MAX_RUNS`] without a runs budget), and of its time, between [`MIN_TIME`] and
-    /// [`MAX_TIME`] ([`MAX_TIME`] without a time budget).
-    pub(crate) fn for_campaign(config: &Config) -> ShrinkBudget {
+    /// A tenth of the budget of a campaign allowed `runs` and `time`: of its runs, between
+    /// [`MIN_RUNS`] and [`MAX_RUNS`] ([`MAX_RUNS`] without a runs budget), and of its time,
+    /// between [`MIN_TIME`] and [`MAX_TIME`] ([`MAX_TIME`] without a time budget).
+    pub(crate) fn for_campaign(runs: Option<u64>, time: Option<Duration>) -> ShrinkBudget {
         ShrinkBudget {
-            runs: config.runs.map_or(MAX_RUNS, |runs| {
+            runs: runs.map_or(MAX_RUNS, |runs| {
                 (runs / u64::from(SHARE)).clamp(MIN_RUNS, MAX_RUNS)
             }),
-            time: config
-                .time
-                .map_or(MAX_TIME, |time| (time / SHARE).clamp(MIN_TIME, MAX_TIME)),
+            time: time.map_or(MAX_TIME, |time| (time / SHARE).clamp(MIN_TIME, MAX_TIME)),
         }
     }
 }
@@ -283,5 +280,25 @@ impl Shrinker<'_, '_> {
             return false; // nothing to simplify (a value the type cannot take)
         }
         self.attempt(candidate)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_budget_is_a_tenth_of_the_campaigns_between_a_floor_and_a_cap() {
+        let secs = Duration::from_secs;
+        let budget = |runs, time| {
+            let b = ShrinkBudget::for_campaign(runs, time);
+            (b.runs, b.time)
+        };
+        assert_eq!(budget(Some(50_000), None), (5_000, MAX_TIME));
+        assert_eq!(budget(Some(2_000), None), (MIN_RUNS, MAX_TIME));
+        assert_eq!(budget(Some(10_000_000), None), (MAX_RUNS, MAX_TIME));
+        assert_eq!(budget(None, Some(secs(60))), (MAX_RUNS, secs(6)));
+        assert_eq!(budget(None, Some(secs(3))), (MAX_RUNS, MIN_TIME));
+        assert_eq!(budget(Some(20_000), Some(secs(3_600))), (2_000, MAX_TIME));
     }
 }
