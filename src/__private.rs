@@ -64,10 +64,14 @@ pub fn run_invariant(test: InvariantTest<'_>) {
         Ok(outcome) => outcome,
         Err(e) => panic!("harvey: {}: the campaign could not run:\n{e}", test.name),
     };
+    // Warnings and the summary in one write, named by the test like the summary's first
+    // line, so that parallel tests' output cannot split them.
+    let mut out = String::new();
     for warning in &outcome.warnings {
-        println!("harvey warning: {warning}");
+        out.push_str(&format!("harvey {filter}: warning: {warning}\n"));
     }
-    print!("{}", report::summary(&outcome.stats));
+    out.push_str(&report::summary(&outcome.stats));
+    print!("{out}");
     let unreached = report::unreached_targets(&outcome.stats);
     if outcome.failure.is_none() && require_targets && !unreached.is_empty() {
         panic!(
