@@ -90,9 +90,10 @@ fn shrink_runs_are_counted_apart_from_the_campaigns_sequences() {
     assert_eq!(shrink.to, 1);
     // A tenth of the campaign's 2,000 runs is below the floor of 1,000.
     assert_eq!(shrink.budget_runs, 1_000);
+    assert!(shrink.runs <= shrink.budget_runs);
     let summary = harvey::report::summary(&outcome.stats);
     assert!(
-        summary.contains(&format!("  shrinking: {} → 1 calls in ", shrink.from)),
+        summary.contains(&format!("  shrinking: {} → 1 call in ", shrink.from)),
         "{summary}"
     );
 }

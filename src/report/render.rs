@@ -79,8 +79,8 @@ pub fn failure_report(failure: &Failure, test: Option<&str>) -> String {
         };
         let _ = writeln!(
             out,
-            "Call sequence ({} calls{shrunk}):",
-            failure.calls.len()
+            "Call sequence ({}{shrunk}):",
+            count(failure.calls.len() as u64, "call")
         );
         for (index, call) in failure.calls.iter().enumerate() {
             let _ = writeln!(
@@ -351,10 +351,10 @@ pub fn summary(stats: &Stats) -> String {
 fn render_shrink(out: &mut String, shrink: &ShrinkStats) {
     let _ = writeln!(
         out,
-        "  shrinking: {} → {} calls in {} runs ({} tx, {}; budget {} runs, {}){}",
+        "  shrinking: {} → {} in {} ({} tx, {}; budget {} runs, {}){}",
         shrink.from,
-        shrink.to,
-        thousands(shrink.runs),
+        count(shrink.to as u64, "call"),
+        count(shrink.runs, "run"),
         thousands(shrink.transactions),
         duration(shrink.time),
         thousands(shrink.budget_runs),
@@ -541,6 +541,11 @@ fn percent(part: u64, whole: u64) -> String {
     } else {
         format!("{:.0}%", part as f64 * 100.0 / whole as f64)
     }
+}
+
+/// `1 call`, `1,234 calls`.
+fn count(n: u64, noun: &str) -> String {
+    format!("{} {noun}{}", thousands(n), if n == 1 { "" } else { "s" })
 }
 
 /// `1,234,567`.
