@@ -2,9 +2,10 @@
 //! type and are strictly smaller in a well-founded order (`false`, zero words, shorter
 //! strings, bytes and arrays, zero numbers, one component at a time), so repeatedly taking a
 //! candidate always ends. Numbers are shrunk further by a [`Bisection`] toward the smallest
-//! magnitude that still fails: offering `v/2` and `v-1` as plain candidates made a shrinker
-//! that takes the first failing candidate count down by one from twice the failing
-//! threshold, spending its whole budget and keeping a 28-digit amount.
+//! magnitude that still fails: offering `0, 1, v/2, v-1` as plain candidates made a shrinker
+//! that takes the first failing candidate halve down to within twice the failing threshold
+//! and then count down by one (four runs per step), spending its whole budget and keeping
+//! a 22-to-28-digit amount.
 
 use alloy_dyn_abi::DynSolValue;
 use alloy_primitives::{B256, I256, U256};
@@ -138,18 +139,23 @@ pub(crate) fn with_magnitude(value: &DynSolValue, magnitude: U256) -> Option<Dyn
 }
 
 /// The search for the smallest magnitude at which a violation still shows, starting from a
-/// failing one: 0 and 1 first (most failures need no particular number), then the midpoint
-/// between the largest magnitude seen passing and the smallest seen failing. Every
-/// candidate lies strictly below the smallest failing magnitude, and the interval halves
-/// with each answer, so it ends after at most 258 tries for a 256-bit number. When failing
-/// is monotonic in the number (`amount > balance`) it finds the exact boundary; otherwise a
-/// failing magnitude at most the start.
+/// failing one: 0 first (most numbers do not matter), then powers of two upward (1, 2, 4, …:
+/// the smallest failing number is usually far below a random 256-bit one), and once one
+/// fails or the next would not be below the smallest failing one, bisection between the
+/// largest magnitude seen passing and the smallest seen failing. Every candidate lies
+/// strictly below the smallest failing magnitude and above the largest passing one, so the
+/// search ends: after about `2·log2(b)` tries for a boundary `b` (142 for 1000 ether), at
+/// most 512 for a 256-bit number. When failing is monotonic in the number
+/// (`amount > balance`) it finds the exact boundary; otherwise a failing magnitude at most
+/// the start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Bisection {
     /// The largest magnitude seen passing; `None` before any was.
     passing: Option<U256>,
     /// The smallest magnitude seen failing.
     failing: U256,
+    /// Whether no probe has failed yet (powers of two are still being tried).
+    galloping: bool,
 }
 
 impl Bisection {
@@ -158,24 +164,34 @@ impl Bisection {
         Bisection {
             passing: None,
             failing,
+            galloping: true,
         }
     }
 
     /// The next magnitude to try, or `None` when [`Bisection::smallest`] is final.
     pub(crate) fn next(&self) -> Option<U256> {
-        let low = match self.passing {
-            None => U256::ZERO,
-            Some(passing) if passing.is_zero() => U256::ONE,
-            Some(passing) => passing + ((self.failing - passing) >> 1),
+        let Some(passing) = self.passing else {
+            return (!self.failing.is_zero()).then_some(U256::ZERO);
         };
-        let above_passing = self.passing.is_none_or(|passing| low > passing);
-        (low < self.failing && above_passing).then_some(low)
+        if self.galloping {
+            let probe = if passing.is_zero() {
+                U256::ONE
+            } else {
+                passing.saturating_mul(U256::from(2))
+            };
+            if probe < self.failing {
+                return Some(probe);
+            }
+        }
+        let middle = passing + ((self.failing - passing) >> 1);
+        (middle > passing).then_some(middle)
     }
 
     /// Records whether the violation showed with magnitude `tried`.
     pub(crate) fn record(&mut self, tried: U256, failed: bool) {
         if failed {
             self.failing = self.failing.min(tried);
+            self.galloping = false;
         } else {
             self.passing = Some(self.passing.map_or(tried, |passing| passing.max(tried)));
         }
@@ -208,10 +224,18 @@ mod tests {
         let threshold = U256::from(10).pow(U256::from(21));
         let (smallest, tries) = search(U256::MAX, |m| m > threshold);
         assert_eq!(smallest, threshold + U256::ONE);
-        assert!(tries <= 258, "{tries} tries");
+        assert!(tries <= 145, "{tries} tries");
+        // A small boundary costs only a few tries, however large the start.
+        let (smallest, tries) = search(U256::MAX, |m| m > U256::from(100));
+        assert_eq!(smallest, U256::from(101));
+        assert!(tries <= 16, "{tries} tries");
+        // A boundary right below the start: at most 512 tries for 256 bits.
+        let (smallest, tries) = search(U256::MAX, |m| m == U256::MAX);
+        assert_eq!(smallest, U256::MAX);
+        assert!(tries <= 512, "{tries} tries");
         assert_eq!(search(U256::from(12_345), |_| true), (U256::ZERO, 1));
         assert_eq!(search(U256::from(12_345), |m| !m.is_zero()), (U256::ONE, 2));
-        // Already the smallest: 0 and the midpoints are tried, nothing below is found.
+        // Already the smallest: nothing below is found.
         assert_eq!(
             search(U256::from(7), |m| m >= U256::from(7)).0,
             U256::from(7)
@@ -221,6 +245,7 @@ mod tests {
             m == U256::from(1_000) || m == U256::from(3)
         });
         assert_eq!(smallest, U256::from(1_000));
+        assert_eq!(search(U256::ZERO, |_| true), (U256::ZERO, 0));
     }
 
     #[test]

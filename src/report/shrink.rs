@@ -6,6 +6,7 @@
 //! Shrinking has its own budget, a share of the campaign's ([`ShrinkBudget::for_campaign`]),
 //! and its own statistics: its runs are not the campaign's sequences.
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use alloy_primitives::U256;
@@ -56,6 +57,15 @@ impl ShrinkBudget {
     }
 }
 
+/// A number in a failing sequence: of transaction `.0`, which one.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Number {
+    Value,
+    WarpSeconds,
+    WarpBlocks,
+    Leaf(LeafPath),
+}
+
 /// A shrinking session: the best failing sequence so far and what was spent.
 struct Shrinker<'e, 'a> {
     executor: &'e mut Executor<'a>,
@@ -65,6 +75,11 @@ struct Shrinker<'e, 'a> {
     runs: u64,
     deadline: Instant,
     exhausted: bool,
+    /// Candidates kept so far: while it stays the same, so does the best sequence.
+    kept: u64,
+    /// Per number, `kept` when its search last ended: a later pass skips it while nothing
+    /// changed since (the search would only confirm its result, at up to 512 runs).
+    settled: HashMap<(usize, Number), u64>,
 }
 
 /// The smallest sequence found within `budget` that still shows `found`'s violation (the
@@ -87,6 +102,8 @@ pub(crate) fn shrink(
         runs: 0,
         deadline: start + budget.time,
         exhausted: false,
+        kept: 0,
+        settled: HashMap::new(),
     };
     loop {
         let removed = shrinker.remove_transactions();
@@ -128,6 +145,7 @@ impl Shrinker<'_, '_> {
                 candidate.txs.truncate(found.tx + 1);
                 self.best = candidate;
                 self.found = found;
+                self.kept += 1;
                 true
             }
             _ => false,
@@ -177,7 +195,12 @@ impl Shrinker<'_, '_> {
                 break;
             }
         }
-        any |= self.bisect(index, |tx| Some(tx.value), |tx, v| tx.value = v);
+        any |= self.bisect(
+            index,
+            Number::Value,
+            |tx| Some(tx.value),
+            |tx, v| tx.value = v,
+        );
         let warped = self
             .best
             .txs
@@ -190,11 +213,13 @@ impl Shrinker<'_, '_> {
             // Magnitudes tried lie below the current one, so they fit in a u64.
             any |= self.bisect(
                 index,
+                Number::WarpSeconds,
                 |tx| Some(U256::from(tx.warp.seconds)),
                 |tx, s| tx.warp.seconds = s.saturating_to(),
             );
             any |= self.bisect(
                 index,
+                Number::WarpBlocks,
                 |tx| Some(U256::from(tx.warp.blocks)),
                 |tx, b| tx.warp.blocks = b.saturating_to(),
             );
@@ -235,6 +260,7 @@ impl Shrinker<'_, '_> {
         let leaf = |tx: &TxInput| abi::leaf_at(&tx.args, path).cloned();
         self.bisect(
             index,
+            Number::Leaf(path.clone()),
             |tx| leaf(tx).as_ref().and_then(abi::magnitude),
             |tx, magnitude| {
                 if let Some(simpler) = leaf(tx).and_then(|v| abi::with_magnitude(&v, magnitude)) {
@@ -249,16 +275,21 @@ impl Shrinker<'_, '_> {
     fn bisect(
         &mut self,
         index: usize,
+        number: Number,
         get: impl Fn(&TxInput) -> Option<U256>,
         set: impl Fn(&mut TxInput, U256),
     ) -> bool {
         let Some(start) = self.best.txs.get(index).and_then(&get) else {
             return false;
         };
+        let key = (index, number);
+        if self.settled.get(&key) == Some(&self.kept) {
+            return false;
+        }
         let mut bisection = Bisection::new(start);
         while let Some(magnitude) = bisection.next() {
             if self.spent() {
-                break;
+                return bisection.smallest() < start;
             }
             let failed = self.with_tx(index, |tx| set(tx, magnitude));
             bisection.record(magnitude, failed);
@@ -266,6 +297,7 @@ impl Shrinker<'_, '_> {
                 break; // cut before this transaction: nothing left to shrink here
             }
         }
+        self.settled.insert(key, self.kept);
         bisection.smallest() < start
     }
 
