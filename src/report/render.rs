@@ -163,11 +163,7 @@ pub fn render_call(call: &Call, labels: &Labels) -> String {
     let mut out = format!(
         "{} {}.{}(",
         account(call.sender, labels),
-        contract_name(
-            labels.get(call.address).unwrap_or(&call.contract),
-            call.address,
-            labels
-        ),
+        called(call, labels),
         call.function_name()
     );
     for (i, arg) in call.args.iter().enumerate() {
@@ -184,6 +180,13 @@ pub fn render_call(call: &Call, labels: &Labels) -> String {
         let _ = write!(out, " warp: {}", render_warp(call.warp));
     }
     out
+}
+
+/// The called contract as a call shows it: its label (a contract deployed through the chain
+/// is labelled with its name), with its address when the label is ambiguous.
+fn called(call: &Call, labels: &Labels) -> String {
+    let name = labels.get(call.address).unwrap_or(&call.contract);
+    contract_name(name, call.address, labels)
 }
 
 /// `value` as Solidity spells it ([`SolDisplay`]), with named addresses as
@@ -469,7 +472,7 @@ fn render_targets(out: &mut String, stats: &Stats) {
                 let calls: Vec<String> = reach
                     .calls
                     .iter()
-                    .map(|c| format!("{}.{}", c.contract, c.function_name()))
+                    .map(|c| format!("{}.{}", called(c, &stats.labels), c.function_name()))
                     .collect();
                 let _ = writeln!(
                     out,
