@@ -196,3 +196,23 @@ fn always_reverts_is_flagged_only_after_enough_calls() {
     assert!(close(&failing).calls < harvey::report::ALWAYS_REVERTS_AFTER);
     assert!(!harvey::report::summary(&failing.stats).contains("always reverts"));
 }
+
+#[test]
+fn a_time_warp_shrinks_to_its_boundary_too() {
+    let outcome = campaign().contract("Timelock").run().unwrap();
+    let failure = failure(&outcome);
+    let calls: Vec<String> = failure
+        .calls
+        .iter()
+        .map(|call| harvey::report::render_call(call, &failure.labels))
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            "0x10000 Timelock.lock(amount: 1001) value: 0",
+            "0x10000 Timelock.release() value: 0 warp: +1d 1s",
+        ],
+        "{}",
+        harvey::report::failure_report(failure, None)
+    );
+}

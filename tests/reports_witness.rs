@@ -111,3 +111,29 @@ fn tip_jar_asserts_one_wei_above_its_cap() {
 fn outcome_is_assert(outcome: &TxOutcome) -> bool {
     outcome.revert_reason().is_some_and(RevertReason::is_assert)
 }
+
+#[test]
+fn timelock_asserts_above_its_limit_one_second_after_the_delay() {
+    let release = |amount: u64, wait: u64| {
+        let (mut chain, lock) = deployed("Timelock");
+        let locked = send(
+            &mut chain,
+            lock,
+            U256::ZERO,
+            "lock(uint256)",
+            U256::from(amount),
+        );
+        assert!(locked.is_success(), "{}", locked.status);
+        chain.warp(wait);
+        chain.call(lock, "release()", &[]).unwrap()
+    };
+    let day = 86_400;
+    assert!(outcome_is_assert(&release(1_001, day + 1)));
+    assert!(release(1_000, day + 1).is_success());
+    let early = release(1_001, day);
+    assert!(
+        matches!(&early.status, TxStatus::Revert(RevertReason::Error(m)) if m == "still locked"),
+        "{}",
+        early.status
+    );
+}

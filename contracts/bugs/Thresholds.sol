@@ -38,3 +38,28 @@ contract TipJar {
         emit Tipped(msg.sender, note);
     }
 }
+
+/// A one-shot time lock. Planted bug: `lock` accepts any amount, and `release` asserts the
+/// limit `lock` should have enforced, so releasing more than `LIMIT` after the delay fails
+/// the assert (Panic 0x01). The smallest failing sequence is `lock(LIMIT + 1)`, then
+/// `release()` one second after the delay (`DELAY + 1` seconds later): two boundaries,
+/// one of them a time warp, that shrinking must find.
+contract Timelock {
+    uint256 public constant DELAY = 1 days;
+    uint256 public constant LIMIT = 1_000;
+    uint256 public lockedAt;
+    uint256 public locked;
+
+    function lock(uint256 amount) external {
+        require(lockedAt == 0, "already locked");
+        lockedAt = block.timestamp;
+        locked = amount;
+    }
+
+    function release() external {
+        require(lockedAt != 0, "nothing locked");
+        require(block.timestamp > lockedAt + DELAY, "still locked");
+        assert(locked <= LIMIT);
+        locked = 0;
+    }
+}
