@@ -216,3 +216,22 @@ fn a_time_warp_shrinks_to_its_boundary_too() {
         harvey::report::failure_report(failure, None)
     );
 }
+
+#[test]
+fn senders_are_renamed_to_the_first_ones_throughout() {
+    // Seats breaks when a second sender takes a seat and promotes itself: whichever sender
+    // that is, the shrunk sequence shows the first two.
+    let outcome = campaign()
+        .contract("Seats")
+        .invariant("founder keeps the first seat", |chain: &Chain| {
+            let seats = chain.get("Seats");
+            let first: Address = chain.view(seats, "first()", ()).unwrap();
+            let founder: Address = chain.view(seats, "founder()", ()).unwrap();
+            first == founder || first == Address::ZERO
+        })
+        .run()
+        .unwrap();
+    let failure = failure(&outcome);
+    let senders: Vec<Address> = failure.calls.iter().map(|c| c.sender).collect();
+    assert_eq!(senders, [SENDERS[0], SENDERS[1], SENDERS[1]], "{failure:?}");
+}

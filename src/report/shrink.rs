@@ -1,7 +1,8 @@
 //! Shrinking a failing sequence while the same violation still shows: first remove
-//! transactions (carrying their time warps forward), then simplify senders, values, warps and
-//! arguments (structure first, then every number by bisection toward the smallest failing
-//! one), and repeat until nothing changes or the budget is spent.
+//! transactions (carrying their time warps forward), then rename senders to earlier ones
+//! throughout, then simplify each transaction's sender, value, warp and arguments (structure
+//! first, then every number by a search toward the smallest failing one: 0, powers of two,
+//! bisection), and repeat until nothing changes or the budget is spent.
 //!
 //! Shrinking has its own budget, a share of the campaign's ([`ShrinkBudget::for_campaign`]),
 //! and its own statistics: its runs are not the campaign's sequences.
@@ -107,8 +108,9 @@ pub(crate) fn shrink(
     };
     loop {
         let removed = shrinker.remove_transactions();
+        let renamed = shrinker.rename_senders();
         let simplified = shrinker.simplify_transactions();
-        if !(removed || simplified) || shrinker.exhausted {
+        if !(removed || renamed || simplified) || shrinker.exhausted {
             break;
         }
     }
@@ -166,6 +168,33 @@ impl Shrinker<'_, '_> {
                 any = true;
             } else {
                 index += 1;
+            }
+        }
+        any
+    }
+
+    /// Replaces one sender by an earlier one in every transaction it sends, where the
+    /// violation allows: a sequence whose second sender matters only by differing from the
+    /// first is shown from the first two senders. (Per transaction, changing one call of
+    /// several by the same sender would break the sequence.) True when any was replaced.
+    fn rename_senders(&mut self) -> bool {
+        let mut any = false;
+        let mut used: Vec<usize> = self.best.txs.iter().map(|tx| tx.sender).collect();
+        used.sort_unstable();
+        used.dedup();
+        for sender in used {
+            for earlier in 0..sender {
+                if self.spent() {
+                    return any;
+                }
+                let mut candidate = self.best.clone();
+                for tx in candidate.txs.iter_mut().filter(|tx| tx.sender == sender) {
+                    tx.sender = earlier;
+                }
+                if candidate != self.best && self.attempt(candidate) {
+                    any = true;
+                    break;
+                }
             }
         }
         any
