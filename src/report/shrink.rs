@@ -207,15 +207,17 @@ impl Shrinker<'_, '_> {
         let mut index = 0;
         // A simpler input may violate earlier and cut the sequence: re-check the length.
         while index < self.best.txs.len() && !self.spent() {
-            any |= self.simplify_how_sent(index);
-            any |= self.simplify_arguments(index);
+            any |= self.simplify_cheaply(index);
+            any |= self.search_numbers(index);
             index += 1;
         }
         any
     }
 
-    /// The first sender, then the smallest value and warp the violation allows.
-    fn simplify_how_sent(&mut self, index: usize) -> bool {
+    /// The first sender, no warp, and each argument's structural simplifications while one
+    /// still fails: a few runs each, done before the number searches so that those search
+    /// in the final context and a later pass can skip them.
+    fn simplify_cheaply(&mut self, index: usize) -> bool {
         let mut any = false;
         let sender = self.best.txs[index].sender;
         for simpler in 0..sender {
@@ -224,42 +226,14 @@ impl Shrinker<'_, '_> {
                 break;
             }
         }
-        any |= self.bisect(
-            index,
-            Number::Value,
-            |tx| Some(tx.value),
-            |tx, v| tx.value = v,
-        );
         let warped = self
             .best
             .txs
             .get(index)
             .is_some_and(|tx| tx.warp != Warp::default());
-        if warped && self.with_tx(index, |tx| tx.warp = Warp::default()) {
-            return true;
-        }
         if warped {
-            // Magnitudes tried lie below the current one, so they fit in a u64.
-            any |= self.bisect(
-                index,
-                Number::WarpSeconds,
-                |tx| Some(U256::from(tx.warp.seconds)),
-                |tx, s| tx.warp.seconds = s.saturating_to(),
-            );
-            any |= self.bisect(
-                index,
-                Number::WarpBlocks,
-                |tx| Some(U256::from(tx.warp.blocks)),
-                |tx, b| tx.warp.blocks = b.saturating_to(),
-            );
+            any |= self.with_tx(index, |tx| tx.warp = Warp::default());
         }
-        any
-    }
-
-    /// Each argument: its structural simplifications while one still fails, then each of its
-    /// numbers by bisection.
-    fn simplify_arguments(&mut self, index: usize) -> bool {
-        let mut any = false;
         let args = self.best.txs.get(index).map_or(0, |tx| tx.args.len());
         for arg in 0..args {
             while let Some(current) = self.best.txs.get(index).and_then(|tx| tx.args.get(arg)) {
@@ -273,6 +247,30 @@ impl Shrinker<'_, '_> {
                 any = true;
             }
         }
+        any
+    }
+
+    /// The smallest value, warp and argument numbers the violation allows.
+    fn search_numbers(&mut self, index: usize) -> bool {
+        let mut any = self.bisect(
+            index,
+            Number::Value,
+            |tx| Some(tx.value),
+            |tx, v| tx.value = v,
+        );
+        // Magnitudes tried lie below the current one, so they fit in a u64.
+        any |= self.bisect(
+            index,
+            Number::WarpSeconds,
+            |tx| Some(U256::from(tx.warp.seconds)),
+            |tx, s| tx.warp.seconds = s.saturating_to(),
+        );
+        any |= self.bisect(
+            index,
+            Number::WarpBlocks,
+            |tx| Some(U256::from(tx.warp.blocks)),
+            |tx, b| tx.warp.blocks = b.saturating_to(),
+        );
         let leaves = self
             .best
             .txs
