@@ -45,11 +45,15 @@ pub fn run_invariant(test: InvariantTest<'_>) {
     let root = Path::new(test.manifest_dir);
     let file = regression::path_for(root, test.module_path, test.name);
     let last_shown = std::sync::Mutex::new(Duration::ZERO);
+    // The summary and progress lines name the test as `cargo test` lists it: tests running
+    // in parallel interleave their output.
+    let filter = replay_filter(test.module_path, test.name);
     let mut campaign = Campaign::new(root)
         .config(config)
+        .name(filter.as_str())
         .invariant(test.name, test.check)
         .regression_file(file, test.name)
-        .on_progress(|p: &Progress| show_progress(test.name, p, &last_shown));
+        .on_progress(|p: &Progress| show_progress(&filter, p, &last_shown));
     for contract in test.contracts {
         campaign = campaign.contract(*contract);
     }
@@ -60,10 +64,14 @@ pub fn run_invariant(test: InvariantTest<'_>) {
         Ok(outcome) => outcome,
         Err(e) => panic!("harvey: {}: the campaign could not run:\n{e}", test.name),
     };
+    // Warnings and the summary in one write, named by the test like the summary's first
+    // line, so that parallel tests' output cannot split them.
+    let mut out = String::new();
     for warning in &outcome.warnings {
-        println!("harvey warning: {warning}");
+        out.push_str(&format!("harvey {filter}: warning: {warning}\n"));
     }
-    print!("{}", report::summary(&outcome.stats));
+    out.push_str(&report::summary(&outcome.stats));
+    print!("{out}");
     let unreached = report::unreached_targets(&outcome.stats);
     if outcome.failure.is_none() && require_targets && !unreached.is_empty() {
         panic!(
@@ -80,10 +88,7 @@ pub fn run_invariant(test: InvariantTest<'_>) {
             path.strip_prefix(root)
                 .map_or(path.clone(), Path::to_path_buf)
         });
-        panic!(
-            "\n{}",
-            report::failure_report(&failure, Some(&replay_filter(test.module_path, test.name)))
-        );
+        panic!("\n{}", report::failure_report(&failure, Some(&filter)));
     }
 }
 

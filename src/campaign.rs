@@ -2,7 +2,8 @@
 //! what `#[harvey::invariant]` runs, and the API for driving campaigns without the macro.
 //!
 //! Order of work: compile, run setup, check the post-setup state, replay the regression
-//! file (if any), fuzz, shrink the first violation, save it to the regression file.
+//! file (if any), fuzz, shrink the first violation within its own budget (a share of the
+//! campaign's: `report::shrink`), save it to the regression file.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -15,13 +16,16 @@ use crate::engine::executor::{Executor, Found};
 use crate::engine::input::Sequence;
 use crate::engine::reach::{Reach, Watch};
 use crate::engine::surface::Surface;
-use crate::engine::{self, EngineInput};
+use crate::engine::{self, EngineInput, Sighting};
 use crate::error::{Error, Result};
 use crate::oracle::{IntoCheck, Invariant, Oracles, PanicSet};
-use crate::outcome::{Failure, LookaheadStats, Outcome, Progress, Stats, TargetReach, TargetStats};
+use crate::outcome::{
+    Failure, Labels, LookaheadStats, Outcome, Progress, ShrinkStats, Stats, TargetReach,
+    TargetStats,
+};
 use crate::project::{self, Artifacts};
 use crate::report::regression::{self, RegressionFile};
-use crate::report::shrink;
+use crate::report::shrink::{self, ShrinkBudget};
 use crate::targets::{self, TargetSpec};
 
 type SetupFn<'a> = Box<SetupFnRef<'a>>;
@@ -55,6 +59,7 @@ pub struct Campaign<'a> {
     regression_file: Option<(PathBuf, String)>,
     progress: Option<ProgressFn<'a>>,
     stop_at_targets: bool,
+    name: Option<String>,
 }
 
 impl<'a> Campaign<'a> {
@@ -71,6 +76,7 @@ impl<'a> Campaign<'a> {
             regression_file: None,
             progress: None,
             stop_at_targets: false,
+            name: None,
         }
     }
 
@@ -199,6 +205,13 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// Names the campaign in its summary's first line (`#[harvey::invariant]` passes the
+    /// test's `cargo test` filter: tests running in parallel interleave their output).
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+
     /// Called about once a second while fuzzing.
     pub fn on_progress(mut self, progress: impl Fn(&Progress) + Sync + 'a) -> Self {
         self.progress = Some(Box::new(progress));
@@ -218,6 +231,7 @@ impl<'a> Campaign<'a> {
         let surface = Surface::from_chain(&chain, &mut warnings)?;
         let dictionary = dictionary(&chain, &surface);
         let settings = settings_hash(&self.config.panics, &surface);
+        let labels = chain.labels();
         let placed = match &self.config.targets {
             Some(spec) => place_targets(spec, &self.root, &artifacts, &chain, &mut warnings)?,
             None => PlacedTargets::default(),
@@ -232,8 +246,11 @@ impl<'a> Campaign<'a> {
         // count from here.
         let start = Instant::now();
         let mut stats = Stats {
+            name: self.name,
             seed: self.config.seed,
             workers: self.config.workers,
+            senders: executor.surface().senders.clone(),
+            labels: labels.clone(),
             ..Stats::default()
         };
         let mut regressions = self
@@ -248,6 +265,7 @@ impl<'a> Campaign<'a> {
                 failure = replay(file, &mut executor, &settings, &mut stats, &mut warnings);
             }
         }
+        let mut sighting = None;
         if failure.is_none() {
             let input = EngineInput {
                 config: &self.config,
@@ -267,21 +285,32 @@ impl<'a> Campaign<'a> {
                 ..result.lookahead
             };
             stats.targets = target_stats(&placed.labels, reaches, &executor);
-            failure = record_engine_run(result, &mut stats, &mut executor, self.config.seed);
+            sighting = record_engine_run(result, &mut stats);
         } else {
             let unreached = vec![None; placed.labels.len()];
             stats.targets = target_stats(&placed.labels, unreached, &executor);
         }
-        if let (Some(failure), Some(file)) = (&mut failure, &mut regressions) {
-            save_failure(failure, file, settings)?;
-        }
         if stats.functions.is_empty() {
             stats.functions = executor.function_stats();
         }
-        // Replays and shrinking ran on the campaign's own executor.
+        // Replays ran on the campaign's own executor. Shrinking runs there next and is
+        // counted apart: its runs are not the campaign's sequences.
         stats.sequences += executor.sequences();
         stats.transactions += executor.transactions();
         stats.elapsed = start.elapsed();
+        if let Some(sighting) = sighting {
+            let budget = ShrinkBudget::for_campaign(self.config.runs, self.config.time);
+            let (shrunk, spent) =
+                shrink_sighting(sighting, &mut executor, budget, self.config.seed);
+            stats.shrink = Some(spent);
+            failure = Some(shrunk);
+        }
+        if let Some(failure) = &mut failure {
+            failure.labels = labels;
+        }
+        if let (Some(failure), Some(file)) = (&mut failure, &mut regressions) {
+            save_failure(failure, file, settings)?;
+        }
         Ok(Outcome {
             failure,
             stats,
@@ -290,14 +319,8 @@ impl<'a> Campaign<'a> {
     }
 }
 
-/// Copies the engine's statistics into `stats` and shrinks its sighting, if any, into the
-/// campaign's failure.
-fn record_engine_run(
-    result: engine::EngineResult,
-    stats: &mut Stats,
-    executor: &mut Executor<'_>,
-    seed: u64,
-) -> Option<Failure> {
+/// Copies the engine's statistics into `stats`; returns its sighting, if any.
+fn record_engine_run(result: engine::EngineResult, stats: &mut Stats) -> Option<Sighting> {
     stats.sequences = result.sequences;
     stats.transactions = result.transactions;
     stats.edges = result.edges;
@@ -305,15 +328,24 @@ fn record_engine_run(
     stats.functions = result.functions;
     stats.predictions = result.predictions;
     stats.sequencing = result.sequencing;
-    result.sighting.map(|sighting| {
-        let found_len = sighting.sequence.txs.len();
-        let (sequence, found) = shrink::shrink(executor, sighting.sequence, sighting.found);
-        let mut failure = to_failure(executor, &sequence, found, seed);
-        failure.found_len = found_len;
-        failure.found_after = sighting.after;
-        failure.found_after_sequences = sighting.after_sequences;
-        failure
-    })
+    result.sighting
+}
+
+/// Shrinks the engine's sighting within `budget` into the campaign's failure.
+fn shrink_sighting(
+    sighting: Sighting,
+    executor: &mut Executor<'_>,
+    budget: ShrinkBudget,
+    seed: u64,
+) -> (Failure, ShrinkStats) {
+    let found_len = sighting.sequence.txs.len();
+    let (sequence, found, spent) =
+        shrink::shrink(executor, sighting.sequence, sighting.found, budget);
+    let mut failure = to_failure(executor, &sequence, found, seed);
+    failure.found_len = found_len;
+    failure.found_after = sighting.after;
+    failure.found_after_sequences = sighting.after_sequences;
+    (failure, spent)
 }
 
 /// Points `failure` at the regression file and saves it there, unless it came from the
@@ -426,6 +458,7 @@ fn initial_failure(executor: &mut Executor<'_>, seed: u64, start: Instant) -> Op
         found_after_sequences: 0,
         from_regression: false,
         regression_file: None,
+        labels: Labels::default(),
     })
 }
 
@@ -562,5 +595,6 @@ fn to_failure(executor: &Executor<'_>, sequence: &Sequence, found: Found, seed: 
         found_after_sequences: 0,
         from_regression: false,
         regression_file: None,
+        labels: Labels::default(),
     }
 }

@@ -35,8 +35,8 @@ pub use error::{Error, Result};
 pub use harvey_macros::invariant;
 pub use oracle::{IntoCheck, PanicSet};
 pub use outcome::{
-    Call, Dependence, Failure, FunctionStats, LookaheadStats, Outcome, PredictionStats, Progress,
-    SequenceStats, StateDependent, Stats, Violation,
+    Call, Dependence, Failure, FunctionStats, Labels, LookaheadStats, Outcome, PredictionStats,
+    Progress, SequenceStats, ShrinkStats, StateDependent, Stats, Violation,
 };
 
 #[doc(hidden)]

@@ -1,6 +1,7 @@
 //! What a campaign returns: passed or violated, the shrunk failing call sequence, and the
 //! statistics of the run. Plain data; `report` renders it.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -93,6 +94,40 @@ pub struct Failure {
     pub from_regression: bool,
     /// The regression file the failure was saved to (or replayed from).
     pub regression_file: Option<PathBuf>,
+    /// Names of the campaign's accounts, shown beside their addresses in the report.
+    pub labels: Labels,
+}
+
+/// Names for accounts in reports: every contract deployed through the chain by its
+/// contract name, the deployer as `deployer`, and whatever
+/// [`Chain::label`](crate::chain::Chain::label) named. Reports show an account as
+/// `Vault@0x5FbD…0aa3`: its name beside its short address.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Labels {
+    names: BTreeMap<Address, String>,
+}
+
+impl Labels {
+    /// Names `address` (replacing an earlier name).
+    pub fn insert(&mut self, address: Address, name: impl Into<String>) {
+        self.names.insert(address, name.into());
+    }
+
+    /// The name of `address`, if it has one.
+    pub fn get(&self, address: Address) -> Option<&str> {
+        self.names.get(&address).map(String::as_str)
+    }
+
+    /// Whether more than one account has the name `name` (two deployments of one contract):
+    /// reports then add the address wherever they would show the name alone.
+    pub fn is_ambiguous(&self, name: &str) -> bool {
+        self.names.values().filter(|n| *n == name).count() > 1
+    }
+
+    /// Every named account, by address.
+    pub fn iter(&self) -> impl Iterator<Item = (Address, &str)> {
+        self.names.iter().map(|(a, n)| (*a, n.as_str()))
+    }
 }
 
 /// One call of a failing sequence, decoded.
@@ -128,16 +163,20 @@ impl Call {
 /// What a campaign did.
 #[derive(Debug, Clone, Default)]
 pub struct Stats {
+    /// The campaign's name, first in the summary (the test's `cargo test` filter under
+    /// `#[harvey::invariant]`; see [`Campaign::name`](crate::Campaign::name)).
+    pub name: Option<String>,
     /// The seed of worker 0 (worker `i` uses `seed + i`).
     pub seed: u64,
     /// Worker threads.
     pub workers: u32,
-    /// Sequences executed: fuzzing, regression replays and shrinking.
+    /// Sequences executed: fuzzing and regression replays (shrinking's runs are in
+    /// [`Stats::shrink`]).
     pub sequences: u64,
-    /// Transactions executed.
+    /// Transactions executed by those sequences.
     pub transactions: u64,
-    /// Wall-clock time from the end of setup (compiling and setup excluded) to the end:
-    /// replays, fuzzing and shrinking.
+    /// Wall-clock time from the end of setup (compiling and setup excluded) to the end of
+    /// replays and fuzzing (shrinking's time is in [`Stats::shrink`]).
     pub elapsed: Duration,
     /// Distinct branch edges (JUMPI pc and direction per contract) covered.
     pub edges: usize,
@@ -155,6 +194,36 @@ pub struct Stats {
     pub targets: Vec<TargetStats>,
     /// What the lookahead analysis did (all zero without targets or with it off).
     pub lookahead: LookaheadStats,
+    /// What shrinking the failure spent; `None` when nothing was shrunk (no violation, or
+    /// one replayed from the regression file or shown by the post-setup state).
+    pub shrink: Option<ShrinkStats>,
+    /// The senders of fuzzed transactions.
+    pub senders: Vec<Address>,
+    /// Names of the campaign's accounts, shown beside their addresses in the summary.
+    pub labels: Labels,
+}
+
+/// What shrinking a failing sequence spent, against its own budget (a share of the
+/// campaign's).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ShrinkStats {
+    /// Calls in the sequence as found.
+    pub from: usize,
+    /// Calls in the shrunk sequence.
+    pub to: usize,
+    /// Sequences run while shrinking.
+    pub runs: u64,
+    /// Transactions those runs executed.
+    pub transactions: u64,
+    /// Wall-clock time spent shrinking.
+    pub time: Duration,
+    /// The runs shrinking was allowed.
+    pub budget_runs: u64,
+    /// The time shrinking was allowed.
+    pub budget_time: Duration,
+    /// Whether the budget ran out before shrinking finished (the sequence may shrink
+    /// further).
+    pub exhausted: bool,
 }
 
 /// The lookahead analysis' record in a targeted campaign.
@@ -315,6 +384,8 @@ impl Stats {
 pub struct FunctionStats {
     /// The contract's name.
     pub contract: String,
+    /// Where the contract is deployed.
+    pub address: Address,
     /// The function's signature.
     pub signature: String,
     /// Times it was called.

@@ -101,7 +101,7 @@ fn a_plain_ether_transfer_finds_the_receive_that_credits_nobody() {
     assert!(!call.value.is_zero());
     // Shrunk to the smallest leak.
     assert_eq!(call.value, U256::ONE);
-    let rendered = harvey::report::render_call(call);
+    let rendered = harvey::report::render_call(call, &failure.labels);
     assert!(
         rendered.ends_with("LeakyWETH.receive() value: 1"),
         "{rendered}"
@@ -154,7 +154,7 @@ fn calldata_matching_no_selector_finds_the_fallback_hatch() {
     // Shrunk to the one byte that matters; never value for a non-payable fallback.
     assert_eq!(call.args, [DynSolValue::Bytes(vec![0xff])]);
     assert!(call.value.is_zero());
-    let rendered = harvey::report::render_call(call);
+    let rendered = harvey::report::render_call(call, &failure.labels);
     assert!(
         rendered.contains("Wallet.fallback(calldata: 0xff)"),
         "{rendered}"

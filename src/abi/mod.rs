@@ -16,7 +16,7 @@ pub(crate) use bound::Bound;
 pub(crate) use dictionary::Dictionary;
 pub(crate) use generate::generate;
 pub(crate) use mutate::{mutate, mutate_uint};
-pub(crate) use simplify::simplifications;
+pub(crate) use simplify::{Bisection, magnitude, numeric_leaves, simplifications, with_magnitude};
 pub(crate) use word::umax;
 
 /// Elements a fixed array type may hold in total before the fuzzer refuses it.

@@ -54,6 +54,7 @@ use revm::context::BlockEnv;
 
 use crate::error::{Error, Result};
 use crate::observe::Trace;
+use crate::outcome::Labels;
 use crate::project::{Artifacts, ContractArtifact};
 use logs::LogBook;
 use vm::{Target, Vm};
@@ -132,6 +133,8 @@ pub struct Chain {
     senders: Vec<Address>,
     /// What setup declared about the fuzzed calls (functions, address arguments, bounds).
     plan: FuzzPlan,
+    /// Names given with [`Chain::label`], for reports.
+    labels: HashMap<Address, String>,
     /// Views resolved and checked, by address, each with the signature and the Rust
     /// return type it was called with.
     checked_views: RefCell<CheckedViews>,
@@ -183,6 +186,7 @@ impl Chain {
             fuzzed: Vec::new(),
             senders: SENDERS.to_vec(),
             plan: FuzzPlan::default(),
+            labels: HashMap::new(),
             checked_views: RefCell::default(),
             logs: LogBook::default(),
         }
@@ -323,6 +327,39 @@ impl Chain {
     /// The compiled contract deployed at `address` through this chain.
     pub fn artifact_at(&self, address: Address) -> Option<&Arc<ContractArtifact>> {
         self.code_at.get(&address)
+    }
+
+    /// Names `address` in reports and summaries (`alice@0x10000`), as forge-std's
+    /// `vm.label` names it in traces: for senders and other accounts the chain did not
+    /// deploy, or to tell apart two deployments of one contract. A later label replaces an
+    /// earlier one, and a label replaces a deployed contract's name.
+    pub fn label(&mut self, address: Address, name: impl Into<String>) {
+        self.labels.insert(address, name.into());
+    }
+
+    /// The name reports show for `address`: its [`Chain::label`], else the name of the
+    /// contract deployed there through this chain, else `deployer` for [`DEPLOYER`].
+    /// Default senders have no name: their short addresses (`0x10000`) already read as one.
+    pub fn label_of(&self, address: Address) -> Option<&str> {
+        if let Some(name) = self.labels.get(&address) {
+            return Some(name);
+        }
+        if let Some(artifact) = self.code_at.get(&address) {
+            return Some(&artifact.name);
+        }
+        (address == DEPLOYER).then_some("deployer")
+    }
+
+    /// Every named account (see [`Chain::label_of`]), for a report.
+    pub fn labels(&self) -> Labels {
+        let mut labels = Labels::default();
+        let named = self.labels.keys().chain(self.code_at.keys());
+        for address in named.chain(std::iter::once(&DEPLOYER)) {
+            if let Some(name) = self.label_of(*address) {
+                labels.insert(*address, name);
+            }
+        }
+        labels
     }
 
     /// Marks `address` as a contract whose functions the fuzzer calls (once, in order).

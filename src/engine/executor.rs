@@ -372,6 +372,7 @@ impl<'a> Executor<'a> {
             .zip(&self.counts)
             .map(|(f, &(calls, reverts))| FunctionStats {
                 contract: f.contract.clone(),
+                address: f.address,
                 signature: f.signature.clone(),
                 calls,
                 reverts,

@@ -6,5 +6,6 @@ mod render;
 pub(crate) mod shrink;
 
 pub use render::{
-    failure_report, progress_line, render_call, short_address, summary, unreached_targets,
+    ALWAYS_REVERTS_AFTER, account, failure_report, progress_line, render_call, short_address,
+    summary, unreached_targets,
 };

@@ -292,7 +292,7 @@ mod tests {
             ],
         };
         let calls: Vec<Call> = sequence.txs.iter().map(|tx| surface.call(tx)).collect();
-        let rendered = crate::report::render_call(&calls[0]);
+        let rendered = crate::report::render_call(&calls[0], &Default::default());
         assert!(rendered.ends_with("WETH.receive() value: 5"), "{rendered}");
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.json");

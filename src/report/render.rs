@@ -4,30 +4,55 @@
 use std::fmt::{self, Write as _};
 use std::time::Duration;
 
-use alloy_primitives::{Address, hex};
+use alloy_dyn_abi::DynSolValue;
+use alloy_primitives::Address;
 
 use crate::chain::{SolDisplay, Warp};
 use crate::config::Steering;
-use crate::outcome::{Call, Dependence, Failure, Progress, SequenceStats, Stats, Violation};
+use crate::outcome::{
+    Call, Dependence, Failure, Labels, Progress, SequenceStats, ShrinkStats, Stats, Violation,
+};
+
+/// Calls after which a function that reverted every time is flagged as "always reverts".
+/// Fewer mostly mean a campaign that stopped early on a violation: a function that succeeds
+/// on 5% of its calls reverts on all of its first 4 calls 81% of the time, but on all of its
+/// first 100 only 0.6% of the time.
+pub const ALWAYS_REVERTS_AFTER: u64 = 100;
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        write!(f, "{}", ViolationDisplay(self, &Labels::default()))
+    }
+}
+
+/// A violation with the accounts it names labelled.
+struct ViolationDisplay<'a>(&'a Violation, &'a Labels);
+
+impl fmt::Display for ViolationDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
             Violation::Invariant { name, message } => {
                 write!(f, "invariant `{name}` violated: {message}")
             }
             Violation::Panic { code } => write!(f, "Solidity {code}"),
-            Violation::ArbitraryStorageWrite { contract, slot } => write!(
-                f,
-                "arbitrary storage write (SWC-124): {contract} wrote slot {slot:#x}, which the \
-                 fuzzer chose at random: the caller controls where it writes"
-            ),
+            Violation::ArbitraryStorageWrite { contract, slot } => {
+                let who = match self.1.get(*contract) {
+                    Some(name) => format!("{name}@{contract}"),
+                    None => contract.to_string(),
+                };
+                write!(
+                    f,
+                    "arbitrary storage write (SWC-124): {who} wrote slot {slot:#x}, which the \
+                     fuzzer chose at random: the caller controls where it writes"
+                )
+            }
         }
     }
 }
 
-/// The failure report: what was violated, the shrunk sequence, how to replay it.
-/// `test` is the `cargo test` filter that replays it, when known.
+/// The failure report: what was violated, the shrunk sequence, how to replay it, and the
+/// full addresses of the named accounts it shows. `test` is the `cargo test` filter that
+/// replays it, when known.
 pub fn failure_report(failure: &Failure, test: Option<&str>) -> String {
     let mut out = String::new();
     let origin = if failure.from_regression {
@@ -39,7 +64,11 @@ pub fn failure_report(failure: &Failure, test: Option<&str>) -> String {
             duration(failure.found_after)
         )
     };
-    let _ = writeln!(out, "{} (found {origin})", failure.violation);
+    let _ = writeln!(
+        out,
+        "{} (found {origin})",
+        ViolationDisplay(&failure.violation, &failure.labels)
+    );
     if failure.calls.is_empty() {
         let _ = writeln!(out, "The state right after setup already violates it.");
     } else {
@@ -50,13 +79,19 @@ pub fn failure_report(failure: &Failure, test: Option<&str>) -> String {
         };
         let _ = writeln!(
             out,
-            "Call sequence ({} calls{shrunk}):",
-            failure.calls.len()
+            "Call sequence ({}{shrunk}):",
+            count(failure.calls.len() as u64, "call")
         );
         for (index, call) in failure.calls.iter().enumerate() {
-            let _ = writeln!(out, "  #{} {}", index + 1, render_call(call));
+            let _ = writeln!(
+                out,
+                "  #{} {}",
+                index + 1,
+                render_call(call, &failure.labels)
+            );
         }
         let _ = writeln!(out, "  last call: {}", failure.last_status);
+        render_accounts(&mut out, &failure.calls, &failure.labels);
     }
     let _ = writeln!(out, "Seed: {}", failure.seed);
     if let Some(test) = test {
@@ -76,26 +111,69 @@ pub fn failure_report(failure: &Failure, test: Option<&str>) -> String {
     out
 }
 
-/// One call: `0x10000 Vault.withdraw(amount: 7) value: 0 warp: +1d`.
-pub fn render_call(call: &Call) -> String {
+/// The named accounts `calls` show (senders, called contracts, address arguments) with
+/// their full addresses, to copy into a test: the calls show only short ones.
+fn render_accounts(out: &mut String, calls: &[Call], labels: &Labels) {
+    let mut shown: Vec<(Address, &str)> = Vec::new();
+    let mut note = |address: Address| {
+        if let Some(name) = labels.get(address) {
+            if !shown.iter().any(|(a, _)| *a == address) {
+                shown.push((address, name));
+            }
+        }
+    };
+    for call in calls {
+        note(call.sender);
+        note(call.address);
+        for arg in &call.args {
+            visit_addresses(arg, &mut note);
+        }
+    }
+    if shown.is_empty() {
+        return;
+    }
+    let width = shown
+        .iter()
+        .map(|(_, n)| n.chars().count())
+        .max()
+        .unwrap_or(0);
+    let _ = writeln!(out, "Accounts:");
+    for (address, name) in shown {
+        let _ = writeln!(out, "  {name:<width$}  {address}");
+    }
+}
+
+/// Calls `f` on every address inside `value`, in order.
+fn visit_addresses(value: &DynSolValue, f: &mut impl FnMut(Address)) {
+    match value {
+        DynSolValue::Address(address) => f(*address),
+        DynSolValue::Array(items) | DynSolValue::FixedArray(items) | DynSolValue::Tuple(items) => {
+            for item in items {
+                visit_addresses(item, f);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// One call: `alice@0x10000 Vault.withdraw(amount: 7) value: 0 warp: +1d`. Named accounts
+/// show as `name@0x5FbD…0aa3` (the called contract by its name alone, unless two accounts
+/// share it); other address arguments in full, so they can be copied.
+pub fn render_call(call: &Call, labels: &Labels) -> String {
     let mut out = format!(
         "{} {}.{}(",
-        short_address(call.sender),
-        call.contract,
+        account(call.sender, labels),
+        called(call, labels),
         call.function_name()
     );
     for (i, arg) in call.args.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        match call.params.get(i).filter(|p| !p.is_empty()) {
-            Some(name) => {
-                let _ = write!(out, "{name}: {}", SolDisplay(arg));
-            }
-            None => {
-                let _ = write!(out, "{}", SolDisplay(arg));
-            }
+        if let Some(name) = call.params.get(i).filter(|p| !p.is_empty()) {
+            let _ = write!(out, "{name}: ");
         }
+        write_value(&mut out, arg, labels);
     }
     let _ = write!(out, ") value: {}", call.value);
     if call.warp != Warp::default() {
@@ -104,17 +182,68 @@ pub fn render_call(call: &Call) -> String {
     out
 }
 
-/// An address without its leading zeros (`0x10000` for harvey's first sender), abbreviated
-/// to `0x1234…beef` when long.
-pub fn short_address(address: Address) -> String {
-    let digits = hex::encode(address);
-    let trimmed = digits.trim_start_matches('0');
-    if trimmed.is_empty() {
-        "0x0".to_string()
-    } else if trimmed.len() > 10 {
-        format!("0x{}…{}", &trimmed[..4], &trimmed[trimmed.len() - 4..])
+/// The called contract as a call shows it: its label (a contract deployed through the chain
+/// is labelled with its name), with its address when the label is ambiguous.
+fn called(call: &Call, labels: &Labels) -> String {
+    let name = labels.get(call.address).unwrap_or(&call.contract);
+    contract_name(name, call.address, labels)
+}
+
+/// `value` as Solidity spells it ([`SolDisplay`]), with named addresses as
+/// `name@0x5FbD…0aa3`.
+fn write_value(out: &mut String, value: &DynSolValue, labels: &Labels) {
+    let list = |out: &mut String, open: &str, items: &[DynSolValue], close: &str| {
+        out.push_str(open);
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            write_value(out, item, labels);
+        }
+        out.push_str(close);
+    };
+    match value {
+        DynSolValue::Address(address) if labels.get(*address).is_some() => {
+            out.push_str(&account(*address, labels));
+        }
+        DynSolValue::Array(items) | DynSolValue::FixedArray(items) => list(out, "[", items, "]"),
+        DynSolValue::Tuple(items) => list(out, "(", items, ")"),
+        other => {
+            let _ = write!(out, "{}", SolDisplay(other));
+        }
+    }
+}
+
+/// An account as reports show it: `Vault@0x5FbD…0aa3` when it has a name, else its short
+/// address (`0x10000`).
+pub fn account(address: Address, labels: &Labels) -> String {
+    match labels.get(address) {
+        Some(name) => format!("{name}@{}", short_address(address)),
+        None => short_address(address),
+    }
+}
+
+/// A contract where the report shows its name alone (`Vault.withdraw`): `name`, or
+/// `name@0x5FbD…0aa3` when two accounts share the name.
+fn contract_name(name: &str, address: Address, labels: &Labels) -> String {
+    if labels.is_ambiguous(name) {
+        format!("{name}@{}", short_address(address))
     } else {
-        format!("0x{trimmed}")
+        name.to_string()
+    }
+}
+
+/// An address checksummed without its leading zeros (`0x10000` for harvey's first sender),
+/// abbreviated to its first and last four hex digits when long (`0x5FbD…0aa3`).
+pub fn short_address(address: Address) -> String {
+    let checksummed = address.to_checksum(None);
+    let digits = checksummed.trim_start_matches("0x").trim_start_matches('0');
+    if digits.is_empty() {
+        "0x0".to_string()
+    } else if digits.len() > 10 {
+        format!("0x{}…{}", &digits[..4], &digits[digits.len() - 4..])
+    } else {
+        format!("0x{digits}")
     }
 }
 
@@ -145,12 +274,17 @@ fn human_seconds(seconds: u64) -> String {
     }
 }
 
-/// The end-of-campaign summary.
+/// The end-of-campaign summary. Its first line names the campaign ([`Stats::name`]), since
+/// `cargo test` interleaves the output of tests running in parallel.
 pub fn summary(stats: &Stats) -> String {
     let mut out = String::new();
+    let name = stats
+        .name
+        .as_deref()
+        .map_or(String::new(), |name| format!(" {name}"));
     let _ = writeln!(
         out,
-        "harvey: {} sequences, {} transactions in {} ({} tx/s), {} worker{}, seed {}",
+        "harvey{name}: {} sequences, {} transactions in {} ({} tx/s), {} worker{}, seed {}",
         thousands(stats.sequences),
         thousands(stats.transactions),
         duration(stats.elapsed),
@@ -159,6 +293,7 @@ pub fn summary(stats: &Stats) -> String {
         if stats.workers == 1 { "" } else { "s" },
         stats.seed
     );
+    render_accounts_line(&mut out, stats);
     let replayed = if stats.replayed > 0 {
         format!(", {} regression sequences replayed", stats.replayed)
     } else {
@@ -169,12 +304,18 @@ pub fn summary(stats: &Stats) -> String {
         "  coverage: {} edges, corpus: {} paths{replayed}",
         stats.edges, stats.corpus
     );
-    let width = stats
+    let rows: Vec<String> = stats
         .functions
         .iter()
-        .map(|f| f.contract.len() + f.signature.len() + 1)
-        .max()
-        .unwrap_or(0);
+        .map(|f| {
+            format!(
+                "{}.{}",
+                contract_name(&f.contract, f.address, &stats.labels),
+                f.signature
+            )
+        })
+        .collect();
+    let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
     let p = &stats.predictions;
     if p.inputs > 0 {
         let _ = writeln!(
@@ -188,22 +329,75 @@ pub fn summary(stats: &Stats) -> String {
         );
     }
     render_sequencing(&mut out, &stats.sequencing);
+    if let Some(shrink) = &stats.shrink {
+        render_shrink(&mut out, shrink);
+    }
     render_targets(&mut out, stats);
     let _ = writeln!(out, "  calls / reverts per function:");
-    for f in &stats.functions {
-        let name = format!("{}.{}", f.contract, f.signature);
+    for (f, name) in stats.functions.iter().zip(rows) {
         let _ = write!(
             out,
             "    {name:<width$}  {:>9} / {}",
             thousands(f.calls),
             thousands(f.reverts)
         );
-        if f.calls > 0 && f.reverts == f.calls {
+        if f.calls >= ALWAYS_REVERTS_AFTER && f.reverts == f.calls {
             out.push_str("  always reverts: check setup (funding, roles, arguments)");
         }
         out.push('\n');
     }
     out
+}
+
+/// `  shrinking: 5 → 2 calls in 412 runs (1,130 tx, 45ms; budget 1,000 runs, 10.0s)`, and
+/// whether the budget ran out.
+fn render_shrink(out: &mut String, shrink: &ShrinkStats) {
+    let _ = writeln!(
+        out,
+        "  shrinking: {} → {} in {} ({} tx, {}; budget {} runs, {}){}",
+        shrink.from,
+        count(shrink.to as u64, "call"),
+        count(shrink.runs, "run"),
+        thousands(shrink.transactions),
+        duration(shrink.time),
+        thousands(shrink.budget_runs),
+        duration(shrink.budget_time),
+        if shrink.exhausted {
+            ": budget spent, the sequence may shrink further"
+        } else {
+            ""
+        }
+    );
+}
+
+/// `  fuzzed: Vault@0x5FbD…0aa3; senders: alice@0x10000, 0x20000`: which accounts the
+/// campaign called and from where.
+fn render_accounts_line(out: &mut String, stats: &Stats) {
+    let mut contracts: Vec<String> = Vec::new();
+    let mut seen = Vec::new();
+    for f in &stats.functions {
+        if !seen.contains(&f.address) {
+            seen.push(f.address);
+            contracts.push(match stats.labels.get(f.address) {
+                Some(_) => account(f.address, &stats.labels),
+                None => format!("{}@{}", f.contract, short_address(f.address)),
+            });
+        }
+    }
+    if contracts.is_empty() {
+        return;
+    }
+    let senders: Vec<String> = stats
+        .senders
+        .iter()
+        .map(|s| account(*s, &stats.labels))
+        .collect();
+    let _ = writeln!(
+        out,
+        "  fuzzed: {}; senders: {}",
+        contracts.join(", "),
+        senders.join(", ")
+    );
 }
 
 /// The sequence-fuzzing lines: runs and corpus by length, aggressive runs, and the
@@ -278,7 +472,7 @@ fn render_targets(out: &mut String, stats: &Stats) {
                 let calls: Vec<String> = reach
                     .calls
                     .iter()
-                    .map(|c| format!("{}.{}", c.contract, c.function_name()))
+                    .map(|c| format!("{}.{}", called(c, &stats.labels), c.function_name()))
                     .collect();
                 let _ = writeln!(
                     out,
@@ -352,6 +546,11 @@ fn percent(part: u64, whole: u64) -> String {
     }
 }
 
+/// `1 call`, `1,234 calls`.
+fn count(n: u64, noun: &str) -> String {
+    format!("{} {noun}{}", thousands(n), if n == 1 { "" } else { "s" })
+}
+
 /// `1,234,567`.
 fn thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -380,28 +579,194 @@ fn duration(d: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alloy_dyn_abi::DynSolValue;
-    use alloy_primitives::U256;
+    use crate::chain::SENDERS;
+    use crate::outcome::FunctionStats;
+    use alloy_primitives::{U256, address};
+
+    const VAULT: Address = address!("0x5FbDB2315678afecb367f032d93F642f64180aa3");
+    const TOKEN: Address = address!("0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512");
+
+    fn withdraw(sender: Address, args: Vec<DynSolValue>) -> Call {
+        Call {
+            sender,
+            contract: "Vault".into(),
+            address: VAULT,
+            signature: "withdraw(uint256,address)".into(),
+            params: vec!["amount".into(), String::new()],
+            args,
+            value: U256::ZERO,
+            warp: Warp::default(),
+        }
+    }
+
+    fn labels() -> Labels {
+        let mut labels = Labels::default();
+        labels.insert(VAULT, "Vault");
+        labels.insert(SENDERS[1], "alice");
+        labels
+    }
 
     #[test]
     fn calls_render_like_solidity() {
-        let call = Call {
-            sender: crate::chain::SENDERS[0],
-            contract: "Vault".into(),
-            address: Address::with_last_byte(9),
-            signature: "withdraw(uint256)".into(),
-            params: vec!["amount".into()],
-            args: vec![DynSolValue::Uint(U256::from(7), 256)],
-            value: U256::ZERO,
-            warp: Warp {
-                seconds: 86_400,
-                blocks: 7_200,
-            },
+        let mut call = withdraw(
+            SENDERS[0],
+            vec![
+                DynSolValue::Uint(U256::from(7), 256),
+                DynSolValue::Address(Address::with_last_byte(9)),
+            ],
+        );
+        call.warp = Warp {
+            seconds: 86_400,
+            blocks: 7_200,
         };
         assert_eq!(
-            render_call(&call),
-            "0x10000 Vault.withdraw(amount: 7) value: 0 warp: +1d (+7200 blocks)"
+            render_call(&call, &Labels::default()),
+            "0x10000 Vault.withdraw(amount: 7, 0x0000000000000000000000000000000000000009) \
+             value: 0 warp: +1d (+7200 blocks)"
         );
+    }
+
+    #[test]
+    fn named_accounts_show_beside_their_short_address() {
+        let call = withdraw(
+            SENDERS[1],
+            vec![
+                DynSolValue::Uint(U256::from(7), 256),
+                DynSolValue::Array(vec![
+                    DynSolValue::Address(VAULT),
+                    DynSolValue::Address(TOKEN),
+                ]),
+            ],
+        );
+        assert_eq!(
+            render_call(&call, &labels()),
+            "alice@0x20000 Vault.withdraw(amount: 7, [Vault@0x5FbD…0aa3, \
+             0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512]) value: 0"
+        );
+        // An explicit label names the called contract, as in forge's traces.
+        let mut relabelled = labels();
+        relabelled.insert(VAULT, "vault");
+        assert!(render_call(&call, &relabelled).contains(" vault.withdraw("));
+        // Two deployments of one contract: the address tells them apart.
+        let mut two = labels();
+        two.insert(TOKEN, "Vault");
+        let rendered = render_call(&call, &two);
+        assert!(
+            rendered.contains(" Vault@0x5FbD…0aa3.withdraw(")
+                && rendered.contains("Vault@0xe7f1…0512]"),
+            "{rendered}"
+        );
+    }
+
+    #[test]
+    fn failure_reports_list_the_named_accounts_in_full() {
+        let failure = Failure {
+            violation: Violation::ArbitraryStorageWrite {
+                contract: VAULT,
+                slot: U256::from(1),
+            },
+            calls: vec![withdraw(
+                SENDERS[1],
+                vec![
+                    DynSolValue::Uint(U256::from(7), 256),
+                    DynSolValue::Address(SENDERS[2]),
+                ],
+            )],
+            last_status: "success".into(),
+            seed: 3,
+            found_len: 1,
+            found_after: Duration::ZERO,
+            found_after_sequences: 0,
+            from_regression: false,
+            regression_file: None,
+            labels: labels(),
+        };
+        let report = failure_report(&failure, None);
+        assert!(
+            report.starts_with(&format!(
+                "arbitrary storage write (SWC-124): Vault@{VAULT} wrote slot 0x1"
+            )),
+            "{report}"
+        );
+        assert!(
+            report.contains(&format!(
+                "Accounts:\n  alice  {}\n  Vault  {VAULT}\n",
+                SENDERS[1]
+            )),
+            "{report}"
+        );
+        assert!(report.contains(&format!("{}", SENDERS[2])), "{report}");
+    }
+
+    #[test]
+    fn summaries_name_their_test_and_accounts() {
+        let stats = Stats {
+            name: Some("vault::tests::solvent".into()),
+            senders: SENDERS[..2].to_vec(),
+            labels: labels(),
+            functions: vec![FunctionStats {
+                contract: "Vault".into(),
+                address: VAULT,
+                signature: "deposit()".into(),
+                calls: 10,
+                reverts: 0,
+            }],
+            ..Stats::default()
+        };
+        let summary = summary(&stats);
+        assert!(
+            summary.starts_with("harvey vault::tests::solvent: 0 sequences"),
+            "{summary}"
+        );
+        assert!(
+            summary.contains("  fuzzed: Vault@0x5FbD…0aa3; senders: 0x10000, alice@0x20000\n"),
+            "{summary}"
+        );
+        assert!(summary.contains("    Vault.deposit()  "), "{summary}");
+        assert!(!summary.contains("shrinking"), "{summary}");
+        let shrunk = Stats {
+            shrink: Some(ShrinkStats {
+                from: 5,
+                to: 2,
+                runs: 1_000,
+                transactions: 2_345,
+                time: Duration::from_millis(45),
+                budget_runs: 1_000,
+                budget_time: Duration::from_secs(10),
+                exhausted: true,
+            }),
+            ..stats
+        };
+        assert!(
+            super::summary(&shrunk).contains(
+                "  shrinking: 5 → 2 calls in 1,000 runs (2,345 tx, 45ms; budget 1,000 runs, \
+                 10.0s): budget spent, the sequence may shrink further\n"
+            ),
+            "{}",
+            super::summary(&shrunk)
+        );
+    }
+
+    #[test]
+    fn always_reverts_needs_enough_calls_to_mean_something() {
+        let row = |calls| FunctionStats {
+            contract: "Vault".into(),
+            address: VAULT,
+            signature: "close()".into(),
+            calls,
+            reverts: calls,
+        };
+        let flagged = |calls| {
+            summary(&Stats {
+                functions: vec![row(calls)],
+                ..Stats::default()
+            })
+            .contains("always reverts")
+        };
+        assert!(!flagged(0));
+        assert!(!flagged(4));
+        assert!(!flagged(ALWAYS_REVERTS_AFTER - 1));
+        assert!(flagged(ALWAYS_REVERTS_AFTER));
     }
 
     #[test]
@@ -412,6 +777,8 @@ mod tests {
         assert_eq!(human_seconds(42), "42s");
         assert_eq!(duration(Duration::from_millis(850)), "850ms");
         assert_eq!(duration(Duration::from_secs(245)), "4m 05s");
-        assert_eq!(short_address(Address::repeat_byte(0xab)), "0xabab…abab");
+        assert_eq!(short_address(VAULT), "0x5FbD…0aa3");
+        assert_eq!(short_address(SENDERS[0]), "0x10000");
+        assert_eq!(short_address(Address::ZERO), "0x0");
     }
 }

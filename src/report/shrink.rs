@@ -1,66 +1,143 @@
 //! Shrinking a failing sequence while the same violation still shows: first remove
-//! transactions (carrying their time warps forward), then simplify senders, values, warps and
-//! arguments toward small values, and repeat until nothing changes or the budget is spent.
+//! transactions (carrying their time warps forward), then rename senders to earlier ones
+//! throughout, then simplify each transaction's sender, value, warp and arguments (structure
+//! first, then every number by a search toward the smallest failing one: 0, powers of two,
+//! bisection), and repeat until nothing changes or the budget is spent.
+//!
+//! Shrinking has its own budget, a share of the campaign's ([`ShrinkBudget::for_campaign`]),
+//! and its own statistics: its runs are not the campaign's sequences.
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use alloy_dyn_abi::DynSolValue;
 use alloy_primitives::U256;
 
-use crate::abi;
+use crate::abi::{self, Bisection, LeafPath};
 use crate::chain::Warp;
 use crate::engine::executor::{Executor, Found};
 use crate::engine::input::{Sequence, TxInput};
 use crate::engine::mutate::add_warps;
+use crate::outcome::ShrinkStats;
 
-/// Runs a shrink may spend at most.
-const MAX_RUNS: u64 = 20_000;
-/// Wall-clock time a shrink may spend at most, so it never dominates a campaign.
+/// The share of the campaign's budget shrinking may spend: a tenth, so the search for bugs
+/// stays what a campaign's time goes to.
+const SHARE: u32 = 10;
+/// Runs shrinking may always spend: enough to remove each transaction of a sequence of the
+/// default depth a few times over and to bisect a few 256-bit arguments (at most 258 runs
+/// each), even in a campaign of a few hundred runs.
+const MIN_RUNS: u64 = 1_000;
+/// Runs shrinking never exceeds, however large the campaign; also the budget of campaigns
+/// bounded by time alone.
+const MAX_RUNS: u64 = 10_000;
+/// Time shrinking may always spend in a campaign bounded by time.
+const MIN_TIME: Duration = Duration::from_secs(1);
+/// Time shrinking never exceeds: a safety net for slow transactions. Campaigns bounded by
+/// runs get all of it, so their shrinking is bounded by runs and stays reproducible.
 const MAX_TIME: Duration = Duration::from_secs(10);
 
-/// A shrinking session: the best failing sequence so far and the remaining budget.
+/// What shrinking may spend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ShrinkBudget {
+    /// Sequences run at most.
+    pub(crate) runs: u64,
+    /// Wall-clock time at most.
+    pub(crate) time: Duration,
+}
+
+impl ShrinkBudget {
+    /// A tenth of the budget of a campaign allowed `runs` and `time`: of its runs, between
+    /// [`MIN_RUNS`] and [`MAX_RUNS`] ([`MAX_RUNS`] without a runs budget), and of its time,
+    /// between [`MIN_TIME`] and [`MAX_TIME`] ([`MAX_TIME`] without a time budget).
+    pub(crate) fn for_campaign(runs: Option<u64>, time: Option<Duration>) -> ShrinkBudget {
+        ShrinkBudget {
+            runs: runs.map_or(MAX_RUNS, |runs| {
+                (runs / u64::from(SHARE)).clamp(MIN_RUNS, MAX_RUNS)
+            }),
+            time: time.map_or(MAX_TIME, |time| (time / SHARE).clamp(MIN_TIME, MAX_TIME)),
+        }
+    }
+}
+
+/// A number in a failing sequence: of transaction `.0`, which one.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Number {
+    Value,
+    WarpSeconds,
+    WarpBlocks,
+    Leaf(LeafPath),
+}
+
+/// A shrinking session: the best failing sequence so far and what was spent.
 struct Shrinker<'e, 'a> {
     executor: &'e mut Executor<'a>,
     best: Sequence,
     found: Found,
+    budget: ShrinkBudget,
     runs: u64,
     deadline: Instant,
+    exhausted: bool,
+    /// Candidates kept so far: while it stays the same, so does the best sequence.
+    kept: u64,
+    /// Per number, `kept` when its search last ended: a later pass skips it while nothing
+    /// changed since (the search would only confirm its result, at up to 512 runs).
+    settled: HashMap<(usize, Number), u64>,
 }
 
-/// The smallest sequence found that still shows `found`'s violation (the same invariant or
-/// Panic code), with the violation as it shows there. `sequence` ends with the violating
-/// transaction.
+/// The smallest sequence found within `budget` that still shows `found`'s violation (the
+/// same invariant or Panic code), with the violation as it shows there, and what shrinking
+/// spent. `sequence` ends with the violating transaction.
 pub(crate) fn shrink(
     executor: &mut Executor<'_>,
     sequence: Sequence,
     found: Found,
-) -> (Sequence, Found) {
+    budget: ShrinkBudget,
+) -> (Sequence, Found, ShrinkStats) {
+    let start = Instant::now();
+    let transactions = executor.transactions();
+    let from = sequence.txs.len();
     let mut shrinker = Shrinker {
         executor,
         best: sequence,
         found,
+        budget,
         runs: 0,
-        deadline: Instant::now() + MAX_TIME,
+        deadline: start + budget.time,
+        exhausted: false,
+        kept: 0,
+        settled: HashMap::new(),
     };
     loop {
         let removed = shrinker.remove_transactions();
+        let renamed = shrinker.rename_senders();
         let simplified = shrinker.simplify_transactions();
-        if !(removed || simplified) || shrinker.exhausted() {
+        if !(removed || renamed || simplified) || shrinker.exhausted {
             break;
         }
     }
-    (shrinker.best, shrinker.found)
+    let stats = ShrinkStats {
+        from,
+        to: shrinker.best.txs.len(),
+        runs: shrinker.runs,
+        transactions: shrinker.executor.transactions() - transactions,
+        time: start.elapsed(),
+        budget_runs: budget.runs,
+        budget_time: budget.time,
+        exhausted: shrinker.exhausted,
+    };
+    (shrinker.best, shrinker.found, stats)
 }
 
 impl Shrinker<'_, '_> {
-    fn exhausted(&self) -> bool {
-        self.runs >= MAX_RUNS || Instant::now() >= self.deadline
+    /// Whether the budget is spent (remembered, for the summary).
+    fn spent(&mut self) -> bool {
+        self.exhausted |= self.runs >= self.budget.runs || Instant::now() >= self.deadline;
+        self.exhausted
     }
 
     /// Runs `candidate`; keeps it (cut after its violating transaction) when it shows the
     /// same violation.
     fn attempt(&mut self, mut candidate: Sequence) -> bool {
-        if self.exhausted() {
+        if self.spent() {
             return false;
         }
         self.runs += 1;
@@ -70,6 +147,7 @@ impl Shrinker<'_, '_> {
                 candidate.txs.truncate(found.tx + 1);
                 self.best = candidate;
                 self.found = found;
+                self.kept += 1;
                 true
             }
             _ => false,
@@ -80,7 +158,7 @@ impl Shrinker<'_, '_> {
     fn remove_transactions(&mut self) -> bool {
         let mut any = false;
         let mut index = 0;
-        while index < self.best.txs.len() && !self.exhausted() {
+        while index < self.best.txs.len() && !self.spent() {
             let mut candidate = self.best.clone();
             let removed = candidate.txs.remove(index);
             if let Some(next) = candidate.txs.get_mut(index) {
@@ -95,69 +173,165 @@ impl Shrinker<'_, '_> {
         any
     }
 
-    /// Simplifies each transaction's sender, value, warp and arguments. True when anything
-    /// changed.
-    fn simplify_transactions(&mut self) -> bool {
+    /// Replaces one sender by an earlier one in every transaction it sends, where the
+    /// violation allows: a sequence whose second sender matters only by differing from the
+    /// first is shown from the first two senders. (Per transaction, changing one call of
+    /// several by the same sender would break the sequence.) True when any was replaced.
+    fn rename_senders(&mut self) -> bool {
         let mut any = false;
-        for index in 0..self.best.txs.len() {
-            if index >= self.best.txs.len() {
-                break; // a simpler input violated earlier and cut the sequence
-            }
-            any |= self.simplify_how_sent(index);
-            let args = self.best.txs.get(index).map_or(0, |tx| tx.args.len());
-            for arg in 0..args {
-                while let Some((f, current)) = self
-                    .best
-                    .txs
-                    .get(index)
-                    .and_then(|tx| Some((tx.function, tx.args.get(arg)?)))
-                {
-                    // Inside the parameter's bound; fallback calldata stays fallback's.
-                    let candidates = self.executor.surface().simplifications(f, arg, current);
-                    let improved = candidates.into_iter().any(|simpler| {
-                        let mut candidate = self.best.clone();
-                        candidate.txs[index].args[arg] = simpler;
-                        self.attempt(candidate)
-                    });
-                    if !improved {
-                        break;
-                    }
+        let mut used: Vec<usize> = self.best.txs.iter().map(|tx| tx.sender).collect();
+        used.sort_unstable();
+        used.dedup();
+        for sender in used {
+            for earlier in 0..sender {
+                if self.spent() {
+                    return any;
+                }
+                let mut candidate = self.best.clone();
+                for tx in candidate.txs.iter_mut().filter(|tx| tx.sender == sender) {
+                    tx.sender = earlier;
+                }
+                if candidate != self.best && self.attempt(candidate) {
                     any = true;
+                    break;
                 }
             }
         }
         any
     }
 
-    /// The first sender, no value, no warp, where the violation allows.
-    fn simplify_how_sent(&mut self, index: usize) -> bool {
+    /// Simplifies each transaction's sender, value, warp and arguments. True when anything
+    /// changed.
+    fn simplify_transactions(&mut self) -> bool {
         let mut any = false;
-        let tx = &self.best.txs[index];
-        let (sender, value, warp) = (tx.sender, tx.value, tx.warp);
+        let mut index = 0;
+        // A simpler input may violate earlier and cut the sequence: re-check the length.
+        while index < self.best.txs.len() && !self.spent() {
+            any |= self.simplify_cheaply(index);
+            any |= self.search_numbers(index);
+            index += 1;
+        }
+        any
+    }
+
+    /// The first sender, no warp, and each argument's structural simplifications while one
+    /// still fails: a few runs each, done before the number searches so that those search
+    /// in the final context and a later pass can skip them.
+    fn simplify_cheaply(&mut self, index: usize) -> bool {
+        let mut any = false;
+        let sender = self.best.txs[index].sender;
         for simpler in 0..sender {
             if self.with_tx(index, |tx| tx.sender = simpler) {
                 any = true;
                 break;
             }
         }
-        if !value.is_zero() {
-            let mut candidates = vec![U256::ZERO];
-            candidates.extend(
-                abi::simplifications(&DynSolValue::Uint(value, 256))
+        let warped = self
+            .best
+            .txs
+            .get(index)
+            .is_some_and(|tx| tx.warp != Warp::default());
+        if warped {
+            any |= self.with_tx(index, |tx| tx.warp = Warp::default());
+        }
+        let args = self.best.txs.get(index).map_or(0, |tx| tx.args.len());
+        for arg in 0..args {
+            while let Some((f, current)) = self
+                .best
+                .txs
+                .get(index)
+                .and_then(|tx| Some((tx.function, tx.args.get(arg)?)))
+            {
+                // Toward the parameter's bound; fallback calldata stays fallback's.
+                let candidates = self.executor.surface().simplifications(f, arg, current);
+                let improved = candidates
                     .into_iter()
-                    .filter_map(|v| v.as_uint().map(|(u, _)| u)),
-            );
-            for simpler in candidates {
-                if self.with_tx(index, |tx| tx.value = simpler) {
-                    any = true;
+                    .any(|simpler| self.with_tx(index, |tx| tx.args[arg] = simpler));
+                if !improved {
                     break;
                 }
+                any = true;
             }
         }
-        if warp != Warp::default() && self.with_tx(index, |tx| tx.warp = Warp::default()) {
-            any = true;
+        any
+    }
+
+    /// The smallest value, warp and argument numbers the violation allows.
+    fn search_numbers(&mut self, index: usize) -> bool {
+        let mut any = self.bisect(
+            index,
+            Number::Value,
+            |tx| Some(tx.value),
+            |tx, v| tx.value = v,
+        );
+        // Magnitudes tried lie below the current one, so they fit in a u64.
+        any |= self.bisect(
+            index,
+            Number::WarpSeconds,
+            |tx| Some(U256::from(tx.warp.seconds)),
+            |tx, s| tx.warp.seconds = s.saturating_to(),
+        );
+        any |= self.bisect(
+            index,
+            Number::WarpBlocks,
+            |tx| Some(U256::from(tx.warp.blocks)),
+            |tx, b| tx.warp.blocks = b.saturating_to(),
+        );
+        let leaves = self
+            .best
+            .txs
+            .get(index)
+            .map_or_else(Vec::new, |tx| abi::numeric_leaves(&tx.args));
+        for path in leaves {
+            any |= self.bisect_leaf(index, &path);
         }
         any
+    }
+
+    /// Bisects the integer at `path` in transaction `index`'s arguments.
+    fn bisect_leaf(&mut self, index: usize, path: &LeafPath) -> bool {
+        let leaf = |tx: &TxInput| abi::leaf_at(&tx.args, path).cloned();
+        self.bisect(
+            index,
+            Number::Leaf(path.clone()),
+            |tx| leaf(tx).as_ref().and_then(abi::magnitude),
+            |tx, magnitude| {
+                if let Some(simpler) = leaf(tx).and_then(|v| abi::with_magnitude(&v, magnitude)) {
+                    abi::set_leaf(&mut tx.args, path, simpler);
+                }
+            },
+        )
+    }
+
+    /// Shrinks one number of transaction `index` (read by `get`, written by `set`) to the
+    /// smallest that still fails, by [`Bisection`]. True when it shrank.
+    fn bisect(
+        &mut self,
+        index: usize,
+        number: Number,
+        get: impl Fn(&TxInput) -> Option<U256>,
+        set: impl Fn(&mut TxInput, U256),
+    ) -> bool {
+        let Some(start) = self.best.txs.get(index).and_then(&get) else {
+            return false;
+        };
+        let key = (index, number);
+        if self.settled.get(&key) == Some(&self.kept) {
+            return false;
+        }
+        let mut bisection = Bisection::new(start);
+        while let Some(magnitude) = bisection.next() {
+            if self.spent() {
+                return bisection.smallest() < start;
+            }
+            let failed = self.with_tx(index, |tx| set(tx, magnitude));
+            bisection.record(magnitude, failed);
+            if failed && index >= self.best.txs.len() {
+                break; // cut before this transaction: nothing left to shrink here
+            }
+        }
+        self.settled.insert(key, self.kept);
+        bisection.smallest() < start
     }
 
     /// Tries the best sequence with transaction `index` changed by `change`.
@@ -167,6 +341,37 @@ impl Shrinker<'_, '_> {
         }
         let mut candidate = self.best.clone();
         change(&mut candidate.txs[index]);
+        if candidate == self.best {
+            return false; // nothing to simplify (a value the type cannot take)
+        }
+        if self
+            .executor
+            .surface()
+            .admits(&candidate.txs[index])
+            .is_err()
+        {
+            return false; // outside what setup declared (a bound, the allowed addresses)
+        }
         self.attempt(candidate)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_budget_is_a_tenth_of_the_campaigns_between_a_floor_and_a_cap() {
+        let secs = Duration::from_secs;
+        let budget = |runs, time| {
+            let b = ShrinkBudget::for_campaign(runs, time);
+            (b.runs, b.time)
+        };
+        assert_eq!(budget(Some(50_000), None), (5_000, MAX_TIME));
+        assert_eq!(budget(Some(2_000), None), (MIN_RUNS, MAX_TIME));
+        assert_eq!(budget(Some(10_000_000), None), (MAX_RUNS, MAX_TIME));
+        assert_eq!(budget(None, Some(secs(60))), (MAX_RUNS, secs(6)));
+        assert_eq!(budget(None, Some(secs(3))), (MAX_RUNS, MIN_TIME));
+        assert_eq!(budget(Some(20_000), Some(secs(3_600))), (2_000, MAX_TIME));
     }
 }

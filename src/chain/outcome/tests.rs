@@ -152,11 +152,13 @@ fn halt_reasons_map_to_harvey_names() {
         (EvmHalt::InvalidJump, HaltReason::InvalidJump),
         (EvmHalt::StackOverflow, HaltReason::StackOverflow),
         (EvmHalt::StackUnderflow, HaltReason::StackUnderflow),
+        (EvmHalt::CreateContractSizeLimit, HaltReason::CodeSizeLimit),
+        (EvmHalt::CreateInitCodeSizeLimit, HaltReason::CodeSizeLimit),
     ];
     for (evm, ours) in cases {
         assert_eq!(HaltReason::from_evm(&evm), ours);
     }
-    let other = HaltReason::from_evm(&EvmHalt::CreateContractSizeLimit);
+    let other = HaltReason::from_evm(&EvmHalt::CallTooDeep);
     assert!(matches!(other, HaltReason::Other(ref s) if !s.is_empty()));
     assert_eq!(
         TxStatus::Halt(HaltReason::OutOfGas).to_string(),
