@@ -4,10 +4,8 @@
 //! arguments among those an invariant can enumerate; `bound` keeps integer parameters in
 //! range through generation, mutation, prediction and shrinking.
 
-use alloy_dyn_abi::DynSolValue;
-use harvey::chain::{AddressArgs, Chain};
 use harvey::prelude::*;
-use harvey::{Failure, Outcome};
+use harvey::Failure;
 
 fn campaign<'a>() -> Campaign<'a> {
     Campaign::new(env!("CARGO_MANIFEST_DIR"))

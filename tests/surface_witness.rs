@@ -6,7 +6,6 @@
 
 use std::path::Path;
 
-use alloy_dyn_abi::DynSolValue;
 use harvey::chain::{Tx, TxOptions, TxOutcome};
 use harvey::prelude::*;
 
