@@ -4,8 +4,8 @@
 //! arguments among those an invariant can enumerate; `bound` keeps integer parameters in
 //! range through generation, mutation, prediction and shrinking.
 
-use harvey::prelude::*;
 use harvey::Failure;
+use harvey::prelude::*;
 
 fn campaign<'a>() -> Campaign<'a> {
     Campaign::new(env!("CARGO_MANIFEST_DIR"))
