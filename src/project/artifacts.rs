@@ -2,6 +2,9 @@
 //! the build they came from, and a pc → source index over the runtime code.
 
 use std::collections::BTreeMap;
+
+use alloy_primitives::Address;
+use foundry_compilers::artifacts::Offsets;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -121,6 +124,71 @@ pub struct ContractArtifact {
     /// The sources of the build the contract came from (source ids are per build).
     pub sources: Arc<SourceSet>,
     pub(crate) pc_index: PcIndex,
+    /// The external libraries whose addresses the bytecode needs, with where they go. Empty
+    /// for contracts that call no external library function.
+    pub libraries: Vec<LibraryLink>,
+}
+
+/// One external library a contract is linked to: the library and the byte offsets of its
+/// address in the creation and runtime code (zeros until linked).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LibraryLink {
+    /// The file defining the library, as compiled (relative to the project root).
+    pub source_path: PathBuf,
+    /// The library's name.
+    pub name: String,
+    /// Where its 20-byte address goes in the creation code.
+    pub creation_offsets: Vec<usize>,
+    /// Where its 20-byte address goes in the runtime code.
+    pub runtime_offsets: Vec<usize>,
+}
+
+/// solc's link references: file → library → offsets.
+type LinkReferences = BTreeMap<String, BTreeMap<String, Vec<Offsets>>>;
+
+impl LibraryLink {
+    /// The libraries named by solc's link references of the creation and runtime code.
+    pub(crate) fn from_references(
+        creation: Option<&LinkReferences>,
+        runtime: Option<&LinkReferences>,
+    ) -> Vec<LibraryLink> {
+        let mut links: Vec<LibraryLink> = Vec::new();
+        let mut add = |references: Option<&LinkReferences>, runtime: bool| {
+            for (file, libraries) in references.into_iter().flatten() {
+                for (name, offsets) in libraries {
+                    let link = match links
+                        .iter_mut()
+                        .position(|l| l.source_path == Path::new(file) && l.name == *name)
+                    {
+                        Some(at) => &mut links[at],
+                        None => {
+                            links.push(LibraryLink {
+                                source_path: PathBuf::from(file),
+                                name: name.clone(),
+                                creation_offsets: Vec::new(),
+                                runtime_offsets: Vec::new(),
+                            });
+                            links.last_mut().expect("just pushed")
+                        }
+                    };
+                    let target = if runtime {
+                        &mut link.runtime_offsets
+                    } else {
+                        &mut link.creation_offsets
+                    };
+                    target.extend(offsets.iter().map(|o| o.start as usize));
+                }
+            }
+        };
+        add(creation, false);
+        add(runtime, true);
+        links
+    }
+
+    /// `path:Name`, as in [`ContractArtifact::qualified_name`].
+    pub fn qualified_name(&self) -> String {
+        format!("{}:{}", self.source_path.display(), self.name)
+    }
 }
 
 impl ContractArtifact {
@@ -130,8 +198,35 @@ impl ContractArtifact {
     }
 
     /// Whether the contract has creation code (interfaces and abstract contracts have none).
+    /// A contract that needs [`libraries`](Self::libraries) is deployable once linked.
     pub fn is_deployable(&self) -> bool {
         !self.creation_code.is_empty()
+    }
+
+    /// A copy with every library's address (in the order of [`libraries`](Self::libraries))
+    /// written into its creation and runtime code. The pc index and source map still apply:
+    /// an address fills the 20 bytes of a PUSH20 and moves no instruction.
+    pub fn linked(&self, addresses: &[Address]) -> ContractArtifact {
+        let mut creation = self.creation_code.to_vec();
+        let mut runtime = self.runtime_code.to_vec();
+        for (link, address) in self.libraries.iter().zip(addresses) {
+            for (code, offsets) in [
+                (&mut creation, &link.creation_offsets),
+                (&mut runtime, &link.runtime_offsets),
+            ] {
+                for &at in offsets {
+                    if let Some(slot) = code.get_mut(at..at + 20) {
+                        slot.copy_from_slice(address.as_slice());
+                    }
+                }
+            }
+        }
+        ContractArtifact {
+            creation_code: creation.into(),
+            runtime_code: runtime.into(),
+            libraries: Vec::new(),
+            ..self.clone()
+        }
     }
 
     /// The source location of the runtime instruction at `pc`, if the source map names one.

@@ -7,6 +7,7 @@
 mod artifacts;
 mod compile;
 mod config;
+mod remappings;
 mod solc;
 mod source_map;
 
@@ -16,7 +17,9 @@ use std::sync::{Arc, Mutex};
 
 use once_cell::sync::Lazy;
 
-pub use artifacts::{Artifacts, ContractArtifact, SourceFile, SourceLocation, SourceSet};
+pub use artifacts::{
+    Artifacts, ContractArtifact, LibraryLink, SourceFile, SourceLocation, SourceSet,
+};
 pub use config::ProjectConfig;
 pub(crate) use source_map::instruction_pcs;
 
