@@ -28,6 +28,7 @@
 //! `Chain` is `Send` but not `Sync`.
 
 mod abi;
+mod link;
 mod outcome;
 mod vm;
 
@@ -243,6 +244,7 @@ impl Chain {
         encoded_args: Vec<u8>,
         options: TxOptions,
     ) -> Result<Address> {
+        let artifact = self.linked(artifact)?;
         let failed = |reason: String| Error::DeployFailed {
             contract: artifact.name.clone(),
             reason,

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use alloy_primitives::Address;
-use foundry_compilers::artifacts::Offsets;
+use foundry_compilers::artifacts::{BytecodeObject, Offsets};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -185,6 +185,23 @@ impl LibraryLink {
         links
     }
 
+    /// The bytes of `object`, with zeros where library addresses go. (foundry-compilers'
+    /// `strip_bytecode_placeholders` leaves the placeholders' outer underscores and fails.)
+    pub(crate) fn unlinked_bytes(object: &BytecodeObject) -> Option<Bytes> {
+        match object {
+            BytecodeObject::Bytecode(bytes) => Some(bytes.clone()),
+            BytecodeObject::Unlinked(text) => {
+                // A placeholder is `__$` + 34 hex digits + `$__`: the 40 hex digits of an
+                // address.
+                let mut hex = text.trim_start_matches("0x").to_string();
+                while let Some(at) = hex.find("__$") {
+                    hex.replace_range(at..(at + 40).min(hex.len()), &"0".repeat(40));
+                }
+                alloy_primitives::hex::decode(hex).ok().map(Bytes::from)
+            }
+        }
+    }
+
     /// `path:Name`, as in [`ContractArtifact::qualified_name`].
     pub fn qualified_name(&self) -> String {
         format!("{}:{}", self.source_path.display(), self.name)
@@ -335,5 +352,45 @@ impl Artifacts {
                 }
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_become_zeros_and_linking_fills_them_in_place() {
+        // PUSH20 <placeholder> PUSH1 0x01
+        let placeholder = format!("__${}$__", "a".repeat(34));
+        let object = BytecodeObject::Unlinked(format!("73{placeholder}6001"));
+        let code = LibraryLink::unlinked_bytes(&object).unwrap();
+        assert_eq!(code.len(), 23);
+        assert!(code[1..21].iter().all(|&b| b == 0));
+        assert_eq!((code[0], code[21], code[22]), (0x73, 0x60, 0x01));
+
+        let artifact = ContractArtifact {
+            name: "User".into(),
+            source_path: "src/User.sol".into(),
+            abi: JsonAbi::default(),
+            creation_code: code.clone(),
+            runtime_code: code,
+            runtime_source_map: None,
+            sources: Arc::default(),
+            pc_index: PcIndex::default(),
+            libraries: vec![LibraryLink {
+                source_path: "src/Lib.sol".into(),
+                name: "Lib".into(),
+                creation_offsets: vec![1],
+                runtime_offsets: vec![1],
+            }],
+        };
+        let address = Address::repeat_byte(0x42);
+        let linked = artifact.linked(&[address]);
+        for code in [&linked.creation_code, &linked.runtime_code] {
+            assert_eq!(&code[1..21], address.as_slice());
+            assert_eq!(code.len(), 23);
+        }
+        assert!(linked.libraries.is_empty());
     }
 }

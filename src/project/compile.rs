@@ -253,10 +253,10 @@ fn convert(config: &ProjectConfig, output: &Output) -> Result<Artifacts> {
         // library addresses go, with the offsets to patch at deploy: linking does not move
         // instructions, so the runtime source map indexes the linked code as well.
         let creation_code = creation
-            .and_then(|b| b.object.strip_bytecode_placeholders())
+            .and_then(|b| LibraryLink::unlinked_bytes(&b.object))
             .unwrap_or_default();
         let runtime_code = runtime
-            .and_then(|b| b.object.strip_bytecode_placeholders())
+            .and_then(|b| LibraryLink::unlinked_bytes(&b.object))
             .unwrap_or_default();
         let libraries = LibraryLink::from_references(
             creation.map(|b| &b.link_references),
