@@ -258,10 +258,14 @@ fn convert(config: &ProjectConfig, output: &Output) -> Result<Artifacts> {
         let runtime_code = runtime
             .and_then(|b| LibraryLink::unlinked_bytes(&b.object))
             .unwrap_or_default();
-        let libraries = LibraryLink::from_references(
+        let mut libraries = LibraryLink::from_references(
             creation.map(|b| &b.link_references),
             runtime.map(|b| &b.link_references),
         );
+        // Link references name files as solc saw them; artifacts are found by root-relative path.
+        for library in &mut libraries {
+            library.source_path = relative(root, &root.join(&library.source_path));
+        }
         let runtime_source_map = runtime.and_then(|b| b.source_map.clone());
         let pc_index = match &runtime_source_map {
             Some(map) if !map.is_empty() => PcIndex::build(&runtime_code, map)?,

@@ -138,14 +138,9 @@ impl ProjectConfig {
             )
             .collect();
         let remappings = remappings::resolve(root, &written, &libs)?;
-        let mut skip = profile.skip.unwrap_or_default();
-        skip.extend(
-            std::env::var("HARVEY_SKIP")
-                .unwrap_or_default()
-                .split(',')
-                .map(str::trim)
-                .filter(|g| !g.is_empty())
-                .map(String::from),
+        let skip = skip_globs(
+            profile.skip.unwrap_or_default(),
+            std::env::var("HARVEY_SKIP").ok().as_deref(),
         );
         Ok(ProjectConfig {
             root: root.to_path_buf(),
@@ -163,6 +158,19 @@ impl ProjectConfig {
             cache_dir: root.join("target").join("harvey"),
         })
     }
+}
+
+/// foundry.toml's `skip` globs followed by those of `HARVEY_SKIP` (comma-separated).
+fn skip_globs(mut foundry: Vec<String>, harvey_skip: Option<&str>) -> Vec<String> {
+    foundry.extend(
+        harvey_skip
+            .unwrap_or_default()
+            .split(',')
+            .map(str::trim)
+            .filter(|g| !g.is_empty())
+            .map(String::from),
+    );
+    foundry
 }
 
 /// The `default` profile of a foundry.toml, overridden by profile `selected`.
@@ -209,6 +217,13 @@ mod tests {
         assert_eq!(p.solc.as_deref(), Some("0.8.28"));
         assert_eq!(p.optimizer, Some(true));
         assert_eq!(p.optimizer_runs, Some(10000));
+    }
+
+    #[test]
+    fn harvey_skip_adds_comma_separated_globs_to_foundry_skip() {
+        let globs = skip_globs(vec!["test/fork/**".into()], Some(" *.t.sol, ,src/Big.sol"));
+        assert_eq!(globs, ["test/fork/**", "*.t.sol", "src/Big.sol"]);
+        assert!(skip_globs(Vec::new(), None).is_empty());
     }
 
     #[test]
