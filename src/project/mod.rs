@@ -1,6 +1,9 @@
-//! Everything about the Solidity side: finding the sources (`foundry.toml` or `contracts/`),
-//! finding solc, compiling with foundry-compilers (cached on disk, at most once per process)
-//! and exposing the artifacts with a pc → source line index.
+//! Everything about the Solidity side: finding the sources (`foundry.toml` or `contracts/`)
+//! and what to compile (`config.rs`), import remappings as forge infers them
+//! (`remappings.rs`), the solc compilers and which one compiles which file (`solc.rs`),
+//! compiling with foundry-compilers (cached on disk, at most once per process; `compile.rs`)
+//! and exposing the artifacts, with their library link references, and a pc → source line
+//! index (`artifacts.rs`, `source_map.rs`).
 //!
 //! This module knows nothing about fuzzing.
 
