@@ -30,6 +30,7 @@
 mod abi;
 mod args;
 mod deal;
+mod link;
 mod logs;
 mod outcome;
 mod vm;
@@ -252,6 +253,7 @@ impl Chain {
         encoded_args: Vec<u8>,
         options: TxOptions,
     ) -> Result<Address> {
+        let artifact = self.linked(artifact)?;
         let failed = |reason: String| Error::DeployFailed {
             contract: artifact.name.clone(),
             reason,
