@@ -25,6 +25,33 @@ pub enum Error {
         tried: Vec<String>,
     },
 
+    /// Some files have pragmas (their own or their imports') that no available solc satisfies.
+    #[error(
+        "no available solc satisfies the pragmas of:\n{}\navailable: {}\nFix: {fix}",
+        .files.iter().map(|f| format!("  - {f}")).collect::<Vec<_>>().join("\n"),
+        .available.join(", ")
+    )]
+    NoSolcForPragma {
+        /// Each file without a compiler, with the pragmas of it and its imports.
+        files: Vec<String>,
+        /// The compilers that were available, with their versions.
+        available: Vec<String>,
+        /// How to get a fitting compiler.
+        fix: String,
+    },
+
+    /// A contract links an external library that cannot be deployed for it (not compiled,
+    /// no creation code, or its deployment failed).
+    #[error("cannot link library `{library}` into `{contract}`: {reason}")]
+    Link {
+        /// The library, as `path:Name`.
+        library: String,
+        /// The contract that needs it.
+        contract: String,
+        /// Why it cannot be linked, and how to fix it.
+        reason: String,
+    },
+
     /// solc ran but rejected the sources; `messages` are solc's own formatted errors
     /// (with `file:line:column`).
     #[error("Solidity compilation failed:\n{messages}")]

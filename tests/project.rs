@@ -181,3 +181,70 @@ fn compiled_shares_one_compilation_per_process() {
         "the repo's contracts/ compile"
     );
 }
+
+#[test]
+fn a_remapping_whose_target_is_missing_names_it_its_origin_and_the_path() {
+    let dir = project(&[("Guard.sol", GUARD)]);
+    let toml = format!(
+        "[profile.default]\nsrc = \"contracts\"\nsolc = {:?}\nremappings = [\"gone/=lib/gone/src/\"]\n",
+        shim().display().to_string()
+    );
+    std::fs::write(dir.path().join("foundry.toml"), toml).unwrap();
+    let err = ProjectConfig::discover(dir.path()).unwrap_err();
+    assert!(matches!(err, Error::Config(_)), "{err:?}");
+    let text = err.to_string();
+    for part in [
+        "`gone/=lib/gone/src/`",
+        "foundry.toml `remappings`",
+        "lib/gone/src",
+        "does not exist",
+    ] {
+        assert!(text.contains(part), "`{part}` missing from:\n{text}");
+    }
+}
+
+#[test]
+fn an_explicit_solc_is_binding_and_a_pragma_it_fails_names_the_file() {
+    let pinned = "pragma solidity =0.8.7;\ncontract Pinned {}\n";
+    let dir = project(&[("Guard.sol", GUARD), ("Pinned.sol", pinned)]);
+    let err = ProjectConfig::discover(dir.path())
+        .unwrap()
+        .compile()
+        .unwrap_err();
+    assert!(matches!(err, Error::NoSolcForPragma { .. }), "{err:?}");
+    let text = err.to_string();
+    assert!(text.contains("contracts/Pinned.sol =0.8.7"), "{text}");
+    assert!(text.contains("foundry.toml `solc`"), "{text}");
+    assert!(text.contains("is used for every file"), "{text}");
+    assert!(!text.contains("Guard.sol"), "{text}");
+}
+
+#[test]
+fn a_library_that_cannot_be_deployed_is_a_link_error_naming_it_and_its_user() {
+    // The library's runtime code exceeds the 24 KiB code size limit, so deploying it fails.
+    let big = format!(
+        "pragma solidity ^0.8.0;\nlibrary Big {{\n    function blob() external pure returns (bytes memory) {{ return hex\"{}\"; }}\n}}\n",
+        "ab".repeat(25_000)
+    );
+    let user = "pragma solidity ^0.8.0;\nimport {Big} from \"./Big.sol\";\ncontract User {\n    function size() external pure returns (uint256) { return Big.blob().length; }\n}\n";
+    let dir = project(&[("Big.sol", &big), ("User.sol", user)]);
+    let artifacts = Arc::new(
+        ProjectConfig::discover(dir.path())
+            .unwrap()
+            .compile()
+            .unwrap(),
+    );
+    let user = artifacts.get("User").unwrap();
+    assert_eq!(user.libraries.len(), 1);
+    assert_eq!(user.libraries[0].qualified_name(), "contracts/Big.sol:Big");
+    let mut chain = harvey::chain::Chain::new(artifacts);
+    let err = chain.deploy("User", ()).unwrap_err();
+    assert!(matches!(err, Error::Link { .. }), "{err:?}");
+    let text = err.to_string();
+    assert!(
+        text.contains("cannot link library `contracts/Big.sol:Big` into `contracts/User.sol:User`"),
+        "{text}"
+    );
+    assert!(text.contains("deploying it failed"), "{text}");
+    assert!(!text.contains("no creation code"), "{text}");
+}

@@ -31,6 +31,7 @@ mod abi;
 mod args;
 mod deal;
 mod fuzz_plan;
+mod link;
 mod logs;
 mod outcome;
 mod vm;
@@ -258,6 +259,7 @@ impl Chain {
         encoded_args: Vec<u8>,
         options: TxOptions,
     ) -> Result<Address> {
+        let artifact = self.linked(artifact)?;
         let failed = |reason: String| Error::DeployFailed {
             contract: artifact.name.clone(),
             reason,

@@ -2,6 +2,9 @@
 //! the build they came from, and a pc → source index over the runtime code.
 
 use std::collections::BTreeMap;
+
+use alloy_primitives::Address;
+use foundry_compilers::artifacts::{BytecodeObject, Offsets};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -122,6 +125,88 @@ pub struct ContractArtifact {
     /// The sources of the build the contract came from (source ids are per build).
     pub sources: Arc<SourceSet>,
     pub(crate) pc_index: PcIndex,
+    /// The external libraries whose addresses the bytecode needs, with where they go. Empty
+    /// for contracts that call no external library function.
+    pub libraries: Vec<LibraryLink>,
+}
+
+/// One external library a contract is linked to: the library and the byte offsets of its
+/// address in the creation and runtime code (zeros until linked).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LibraryLink {
+    /// The file defining the library, as compiled (relative to the project root).
+    pub source_path: PathBuf,
+    /// The library's name.
+    pub name: String,
+    /// Where its 20-byte address goes in the creation code.
+    pub creation_offsets: Vec<usize>,
+    /// Where its 20-byte address goes in the runtime code.
+    pub runtime_offsets: Vec<usize>,
+}
+
+/// solc's link references: file → library → offsets.
+type LinkReferences = BTreeMap<String, BTreeMap<String, Vec<Offsets>>>;
+
+impl LibraryLink {
+    /// The libraries named by solc's link references of the creation and runtime code.
+    pub(crate) fn from_references(
+        creation: Option<&LinkReferences>,
+        runtime: Option<&LinkReferences>,
+    ) -> Vec<LibraryLink> {
+        let mut links: Vec<LibraryLink> = Vec::new();
+        let mut add = |references: Option<&LinkReferences>, runtime: bool| {
+            for (file, libraries) in references.into_iter().flatten() {
+                for (name, offsets) in libraries {
+                    let link = match links
+                        .iter_mut()
+                        .position(|l| l.source_path == Path::new(file) && l.name == *name)
+                    {
+                        Some(at) => &mut links[at],
+                        None => {
+                            links.push(LibraryLink {
+                                source_path: PathBuf::from(file),
+                                name: name.clone(),
+                                creation_offsets: Vec::new(),
+                                runtime_offsets: Vec::new(),
+                            });
+                            links.last_mut().expect("just pushed")
+                        }
+                    };
+                    let target = if runtime {
+                        &mut link.runtime_offsets
+                    } else {
+                        &mut link.creation_offsets
+                    };
+                    target.extend(offsets.iter().map(|o| o.start as usize));
+                }
+            }
+        };
+        add(creation, false);
+        add(runtime, true);
+        links
+    }
+
+    /// The bytes of `object`, with zeros where library addresses go. (foundry-compilers'
+    /// `strip_bytecode_placeholders` leaves the placeholders' outer underscores and fails.)
+    pub(crate) fn unlinked_bytes(object: &BytecodeObject) -> Option<Bytes> {
+        match object {
+            BytecodeObject::Bytecode(bytes) => Some(bytes.clone()),
+            BytecodeObject::Unlinked(text) => {
+                // A placeholder is `__$` + 34 hex digits + `$__`: the 40 hex digits of an
+                // address.
+                let mut hex = text.trim_start_matches("0x").to_string();
+                while let Some(at) = hex.find("__$") {
+                    hex.replace_range(at..(at + 40).min(hex.len()), &"0".repeat(40));
+                }
+                alloy_primitives::hex::decode(hex).ok().map(Bytes::from)
+            }
+        }
+    }
+
+    /// `path:Name`, as in [`ContractArtifact::qualified_name`].
+    pub fn qualified_name(&self) -> String {
+        format!("{}:{}", self.source_path.display(), self.name)
+    }
 }
 
 impl ContractArtifact {
@@ -131,8 +216,35 @@ impl ContractArtifact {
     }
 
     /// Whether the contract has creation code (interfaces and abstract contracts have none).
+    /// A contract that needs [`libraries`](Self::libraries) is deployable once linked.
     pub fn is_deployable(&self) -> bool {
         !self.creation_code.is_empty()
+    }
+
+    /// A copy with every library's address (in the order of [`libraries`](Self::libraries))
+    /// written into its creation and runtime code. The pc index and source map still apply:
+    /// an address fills the 20 bytes of a PUSH20 and moves no instruction.
+    pub fn linked(&self, addresses: &[Address]) -> ContractArtifact {
+        let mut creation = self.creation_code.to_vec();
+        let mut runtime = self.runtime_code.to_vec();
+        for (link, address) in self.libraries.iter().zip(addresses) {
+            for (code, offsets) in [
+                (&mut creation, &link.creation_offsets),
+                (&mut runtime, &link.runtime_offsets),
+            ] {
+                for &at in offsets {
+                    if let Some(slot) = code.get_mut(at..at + 20) {
+                        slot.copy_from_slice(address.as_slice());
+                    }
+                }
+            }
+        }
+        ContractArtifact {
+            creation_code: creation.into(),
+            runtime_code: runtime.into(),
+            libraries: Vec::new(),
+            ..self.clone()
+        }
     }
 
     /// The source location of the runtime instruction at `pc`, if the source map names one.
@@ -255,5 +367,45 @@ impl Artifacts {
                 }
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_become_zeros_and_linking_fills_them_in_place() {
+        // PUSH20 <placeholder> PUSH1 0x01
+        let placeholder = format!("__${}$__", "a".repeat(34));
+        let object = BytecodeObject::Unlinked(format!("73{placeholder}6001"));
+        let code = LibraryLink::unlinked_bytes(&object).unwrap();
+        assert_eq!(code.len(), 23);
+        assert!(code[1..21].iter().all(|&b| b == 0));
+        assert_eq!((code[0], code[21], code[22]), (0x73, 0x60, 0x01));
+
+        let artifact = ContractArtifact {
+            name: "User".into(),
+            source_path: "src/User.sol".into(),
+            abi: JsonAbi::default(),
+            creation_code: code.clone(),
+            runtime_code: code,
+            runtime_source_map: None,
+            sources: Arc::default(),
+            pc_index: PcIndex::default(),
+            libraries: vec![LibraryLink {
+                source_path: "src/Lib.sol".into(),
+                name: "Lib".into(),
+                creation_offsets: vec![1],
+                runtime_offsets: vec![1],
+            }],
+        };
+        let address = Address::repeat_byte(0x42);
+        let linked = artifact.linked(&[address]);
+        for code in [&linked.creation_code, &linked.runtime_code] {
+            assert_eq!(&code[1..21], address.as_slice());
+            assert_eq!(code.len(), 23);
+        }
+        assert!(linked.libraries.is_empty());
     }
 }

@@ -1,38 +1,41 @@
 //! Compiling a project with foundry-compilers (cached on disk under `target/harvey`) and
 //! turning its output into harvey's [`Artifacts`].
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use foundry_compilers::artifacts::remappings::Remapping;
-use foundry_compilers::artifacts::{EvmVersion, Settings, Severity};
-use foundry_compilers::compilers::solc::{SolcCompiler, SolcSettings};
-use foundry_compilers::resolver::parse::SolData;
-use foundry_compilers::solc::Solc;
+use foundry_compilers::artifacts::{EvmVersion, Settings, Severity, Source, Sources};
+use foundry_compilers::compilers::solc::{SolcLanguage, SolcSettings};
+use foundry_compilers::resolver::parse::SolParser;
 use foundry_compilers::{
-    ConfigurableArtifacts, Project, ProjectBuilder, ProjectCompileOutput, ProjectPathsConfig,
+    ConfigurableArtifacts, Graph, Project, ProjectBuilder, ProjectCompileOutput, ProjectPathsConfig,
 };
 
 use crate::error::{Error, Result};
-use crate::project::artifacts::{Artifacts, ContractArtifact, SourceFile, SourceSet};
+use crate::project::artifacts::{Artifacts, ContractArtifact, LibraryLink, SourceFile, SourceSet};
 use crate::project::config::ProjectConfig;
-use crate::project::solc::{self, Pragma};
+use crate::project::solc::{self, Compilers, Need, Pragma};
 use crate::project::source_map::PcIndex;
 
-type Output = ProjectCompileOutput<SolcCompiler, ConfigurableArtifacts>;
+type Output = ProjectCompileOutput<Compilers, ConfigurableArtifacts>;
 
-/// Compiles the project described by `config`.
+/// Compiles the project described by `config`: its input files (see [`input_files`]) and
+/// what they import, each file with a compiler fitting its pragmas and its imports'.
 pub(crate) fn compile(config: &ProjectConfig) -> Result<Artifacts> {
-    let pragmas = read_pragmas(&config.sources)?;
-    let solc = solc::find(
+    let inputs = input_files(config)?;
+    let paths = project_paths(config)?;
+    let mut compilers = solc::find(
         &solc::SearchEnv::from_process(),
         &config.root,
         config.solc.as_deref(),
-        &pragmas,
     )?;
-    let project = foundry_project(config, solc)?;
-    let output = project.compile().map_err(|e| Error::Solc(e.to_string()))?;
+    compilers.cover(&needs(config, &paths, &inputs)?)?;
+    let project = foundry_project(config, paths, compilers)?;
+    let output = project
+        .compile_files(inputs)
+        .map_err(|e| Error::Solc(e.to_string()))?;
     let messages = error_messages(&output);
     if !messages.is_empty() {
         return Err(Error::Compile { messages });
@@ -40,43 +43,101 @@ pub(crate) fn compile(config: &ProjectConfig) -> Result<Artifacts> {
     Ok(convert(config, &output)?.with_chain_settings(config.chain.clone()))
 }
 
-/// Every `.sol` file under `sources` with its pragma, so that solc can be chosen to fit.
-fn read_pragmas(sources: &Path) -> Result<Vec<Pragma>> {
-    let mut files = Vec::new();
-    collect_sol_files(sources, &mut files)?;
+/// What is compiled (with its imports): every `.sol` file under `sources` and `tests`, except
+/// those under `scripts` and those matching a `skip` glob. See the [`ProjectConfig`] docs.
+fn input_files(config: &ProjectConfig) -> Result<Vec<PathBuf>> {
+    let skip = config
+        .skip
+        .iter()
+        .map(|glob| {
+            glob::Pattern::new(glob).map_err(|e| {
+                Error::Config(format!(
+                    "skip glob `{glob}` (foundry.toml `skip` or HARVEY_SKIP): {e}"
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let mut files = BTreeSet::new();
+    collect_sol_files(&config.sources, &mut files)?;
+    if let Some(tests) = config.tests.as_ref().filter(|t| t.is_dir()) {
+        collect_sol_files(tests, &mut files)?;
+    }
+    let found_any = !files.is_empty();
+    files.retain(|file| {
+        let relative = relative(&config.root, file);
+        let name = file.file_name().unwrap_or_default().to_string_lossy();
+        !file.starts_with(&config.scripts)
+            && !skip.iter().any(|glob| {
+                glob.matches_path(&relative)
+                    || (!glob.as_str().contains('/') && glob.matches(&name))
+            })
+    });
     if files.is_empty() {
-        return Err(Error::Config(format!(
-            "no Solidity sources (*.sol) under {}; put contracts there, or set `src` in foundry.toml",
-            sources.display()
-        )));
-    }
-    let mut pragmas = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(&file).map_err(|e| Error::io(&file, &e))?;
-        if let Some(requirement) = SolData::parse(&text, &file).version_req {
-            pragmas.push(Pragma { file, requirement });
+        let mut dirs = config.sources.display().to_string();
+        if let Some(tests) = &config.tests {
+            dirs += &format!(" and {}", tests.display());
         }
+        return Err(Error::Config(if found_any {
+            format!(
+                "every Solidity source under {dirs} is skipped (foundry.toml `skip`, HARVEY_SKIP)"
+            )
+        } else {
+            format!(
+                "no Solidity sources (*.sol) under {dirs}; put contracts there, or set `src` in foundry.toml"
+            )
+        }));
     }
-    Ok(pragmas)
+    Ok(files.into_iter().collect())
 }
 
-fn collect_sol_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+fn collect_sol_files(dir: &Path, out: &mut BTreeSet<PathBuf>) -> Result<()> {
     let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, &e))?;
     for entry in entries {
         let path = entry.map_err(|e| Error::io(dir, &e))?.path();
         if path.is_dir() {
             collect_sol_files(&path, out)?;
         } else if path.extension().is_some_and(|ext| ext == "sol") {
-            out.push(path);
+            out.insert(path);
         }
     }
     Ok(())
 }
 
-fn foundry_project(
+/// Every input file with the pragmas of it and its transitive imports, from foundry-compilers'
+/// import graph (the one its version resolution walks).
+fn needs(
     config: &ProjectConfig,
-    solc: Solc,
-) -> Result<Project<SolcCompiler, ConfigurableArtifacts>> {
+    paths: &ProjectPathsConfig<SolcLanguage>,
+    inputs: &[PathBuf],
+) -> Result<Vec<Need>> {
+    let sources: Sources =
+        Source::read_all(inputs.iter().cloned()).map_err(|e| Error::Solc(e.to_string()))?;
+    let graph = Graph::<SolParser>::resolve_sources(paths, sources)
+        .map_err(|e| Error::Solc(e.to_string()))?;
+    let mut needs = Vec::new();
+    for file in inputs {
+        let Some(&index) = graph.files().get(file) else {
+            continue;
+        };
+        let pragmas = graph
+            .node_ids(index)
+            .filter_map(|id| {
+                let node = graph.node(id);
+                Some(Pragma {
+                    file: relative(&config.root, node.path()),
+                    requirement: node.data.version_req.clone()?,
+                })
+            })
+            .collect();
+        needs.push(Need {
+            file: relative(&config.root, file),
+            pragmas,
+        });
+    }
+    Ok(needs)
+}
+
+fn project_paths(config: &ProjectConfig) -> Result<ProjectPathsConfig<SolcLanguage>> {
     let remappings = config
         .remappings
         .iter()
@@ -86,9 +147,10 @@ fn foundry_project(
         })
         .collect::<Result<Vec<_>>>()?;
     let out = config.cache_dir.join("out");
-    let paths = ProjectPathsConfig::builder()
+    let mut builder = ProjectPathsConfig::builder()
         .root(&config.root)
         .sources(&config.sources)
+        .scripts(&config.scripts)
         .libs(config.libs.iter().cloned())
         .remappings(remappings)
         .artifacts(&out)
@@ -98,9 +160,18 @@ fn foundry_project(
                 .cache_dir
                 .join("cache")
                 .join("solidity-files-cache.json"),
-        )
-        .build()
-        .map_err(|e| Error::Config(e.to_string()))?;
+        );
+    if let Some(tests) = &config.tests {
+        builder = builder.tests(tests);
+    }
+    builder.build().map_err(|e| Error::Config(e.to_string()))
+}
+
+fn foundry_project(
+    config: &ProjectConfig,
+    paths: ProjectPathsConfig<SolcLanguage>,
+    compilers: Compilers,
+) -> Result<Project<Compilers, ConfigurableArtifacts>> {
     let mut settings = Settings::default();
     settings.optimizer.enabled = Some(config.optimizer);
     settings.optimizer.runs = Some(config.optimizer_runs);
@@ -111,7 +182,7 @@ fn foundry_project(
                 .map_err(|e| Error::Config(format!("evm_version `{evm}`: {e}")))?,
         );
     }
-    ProjectBuilder::<SolcCompiler, ConfigurableArtifacts>::new(ConfigurableArtifacts::default())
+    ProjectBuilder::<Compilers, ConfigurableArtifacts>::new(ConfigurableArtifacts::default())
         .paths(paths)
         .settings(SolcSettings {
             settings,
@@ -120,7 +191,9 @@ fn foundry_project(
         // Build infos carry each build's source id → path table, which source maps need.
         .set_build_info(true)
         .offline()
-        .build(SolcCompiler::Specific(solc))
+        // One solc at a time: solcjs builds are memory-hungry and the machine is shared.
+        .single_solc_jobs()
+        .build(compilers)
         .map_err(|e| Error::Solc(e.to_string()))
 }
 
@@ -176,14 +249,23 @@ fn convert(config: &ProjectConfig, output: &Output) -> Result<Artifacts> {
             .deployed_bytecode
             .as_ref()
             .and_then(|d| d.bytecode.as_ref());
-        // Unlinked bytecode (external libraries) has no bytes: the contract is then not
-        // deployable, which deploy reports by name.
+        // Unlinked bytecode (a contract calling external library functions) keeps zeros where
+        // library addresses go, with the offsets to patch at deploy: linking does not move
+        // instructions, so the runtime source map indexes the linked code as well.
         let creation_code = creation
-            .and_then(|b| b.object.as_bytes().cloned())
+            .and_then(|b| LibraryLink::unlinked_bytes(&b.object))
             .unwrap_or_default();
         let runtime_code = runtime
-            .and_then(|b| b.object.as_bytes().cloned())
+            .and_then(|b| LibraryLink::unlinked_bytes(&b.object))
             .unwrap_or_default();
+        let mut libraries = LibraryLink::from_references(
+            creation.map(|b| &b.link_references),
+            runtime.map(|b| &b.link_references),
+        );
+        // Link references name files as solc saw them; artifacts are found by root-relative path.
+        for library in &mut libraries {
+            library.source_path = relative(root, &root.join(&library.source_path));
+        }
         let runtime_source_map = runtime.and_then(|b| b.source_map.clone());
         let pc_index = match &runtime_source_map {
             Some(map) if !map.is_empty() => PcIndex::build(&runtime_code, map)?,
@@ -201,6 +283,7 @@ fn convert(config: &ProjectConfig, output: &Output) -> Result<Artifacts> {
                 .cloned()
                 .unwrap_or_default(),
             pc_index,
+            libraries,
         });
     }
     Ok(Artifacts::new(

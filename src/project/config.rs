@@ -1,22 +1,45 @@
 //! Where a project's Solidity lives and how to compile it: `foundry.toml` when there is one,
 //! otherwise harvey's convention (`contracts/`).
+//!
+//! What is compiled: every `.sol` file under foundry.toml `src` (default `src/`) and `test`
+//! (default `test/`), with their imports, minus files under `script` (default `script/`) and
+//! files matching a `skip` glob. Scripts are left out on purpose: a campaign deploys sources
+//! and test helpers (mocks, handlers), never scripts, and compiling less keeps solcjs within
+//! its memory on large repositories. `HARVEY_SKIP` adds globs (comma-separated) to `skip`, to
+//! narrow a compile further (for example `HARVEY_SKIP="test/fork/**,*.t.sol"`).
 
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
+use crate::project::remappings::{self, Origin};
 
 /// How a project is compiled: its layout, remappings, compiler choice and solc settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProjectConfig {
     /// The project root (normally the crate's `CARGO_MANIFEST_DIR`).
     pub root: PathBuf,
-    /// The directory holding the contracts (foundry.toml `src`; default `contracts/`).
+    /// The directory holding the contracts (foundry.toml `src`; default `src/` with a
+    /// foundry.toml, `contracts/` without).
     pub sources: PathBuf,
-    /// Library directories imports are resolved in (foundry.toml `libs`).
+    /// The directory holding tests and their helpers (foundry.toml `test`; default `test/`
+    /// with a foundry.toml, none without). Compiled too, when it exists: mocks and handlers
+    /// live there.
+    pub tests: Option<PathBuf>,
+    /// The scripts directory (foundry.toml `script`; default `script/`), never compiled even
+    /// where it lies inside `sources` or `tests`.
+    pub scripts: PathBuf,
+    /// Globs of files not to compile: foundry.toml `skip`, then `HARVEY_SKIP`'s
+    /// comma-separated globs. A glob is matched against the path relative to the root
+    /// (`test/fork/**`), and one without a `/` also against the file name (`*.t.sol`).
+    pub skip: Vec<String>,
+    /// Library directories imports are resolved and remappings detected in (foundry.toml
+    /// `libs`; default `lib/` and `node_modules/` as in forge 1.7.1, none without foundry.toml).
     pub libs: Vec<PathBuf>,
-    /// Import remappings `prefix=target` (foundry.toml `remappings`, then `remappings.txt`).
+    /// Import remappings `[context:]prefix=target` in forge's precedence: `remappings.txt`,
+    /// then foundry.toml `remappings`, then those auto-detected in `libs`; the first of each
+    /// name wins. See `remappings.rs` for how harvey and forge differ.
     pub remappings: Vec<String>,
     /// The compiler asked for by foundry.toml `solc`/`solc_version`: a path or a version.
     pub solc: Option<String>,
@@ -74,6 +97,9 @@ enum TomlU64 {
 #[derive(Debug, Default, Deserialize)]
 struct FoundryProfile {
     src: Option<PathBuf>,
+    test: Option<PathBuf>,
+    script: Option<PathBuf>,
+    skip: Option<Vec<String>>,
     libs: Option<Vec<PathBuf>>,
     remappings: Option<Vec<String>>,
     solc: Option<String>,
@@ -94,6 +120,9 @@ impl FoundryProfile {
     fn overridden_by(self, over: FoundryProfile) -> FoundryProfile {
         FoundryProfile {
             src: over.src.or(self.src),
+            test: over.test.or(self.test),
+            script: over.script.or(self.script),
+            skip: over.skip.or(self.skip),
             libs: over.libs.or(self.libs),
             remappings: over.remappings.or(self.remappings),
             solc: over.solc.or(self.solc),
@@ -122,7 +151,8 @@ impl ProjectConfig {
     /// `FOUNDRY_PROFILE`, default `default`) if present, else `contracts/` with defaults.
     pub fn discover(root: &Path) -> Result<Self> {
         let manifest = root.join("foundry.toml");
-        let profile = if manifest.is_file() {
+        let foundry = manifest.is_file();
+        let profile = if foundry {
             let text = std::fs::read_to_string(&manifest).map_err(|e| Error::io(&manifest, &e))?;
             let selected = std::env::var("FOUNDRY_PROFILE").unwrap_or_else(|_| "default".into());
             read_profile(&text, &selected)
@@ -149,18 +179,37 @@ impl ProjectConfig {
             block_timestamp: number("block_timestamp", &profile.block_timestamp)?,
             block_number: number("block_number", &profile.block_number)?,
         };
-        let mut remappings = profile.remappings.unwrap_or_default();
-        remappings.extend(read_remappings_txt(root)?);
+        // forge's defaults where foundry.toml is silent.
+        let libs: Vec<PathBuf> = profile
+            .libs
+            .unwrap_or_else(|| vec!["lib".into(), "node_modules".into()])
+            .into_iter()
+            .map(|lib| root.join(lib))
+            .collect();
+        // forge 1.7.1 lets remappings.txt win over foundry.toml for the same name.
+        let written: Vec<(String, Origin)> = read_remappings_txt(root)?
+            .into_iter()
+            .map(|r| (r, Origin::RemappingsTxt))
+            .chain(
+                profile
+                    .remappings
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|r| (r, Origin::FoundryToml)),
+            )
+            .collect();
+        let remappings = remappings::resolve(root, &written, &libs)?;
+        let skip = skip_globs(
+            profile.skip.unwrap_or_default(),
+            std::env::var("HARVEY_SKIP").ok().as_deref(),
+        );
         Ok(ProjectConfig {
             root: root.to_path_buf(),
-            // forge's defaults where foundry.toml is silent.
             sources: root.join(profile.src.unwrap_or_else(|| "src".into())),
-            libs: profile
-                .libs
-                .unwrap_or_else(|| vec!["lib".into()])
-                .into_iter()
-                .map(|lib| root.join(lib))
-                .collect(),
+            tests: foundry.then(|| root.join(profile.test.unwrap_or_else(|| "test".into()))),
+            scripts: root.join(profile.script.unwrap_or_else(|| "script".into())),
+            skip,
+            libs,
             remappings,
             solc: profile.solc.or(profile.solc_version),
             optimizer: profile.optimizer.unwrap_or(false),
@@ -183,6 +232,19 @@ impl TomlU64 {
             }),
         }
     }
+}
+
+/// foundry.toml's `skip` globs followed by those of `HARVEY_SKIP` (comma-separated).
+fn skip_globs(mut foundry: Vec<String>, harvey_skip: Option<&str>) -> Vec<String> {
+    foundry.extend(
+        harvey_skip
+            .unwrap_or_default()
+            .split(',')
+            .map(str::trim)
+            .filter(|g| !g.is_empty())
+            .map(String::from),
+    );
+    foundry
 }
 
 /// The `default` profile of a foundry.toml, overridden by profile `selected`.
@@ -267,6 +329,13 @@ mod tests {
     }
 
     #[test]
+    fn harvey_skip_adds_comma_separated_globs_to_foundry_skip() {
+        let globs = skip_globs(vec!["test/fork/**".into()], Some(" *.t.sol, ,src/Big.sol"));
+        assert_eq!(globs, ["test/fork/**", "*.t.sol", "src/Big.sol"]);
+        assert!(skip_globs(Vec::new(), None).is_empty());
+    }
+
+    #[test]
     fn malformed_toml_is_reported() {
         let err = read_profile("[profile.default\nsrc = ", "default").unwrap_err();
         assert!(!err.is_empty());
@@ -290,9 +359,13 @@ mod tests {
         )
         .unwrap();
         std::fs::write(dir.path().join("remappings.txt"), "b/=deps/b/\n\n").unwrap();
+        for dep in ["deps/a", "deps/b"] {
+            std::fs::create_dir_all(dir.path().join(dep)).unwrap();
+        }
         let config = ProjectConfig::discover(dir.path()).unwrap();
         assert_eq!(config.sources, dir.path().join("sol"));
+        assert_eq!(config.tests, Some(dir.path().join("test")));
         assert_eq!(config.libs, vec![dir.path().join("deps")]);
-        assert_eq!(config.remappings, vec!["a/=deps/a/", "b/=deps/b/"]);
+        assert_eq!(config.remappings, vec!["b/=deps/b/", "a/=deps/a/"]);
     }
 }

@@ -1,12 +1,16 @@
-//! Everything about the Solidity side: finding the sources (`foundry.toml` or `contracts/`),
-//! finding solc, compiling with foundry-compilers (cached on disk, at most once per process)
-//! and exposing the artifacts with a pc → source line index.
+//! Everything about the Solidity side: finding the sources (`foundry.toml` or `contracts/`)
+//! and what to compile (`config.rs`), import remappings as forge infers them
+//! (`remappings.rs`), the solc compilers and which one compiles which file (`solc.rs`),
+//! compiling with foundry-compilers (cached on disk, at most once per process; `compile.rs`)
+//! and exposing the artifacts, with their library link references, and a pc → source line
+//! index (`artifacts.rs`, `source_map.rs`).
 //!
 //! This module knows nothing about fuzzing.
 
 mod artifacts;
 mod compile;
 mod config;
+mod remappings;
 mod solc;
 mod source_map;
 
@@ -16,7 +20,9 @@ use std::sync::{Arc, Mutex};
 
 use once_cell::sync::Lazy;
 
-pub use artifacts::{Artifacts, ContractArtifact, SourceFile, SourceLocation, SourceSet};
+pub use artifacts::{
+    Artifacts, ContractArtifact, LibraryLink, SourceFile, SourceLocation, SourceSet,
+};
 pub use config::{ChainSettings, ProjectConfig};
 pub(crate) use source_map::instruction_pcs;
 

@@ -1,14 +1,26 @@
-//! Finding the solc to compile with.
+//! Finding the solc compilers to compile with, and checking that every file can be compiled.
 //!
-//! Order, stopping at the first hit: `HARVEY_SOLC`; foundry.toml `solc`; a `solc` on `PATH`
-//! whose version satisfies every source's pragma; svm-installed compilers (`~/.svm`, or
-//! `$XDG_DATA_HOME/svm`); with the `svm` feature, a download through svm. An explicit choice
-//! (the first two) is binding: if it does not work that is the error, rather than silently
-//! compiling with something else.
+//! An explicit choice is binding for every file: `HARVEY_SOLC`, else foundry.toml
+//! `solc`/`solc_version` (a path, or a version installed under svm). If it does not work, or a
+//! file's pragma rejects it, that is the error, rather than silently compiling with something
+//! else.
+//!
+//! Otherwise, as forge does, every installed compiler is a candidate: a `solc` on `PATH` and
+//! svm-installed compilers (`~/.svm`, `$XDG_DATA_HOME/svm`, default `~/.local/share/svm`).
+//! foundry-compilers' resolver then picks per file, as in forge, the newest candidate that
+//! satisfies the file's pragma and those of everything it imports, preferring one version for
+//! all files when one fits. A file no candidate fits is an error naming it and how to install a
+//! compiler; with harvey's `svm` feature the newest released solc that fits is downloaded
+//! first.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+use foundry_compilers::artifacts::{Contract, Error as SolcMessage};
+use foundry_compilers::compilers::solc::{SolcLanguage, SolcSettings, SolcVersionedInput};
+use foundry_compilers::compilers::{Compiler, CompilerOutput, CompilerVersion};
+use foundry_compilers::error::SolcError;
+use foundry_compilers::resolver::parse::SolParser;
 use foundry_compilers::solc::Solc;
 use semver::{Version, VersionReq};
 
@@ -21,23 +33,40 @@ pub(crate) struct Pragma {
     pub(crate) requirement: VersionReq,
 }
 
+/// An input file with the pragmas of it and everything it imports, all of which one compiler
+/// must satisfy.
+#[derive(Debug, Clone)]
+pub(crate) struct Need {
+    /// The input file (relative to the project root where it lies inside it).
+    pub(crate) file: PathBuf,
+    /// Its pragma and those of its transitive imports.
+    pub(crate) pragmas: Vec<Pragma>,
+}
+
+/// The compilers a project may use, without duplicate versions, newest first.
+#[derive(Debug, Clone)]
+pub(crate) struct Compilers {
+    /// The candidates.
+    pub(crate) solcs: Vec<Solc>,
+    /// `Some("HARVEY_SOLC = \"…\"")` when one compiler was chosen explicitly: it is binding.
+    pub(crate) explicit: Option<String>,
+    /// Every place looked at, for the error when nothing fits.
+    tried: Vec<String>,
+}
+
+/// `version` without build metadata or pre-release tags, which must not affect matching.
+pub(crate) fn plain(version: &Version) -> Version {
+    Version::new(version.major, version.minor, version.patch)
+}
+
 /// The first pragma `version` does not satisfy.
 fn unsatisfied<'a>(version: &Version, pragmas: &'a [Pragma]) -> Option<&'a Pragma> {
-    // Build metadata (`+commit...`) and pre-release tags must not affect matching.
-    let plain = Version::new(version.major, version.minor, version.patch);
+    let plain = plain(version);
     pragmas.iter().find(|p| !p.requirement.matches(&plain))
 }
 
-fn describe_mismatch(version: &Version, pragma: &Pragma) -> String {
-    format!(
-        "is {version}, but {} requires {}",
-        pragma.file.display(),
-        pragma.requirement
-    )
-}
-
 /// A compiler asked for by name: a path to an executable, or a version to find under svm.
-fn explicit(env: &SearchEnv, origin: &str, wanted: &str, root: &Path) -> Result<Solc> {
+fn explicit(env: &SearchEnv, origin: &str, wanted: &str, root: &Path) -> Result<Compilers> {
     let attempt = if let Ok(version) = Version::parse(wanted.trim_start_matches('v')) {
         svm_installed(&env.svm_dirs())
             .into_iter()
@@ -53,9 +82,17 @@ fn explicit(env: &SearchEnv, origin: &str, wanted: &str, root: &Path) -> Result<
         let path = root.join(wanted);
         Solc::new(&path).map_err(|e| format!("`{}` did not run: {e}", path.display()))
     };
-    attempt.map_err(|why| Error::SolcNotFound {
-        tried: vec![format!("{origin} = {wanted:?}: {why}")],
-    })
+    let choice = format!("{origin} = {wanted:?}");
+    match attempt {
+        Ok(solc) => Ok(Compilers {
+            solcs: vec![solc],
+            explicit: Some(choice),
+            tried: Vec::new(),
+        }),
+        Err(why) => Err(Error::SolcNotFound {
+            tried: vec![format!("{choice}: {why}")],
+        }),
+    }
 }
 
 /// The parts of the process environment that solc discovery reads, gathered in one place so
@@ -104,13 +141,8 @@ impl SearchEnv {
     }
 }
 
-/// Finds the compiler for sources with `pragmas`; `configured` is foundry.toml's `solc`.
-pub(crate) fn find(
-    env: &SearchEnv,
-    root: &Path,
-    configured: Option<&str>,
-    pragmas: &[Pragma],
-) -> Result<Solc> {
+/// The compilers to choose from; `configured` is foundry.toml's `solc`/`solc_version`.
+pub(crate) fn find(env: &SearchEnv, root: &Path, configured: Option<&str>) -> Result<Compilers> {
     if let Some(wanted) = &env.harvey_solc {
         return explicit(env, "HARVEY_SOLC", wanted, root);
     }
@@ -121,28 +153,19 @@ pub(crate) fn find(
         "HARVEY_SOLC: not set".to_string(),
         "foundry.toml `solc`: not set".to_string(),
     ];
+    let mut solcs = Vec::new();
     match env.solc_on_path() {
         None => tried.push("`solc` on PATH: none".into()),
         Some(path) => match Solc::new(&path) {
             Err(e) => tried.push(format!("{}: did not run: {e}", path.display())),
-            Ok(solc) => match unsatisfied(&solc.version, pragmas) {
-                None => return Ok(solc),
-                Some(p) => tried.push(format!(
-                    "{} {}",
-                    path.display(),
-                    describe_mismatch(&solc.version, p)
-                )),
-            },
+            Ok(solc) => {
+                tried.push(format!("{}: {}", path.display(), plain(&solc.version)));
+                solcs.push(solc);
+            }
         },
     }
     let dirs = env.svm_dirs();
     let installed = svm_installed(&dirs);
-    if let Some((version, path)) = installed
-        .iter()
-        .find(|(v, _)| unsatisfied(v, pragmas).is_none())
-    {
-        return Ok(Solc::new_with_version(path, version.clone()));
-    }
     tried.push(if installed.is_empty() {
         format!(
             "svm-installed compilers under {}: none",
@@ -150,12 +173,153 @@ pub(crate) fn find(
         )
     } else {
         let versions: Vec<_> = installed.iter().map(|(v, _)| v.to_string()).collect();
-        format!(
-            "svm-installed compilers ({}): none satisfies every pragma",
-            versions.join(", ")
-        )
+        format!("svm-installed compilers: {}", versions.join(", "))
     });
-    download(pragmas, &mut tried).ok_or(Error::SolcNotFound { tried })
+    solcs.extend(
+        installed
+            .into_iter()
+            .map(|(version, path)| Solc::new_with_version(path, version)),
+    );
+    solcs.sort_by_key(|s| std::cmp::Reverse(plain(&s.version)));
+    solcs.dedup_by(|a, b| plain(&a.version) == plain(&b.version));
+    Ok(Compilers {
+        solcs,
+        explicit: None,
+        tried,
+    })
+}
+
+impl Compilers {
+    /// Makes sure every file of `needs` has a compiler satisfying all its pragmas, downloading
+    /// one with the `svm` feature where none is installed. The error names every file left
+    /// without one and how to install a compiler.
+    pub(crate) fn cover(&mut self, needs: &[Need]) -> Result<()> {
+        let fits = |solcs: &[Solc], need: &Need| {
+            solcs
+                .iter()
+                .any(|s| unsatisfied(&s.version, &need.pragmas).is_none())
+        };
+        let mut uncovered = Vec::new();
+        for need in needs {
+            if fits(&self.solcs, need) {
+                continue;
+            }
+            if self.explicit.is_none()
+                && let Some(solc) = download(&need.pragmas, &mut self.tried)
+            {
+                self.solcs.push(solc);
+                self.solcs
+                    .sort_by_key(|s| std::cmp::Reverse(plain(&s.version)));
+                continue;
+            }
+            uncovered.push(need);
+        }
+        if self.solcs.is_empty() {
+            return Err(Error::SolcNotFound {
+                tried: self.tried.clone(),
+            });
+        }
+        if uncovered.is_empty() {
+            return Ok(());
+        }
+        let available: Vec<String> = self
+            .solcs
+            .iter()
+            .map(|s| format!("{} ({})", plain(&s.version), s.solc.display()))
+            .collect();
+        let files = uncovered
+            .iter()
+            .map(|need| {
+                let pragmas: Vec<String> = need
+                    .pragmas
+                    .iter()
+                    .map(|p| format!("{} {}", p.file.display(), p.requirement))
+                    .collect();
+                format!("{} (pragmas: {})", need.file.display(), pragmas.join(", "))
+            })
+            .collect();
+        let fix = match &self.explicit {
+            Some(choice) => format!(
+                "{choice} is used for every file: choose a compiler satisfying these pragmas, or unset it to let harvey pick one per file"
+            ),
+            None => format!(
+                "install a solc satisfying them with `svm install {}` (svm-rs), put one on PATH, or enable harvey's `svm` feature to download it",
+                suggested_version(&uncovered[0].pragmas)
+            ),
+        };
+        Err(Error::NoSolcForPragma {
+            files,
+            available,
+            fix,
+        })
+    }
+}
+
+/// foundry-compilers compiles with [`Compilers`] as forge does with its installed compilers:
+/// its resolver picks a version per file among [`Compiler::available_versions`], and each
+/// group of files is compiled by the candidate of that version.
+impl Compiler for Compilers {
+    type Input = SolcVersionedInput;
+    type CompilationError = SolcMessage;
+    type Parser = SolParser;
+    type Settings = SolcSettings;
+    type Language = SolcLanguage;
+    type CompilerContract = Contract;
+
+    fn compile(
+        &self,
+        input: &Self::Input,
+    ) -> foundry_compilers::error::Result<CompilerOutput<SolcMessage, Contract>> {
+        let mut solc = self
+            .solcs
+            .iter()
+            .find(|s| plain(&s.version) == plain(&input.version))
+            .cloned()
+            .ok_or_else(|| {
+                SolcError::msg(format!("no solc {} among the candidates", input.version))
+            })?;
+        solc.base_path.clone_from(&input.cli_settings.base_path);
+        solc.allow_paths.clone_from(&input.cli_settings.allow_paths);
+        solc.include_paths
+            .clone_from(&input.cli_settings.include_paths);
+        solc.extra_args
+            .extend_from_slice(&input.cli_settings.extra_args);
+        let output = solc.compile(&input.input)?;
+        Ok(CompilerOutput {
+            errors: output.errors,
+            contracts: output.contracts,
+            sources: output.sources,
+            metadata: Default::default(),
+        })
+    }
+
+    fn available_versions(&self, _language: &SolcLanguage) -> Vec<CompilerVersion> {
+        // Ascending, as the resolver expects (it takes the last fitting one as the newest).
+        let mut versions: Vec<_> = self
+            .solcs
+            .iter()
+            .map(|s| CompilerVersion::Installed(plain(&s.version)))
+            .collect();
+        versions.sort_unstable();
+        versions
+    }
+}
+
+/// The version to suggest installing: the one an `=x.y.z` pragma names, else a placeholder.
+fn suggested_version(pragmas: &[Pragma]) -> String {
+    pragmas
+        .iter()
+        .flat_map(|p| &p.requirement.comparators)
+        .find(|c| c.op == semver::Op::Exact && c.minor.is_some() && c.patch.is_some())
+        .map(|c| {
+            format!(
+                "{}.{}.{}",
+                c.major,
+                c.minor.unwrap_or(0),
+                c.patch.unwrap_or(0)
+            )
+        })
+        .unwrap_or_else(|| "<version>".into())
 }
 
 /// With the `svm` feature: installs the newest released solc satisfying every pragma.
@@ -181,7 +345,10 @@ fn download(pragmas: &[Pragma], tried: &mut Vec<String>) -> Option<Solc> {
 /// Without the `svm` feature nothing is downloaded; say so, since it is a fix.
 #[cfg(not(feature = "svm"))]
 fn download(_pragmas: &[Pragma], tried: &mut Vec<String>) -> Option<Solc> {
-    tried.push("svm download: disabled (enable harvey's `svm` feature)".into());
+    const DISABLED: &str = "svm download: disabled (enable harvey's `svm` feature)";
+    if !tried.iter().any(|t| t == DISABLED) {
+        tried.push(DISABLED.into());
+    }
     None
 }
 
@@ -237,7 +404,12 @@ mod tests {
             path: Some(OsString::from(home.path())),
             ..SearchEnv::default()
         };
-        let err = find(&env, home.path(), None, &[pragma("^0.8.0")]).unwrap_err();
+        let need = Need {
+            file: PathBuf::from("A.sol"),
+            pragmas: vec![pragma("^0.8.0")],
+        };
+        let mut compilers = find(&env, home.path(), None).unwrap();
+        let err = compilers.cover(&[need]).unwrap_err();
         let Error::SolcNotFound { tried } = &err else {
             panic!("expected SolcNotFound, got {err:?}")
         };
@@ -262,7 +434,7 @@ mod tests {
             harvey_solc: Some("no/such/solc".into()),
             ..SearchEnv::default()
         };
-        let text = find(&env, dir.path(), Some("0.8.28"), &[])
+        let text = find(&env, dir.path(), Some("0.8.28"))
             .unwrap_err()
             .to_string();
         assert!(text.contains("HARVEY_SOLC = \"no/such/solc\""), "{text}");
@@ -270,7 +442,7 @@ mod tests {
             home: Some(dir.path().to_path_buf()),
             ..SearchEnv::default()
         };
-        let text = find(&env, dir.path(), Some("0.8.28"), &[])
+        let text = find(&env, dir.path(), Some("0.8.28"))
             .unwrap_err()
             .to_string();
         assert!(text.contains("version 0.8.28 is not installed"), "{text}");
@@ -289,5 +461,69 @@ mod tests {
         let found = svm_installed(&[dir.path().to_path_buf()]);
         let versions: Vec<_> = found.iter().map(|(v, _)| v.to_string()).collect();
         assert_eq!(versions, vec!["0.8.28", "0.8.19", "0.7.6"]);
+    }
+
+    /// An svm directory under `home/.svm` with empty "compilers" of `versions` (never run:
+    /// versions come from the directory names).
+    fn fake_svm(home: &Path, versions: &[&str]) {
+        for v in versions {
+            let d = home.join(".svm").join(v);
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::write(d.join(format!("solc-{v}")), "").unwrap();
+        }
+    }
+
+    #[test]
+    fn a_pragma_no_compiler_satisfies_names_the_files_and_how_to_install_one() {
+        let home = tempfile::tempdir().unwrap();
+        fake_svm(home.path(), &["0.8.28"]);
+        let env = SearchEnv {
+            home: Some(home.path().to_path_buf()),
+            ..SearchEnv::default()
+        };
+        let mut compilers = find(&env, home.path(), None).unwrap();
+        let needs = [
+            Need {
+                file: PathBuf::from("src/New.sol"),
+                pragmas: vec![pragma("^0.8.20")],
+            },
+            Need {
+                file: PathBuf::from("src/Old.sol"),
+                pragmas: vec![
+                    Pragma {
+                        file: PathBuf::from("src/Old.sol"),
+                        requirement: VersionReq::parse("^0.8.0").unwrap(),
+                    },
+                    Pragma {
+                        file: PathBuf::from("src/Pinned.sol"),
+                        requirement: VersionReq::parse("=0.8.7").unwrap(),
+                    },
+                ],
+            },
+        ];
+        let err = compilers.cover(&needs).unwrap_err();
+        assert!(matches!(err, Error::NoSolcForPragma { .. }), "{err:?}");
+        let text = err.to_string();
+        assert!(!text.contains("src/New.sol"), "{text}");
+        for part in [
+            "src/Old.sol",
+            "src/Pinned.sol =0.8.7",
+            "0.8.28",
+            "svm install 0.8.7",
+        ] {
+            assert!(text.contains(part), "`{part}` missing from:\n{text}");
+        }
+        // The explicit choice is binding: the fix says so instead of suggesting an install.
+        let env = SearchEnv {
+            home: Some(home.path().to_path_buf()),
+            harvey_solc: Some("0.8.28".into()),
+            ..SearchEnv::default()
+        };
+        let mut compilers = find(&env, home.path(), None).unwrap();
+        let text = compilers.cover(&needs[1..]).unwrap_err().to_string();
+        assert!(
+            text.contains("HARVEY_SOLC = \"0.8.28\" is used for every file"),
+            "{text}"
+        );
     }
 }

@@ -7,7 +7,13 @@
 const fs = require('fs');
 const path = require('path');
 
-const args = process.argv.slice(2);
+// `--solcjs <dir>` (first, from `solc-at`) picks another solcjs build than the pinned one.
+let args = process.argv.slice(2);
+let solcjsModule = 'solc';
+if (args[0] === '--solcjs' && args.length > 1) {
+  solcjsModule = args[1];
+  args = args.slice(2);
+}
 
 function usage(message) {
   process.stderr.write(`solc shim: ${message}\n` +
@@ -24,7 +30,7 @@ function optionValues(name) {
   return values;
 }
 
-const solc = require('solc');
+const solc = require(solcjsModule);
 
 if (args.includes('--version')) {
   process.stdout.write(`solc, the solidity compiler commandline interface\nVersion: ${solc.version()}\n`);

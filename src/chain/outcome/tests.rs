@@ -17,6 +17,7 @@ fn artifact(name: &str, abi: &str) -> ContractArtifact {
         runtime_source_map: None,
         sources: Arc::default(),
         pc_index: Default::default(),
+        libraries: Vec::new(),
     }
 }
 
