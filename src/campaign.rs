@@ -405,11 +405,17 @@ fn build_chain(
     Ok(chain)
 }
 
-/// Senders and deployed contracts as addresses, and the fuzzed contracts' bytecode constants.
+/// Senders and deployed contracts as addresses (only the allowed ones, when setup restricted
+/// address arguments), and the fuzzed contracts' bytecode constants.
 fn dictionary(chain: &Chain, surface: &Surface) -> Dictionary {
-    let mut addresses = surface.senders.clone();
-    addresses.extend(chain.deployed().iter().map(|(_, address)| *address));
-    let mut dictionary = Dictionary::new(addresses);
+    let mut dictionary = match &surface.addresses {
+        Some(allowed) => Dictionary::closed(allowed.clone()),
+        None => {
+            let mut addresses = surface.senders.clone();
+            addresses.extend(chain.deployed().iter().map(|(_, address)| *address));
+            Dictionary::new(addresses)
+        }
+    };
     let mut seen = Vec::new();
     for function in &surface.functions {
         if seen.contains(&function.address) {

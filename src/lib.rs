@@ -47,7 +47,7 @@ pub mod __private;
 /// `sol!` event types (`sol!` itself expands to paths of the `alloy-sol-types` crate, so a
 /// crate that declares events with it depends on that crate), and the campaign types.
 pub mod prelude {
-    pub use crate::chain::{Chain, PanicCode, TxOptions, TxOutcome, TxStatus};
+    pub use crate::chain::{AddressArgs, Chain, PanicCode, TxOptions, TxOutcome, TxStatus};
     pub use crate::{Campaign, Error, Outcome, PanicSet, Result};
     pub use alloy_dyn_abi::DynSolValue;
     pub use alloy_primitives::{Address, B256, Bytes, FixedBytes, I256, U256, address};

@@ -1,6 +1,7 @@
 //! The dictionary: values worth trying because the program mentions them. Constants pushed by
 //! the fuzzed contracts' bytecode, operands of comparisons seen at runtime, and the addresses
-//! of senders and deployed contracts. Insertion-ordered, so generation is deterministic.
+//! of senders and deployed contracts, or only the addresses a setup allowed. Insertion-ordered,
+//! so generation is deterministic.
 
 use std::collections::HashSet;
 
@@ -22,6 +23,8 @@ pub(crate) struct Dictionary {
     constants: usize,
     /// Next runtime slot to overwrite once the dictionary is full.
     next_evict: usize,
+    /// Address leaves come only from `addresses` (the setup restricted them).
+    closed: bool,
 }
 
 impl Dictionary {
@@ -37,6 +40,20 @@ impl Dictionary {
             addresses: unique,
             ..Dictionary::default()
         }
+    }
+
+    /// A dictionary whose `addresses` are the only ones address leaves may take (no zero
+    /// address, no words read as addresses); `addresses` must not be empty.
+    pub(crate) fn closed(addresses: Vec<Address>) -> Self {
+        Dictionary {
+            closed: true,
+            ..Dictionary::new(addresses)
+        }
+    }
+
+    /// Whether address leaves come only from [`Dictionary::addresses`].
+    pub(crate) fn addresses_closed(&self) -> bool {
+        self.closed
     }
 
     /// Adds every PUSH1..PUSH32 immediate of EVM `code`, except jump targets (pushes right
@@ -88,7 +105,7 @@ impl Dictionary {
         self.words[slot] = value;
     }
 
-    /// Addresses of senders and deployed contracts.
+    /// Addresses of senders and deployed contracts, or the setup's allowed addresses.
     pub(crate) fn addresses(&self) -> &[Address] {
         &self.addresses
     }

@@ -84,8 +84,17 @@ pub(super) fn word(bits: usize, signed: bool, rng: &mut StdRng, dict: &Dictionar
     U256::from_limbs(rng.random())
 }
 
-/// Mostly a known address (senders, deployed contracts), sometimes zero or arbitrary.
+/// Mostly a known address (senders, deployed contracts), sometimes zero or arbitrary; only a
+/// known one when the dictionary's addresses are closed.
 pub(super) fn address(rng: &mut StdRng, dict: &Dictionary) -> Address {
+    if dict.addresses_closed() {
+        // Never empty: the setup refuses an empty list.
+        let known = dict.addresses();
+        return known
+            .get(rng.random_range(0..known.len().max(1)))
+            .copied()
+            .unwrap_or_default();
+    }
     let roll = rng.random_range(0..100);
     if roll < 75 && !dict.addresses().is_empty() {
         return dict.addresses()[rng.random_range(0..dict.addresses().len())];

@@ -1,7 +1,9 @@
 //! Typed ABI values for the fuzzer: generation and mutation for every ABI type, leaf paths
 //! (which leaf of a call's arguments a mutation changed), simplification for shrinking, and
-//! the dictionary of interesting constants. Knows nothing about corpus or energy.
+//! the dictionary of interesting constants, and the ranges a setup declares for integer
+//! parameters. Knows nothing about corpus or energy.
 
+mod bound;
 mod dictionary;
 mod generate;
 mod mutate;
@@ -10,6 +12,7 @@ mod word;
 
 use alloy_dyn_abi::{DynSolType, DynSolValue};
 
+pub(crate) use bound::Bound;
 pub(crate) use dictionary::Dictionary;
 pub(crate) use generate::generate;
 pub(crate) use mutate::{mutate, mutate_uint};

@@ -88,7 +88,10 @@ fn mutate_leaf(value: &mut DynSolValue, ty: &DynSolType, rng: &mut StdRng, dict:
                     return;
                 }
             }
-            a.0[19] ^= 1;
+            // A closed set of addresses may have no other one: then it stays.
+            if !dict.addresses_closed() {
+                a.0[19] ^= 1;
+            }
         }
         DynSolValue::FixedBytes(word, size) => {
             if rng.random_bool(0.5) {

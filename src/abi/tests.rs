@@ -40,6 +40,19 @@ fn dictionary() -> Dictionary {
     dict
 }
 
+/// Every address leaf of `value`.
+fn addresses_in(value: &DynSolValue, out: &mut Vec<Address>) {
+    match value {
+        DynSolValue::Address(a) => out.push(*a),
+        DynSolValue::Array(items) | DynSolValue::FixedArray(items) | DynSolValue::Tuple(items) => {
+            for item in items {
+                addresses_in(item, out);
+            }
+        }
+        _ => {}
+    }
+}
+
 fn round_trips(ty: &DynSolType, value: &DynSolValue) -> bool {
     let tuple = DynSolType::Tuple(vec![ty.clone()]);
     let encoded = DynSolValue::Tuple(vec![value.clone()]).abi_encode_params();
@@ -100,6 +113,67 @@ proptest! {
             value = simpler;
             steps += 1;
             prop_assert!(steps < 10_000, "shrinking {ty} does not end");
+        }
+    }
+
+    #[test]
+    fn closed_addresses_are_the_only_ones_generated_and_mutated_anywhere(
+        types in prop::collection::vec(any_type(), 1..4),
+        seed: u64,
+        two: bool,
+    ) {
+        let allowed = if two {
+            vec![Address::with_last_byte(0xaa), Address::with_last_byte(0xab)]
+        } else {
+            vec![Address::with_last_byte(0xaa)]
+        };
+        let mut dict = Dictionary::closed(allowed.clone());
+        // Words and runtime values must not leak in as addresses.
+        dict.add_code_constants(&[0x73, 0xde, 0xad, 0xbe, 0xef, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+        dict.observe(U256::from(0xbb));
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut args: Vec<DynSolValue> = types.iter().map(|t| generate(t, &mut rng, &dict)).collect();
+        for round in 0..32 {
+            let mut stray = Vec::new();
+            for value in &args {
+                addresses_in(value, &mut stray);
+            }
+            stray.retain(|a| !allowed.contains(a));
+            prop_assert!(stray.is_empty(), "round {round}: {stray:?} in {args:?}");
+            mutate(&mut args, &types, &mut rng, &dict);
+        }
+    }
+
+    #[test]
+    fn bounded_integers_map_inside_and_simplify_inside(
+        bits in 1usize..=32,
+        signed: bool,
+        ends: ([u64; 4], [u64; 4]),
+        seed: u64,
+    ) {
+        let bits = bits * 8;
+        let ty = if signed { DynSolType::Int(bits) } else { DynSolType::Uint(bits) };
+        let mut rng = StdRng::seed_from_u64(seed);
+        let dict = dictionary();
+        let (a, b) = (U256::from_limbs(ends.0), U256::from_limbs(ends.1));
+        let bound = if signed {
+            let (a, b) = (word::to_int(a, bits), word::to_int(b, bits));
+            Bound::int(a.min(b), a.max(b)).unwrap()
+        } else {
+            let (a, b) = (word::to_uint(a, bits), word::to_uint(b, bits));
+            Bound::uint(a.min(b), a.max(b)).unwrap()
+        };
+        for _ in 0..16 {
+            let mut value = generate(&ty, &mut rng, &dict);
+            bound.apply(&mut value);
+            prop_assert!(bound.contains(&value) && ty.matches(&value), "{bound}: {value:?}");
+            let mut steps = 0;
+            while let Some(simpler) = bound.simplifications(&value).into_iter().next() {
+                prop_assert!(bound.contains(&simpler) && ty.matches(&simpler), "{bound}: {simpler:?}");
+                value = simpler;
+                steps += 1;
+                prop_assert!(steps < 2_000, "simplifying in {bound} does not end");
+            }
         }
     }
 

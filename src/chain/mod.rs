@@ -30,6 +30,7 @@
 mod abi;
 mod args;
 mod deal;
+mod fuzz_plan;
 mod link;
 mod logs;
 mod outcome;
@@ -37,6 +38,8 @@ mod vm;
 
 pub use abi::SolReturns;
 pub use args::{SolArg, SolArgs};
+pub(crate) use fuzz_plan::FuzzPlan;
+pub use fuzz_plan::{AddressArgs, BoundValue, Param};
 pub use outcome::{HaltReason, PanicCode, RevertReason, SolDisplay, TxOutcome, TxStatus};
 pub use vm::{CHAIN_ID, TX_GAS_LIMIT};
 
@@ -129,6 +132,8 @@ pub struct Chain {
     code_at: HashMap<Address, Arc<ContractArtifact>>,
     fuzzed: Vec<Address>,
     senders: Vec<Address>,
+    /// What setup declared about the fuzzed calls (functions, address arguments, bounds).
+    plan: FuzzPlan,
     /// Names given with [`Chain::label`], for reports.
     labels: HashMap<Address, String>,
     /// Views resolved and checked, by address, each with the signature and the Rust
@@ -181,6 +186,7 @@ impl Chain {
             code_at: HashMap::new(),
             fuzzed: Vec::new(),
             senders: SENDERS.to_vec(),
+            plan: FuzzPlan::default(),
             labels: HashMap::new(),
             checked_views: RefCell::default(),
             logs: LogBook::default(),
@@ -368,6 +374,70 @@ impl Chain {
     /// The contracts marked with [`Chain::fuzz`].
     pub fn fuzzed(&self) -> &[Address] {
         &self.fuzzed
+    }
+
+    /// Calls only `signatures` of the contract at `address` (`["deposit()",
+    /// "withdraw(uint256)"]`; `"receive()"` and `"fallback()"` name those). forge's
+    /// `targetSelector`; like it, the contract is fuzzed even when [`Chain::fuzz`] chose
+    /// others. Unlike it, signatures are checked at once: one the fuzzer cannot call (not in
+    /// the ABI, or a view) is an [`Error::Config`] naming the contract and listing what it
+    /// can call. A later call replaces the list; [`Chain::fuzz_except`] still applies.
+    pub fn fuzz_only<S: AsRef<str>>(
+        &mut self,
+        address: Address,
+        signatures: impl IntoIterator<Item = S>,
+    ) -> Result<()> {
+        let artifact = self.code_at.get(&address).map(Arc::as_ref);
+        self.plan.only(address, artifact, signatures)
+    }
+
+    /// Never calls `signatures` of the contract at `address` (forge's `excludeSelector`),
+    /// checked like [`Chain::fuzz_only`]'s; calls add up. It does not make the contract
+    /// fuzzed.
+    pub fn fuzz_except<S: AsRef<str>>(
+        &mut self,
+        address: Address,
+        signatures: impl IntoIterator<Item = S>,
+    ) -> Result<()> {
+        let artifact = self.code_at.get(&address).map(Arc::as_ref);
+        self.plan.except(address, artifact, signatures)
+    }
+
+    /// Where every `address` argument of a fuzzed call comes from, arrays and tuples
+    /// included (default [`AddressArgs::Dictionary`]); e.g. [`AddressArgs::SendersAndContracts`]
+    /// so that an invariant summing balances over those accounts sees every holder (the
+    /// senders and contracts as they are when setup ends). forge
+    /// has no such setting (its users pick actors in handlers). An empty
+    /// [`AddressArgs::Only`] list is an [`Error::Config`].
+    pub fn set_address_args(&mut self, args: AddressArgs) -> Result<()> {
+        self.plan.set_address_args(args)
+    }
+
+    /// Keeps integer parameter `param` (a name, `"amount"`, or an index, `0`) of
+    /// `signature` on the contract at `address` inside `range` (`1..=1_000_000`,
+    /// `U256::ZERO..=cap`): what forge users write as `amount = bound(amount, lo, hi)` in a
+    /// handler. Fuzzed values outside are mapped in as forge-std's `bound` maps them;
+    /// input prediction clamps its proposals to the range, and shrinking simplifies toward
+    /// the range's value nearest zero. Unlike a handler's `bound`, nothing outside the
+    /// range is ever sent, and reports show the value that was sent. An unknown function or
+    /// parameter, a parameter that is not `uint`/`int`, or ends outside its type or in the
+    /// wrong order is an [`Error::Config`] saying what exists. A later bound of the same
+    /// parameter replaces this one.
+    pub fn bound<T: Into<BoundValue>>(
+        &mut self,
+        address: Address,
+        signature: &str,
+        param: impl Into<Param>,
+        range: std::ops::RangeInclusive<T>,
+    ) -> Result<()> {
+        let artifact = self.code_at.get(&address).map(Arc::as_ref);
+        self.plan
+            .bound(address, artifact, signature, param.into(), range)
+    }
+
+    /// What setup declared about the fuzzed calls.
+    pub(crate) fn fuzz_plan(&self) -> &FuzzPlan {
+        &self.plan
     }
 
     /// Calls `signature` (`"withdraw(uint256)"`, or a selector `"0x2e1a7d4d"`) on `to` from

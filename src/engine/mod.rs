@@ -2,7 +2,9 @@
 //! transactions. It does no I/O and prints nothing; it returns what it found and what it did.
 //!
 //! - `input`: sequences of transactions made of typed leaves, and what a mutation changed;
-//! - `surface`: the fuzzed functions and senders, encoding and decoding of calls;
+//! - `surface`: the fuzzed functions (ABI functions, `receive()`, `fallback()`) and senders,
+//!   what setup declared about them (selections, address arguments, bounds), encoding and
+//!   decoding of calls;
 //! - `mutate`: new transactions and mutants;
 //! - `executor`: running a sequence under the oracles, with coverage feedback;
 //! - `corpus`: kept sequences by path id of the last transaction, and the power schedule;

@@ -66,7 +66,7 @@ impl<'a> Mutator<'a> {
     /// A fresh transaction calling `function`.
     pub(crate) fn tx_for(&self, function: usize, rng: &mut StdRng, dict: &Dictionary) -> TxInput {
         let f = &self.surface.functions[function];
-        TxInput {
+        let mut tx = TxInput {
             sender: rng.random_range(0..self.surface.senders.len()),
             function,
             args: f
@@ -80,7 +80,9 @@ impl<'a> Mutator<'a> {
                 U256::ZERO
             },
             warp: random_warp(rng),
-        }
+        };
+        self.surface.conform(&mut tx);
+        tx
     }
 
     /// A fresh transaction calling a random function.
@@ -145,6 +147,7 @@ impl<'a> Mutator<'a> {
         let tx = &mut twin.txs[at];
         let function = &self.surface.functions[tx.function];
         let change = if let Some(path) = abi::mutate(&mut tx.args, &function.types, rng, dict) {
+            self.surface.conform(tx);
             Change::Leaf { tx: at, path }
         } else if function.payable {
             tx.value = abi::mutate_uint(tx.value, 256, rng, dict) % MAX_VALUE;
@@ -178,6 +181,7 @@ impl<'a> Mutator<'a> {
         };
         if roll < 7 {
             if let Some(path) = self.reuse_argument(seq, at, rng) {
+                self.surface.conform(&mut seq.txs[at]);
                 return Change::Leaf { tx: at, path };
             }
         }
@@ -185,6 +189,7 @@ impl<'a> Mutator<'a> {
             let tx = &mut seq.txs[at];
             let types = &self.surface.functions[tx.function].types;
             if let Some(path) = abi::mutate(&mut tx.args, types, rng, dict) {
+                self.surface.conform(tx);
                 return Change::Leaf { tx: at, path };
             }
             // No arguments: change how it is sent instead.
@@ -446,7 +451,7 @@ mod tests {
     use super::*;
 
     use crate::engine::dataflow::Dependence;
-    use crate::engine::surface::FuzzFunction;
+    use crate::engine::surface::{Entry, FuzzFunction};
     use alloy_dyn_abi::DynSolType;
     use alloy_primitives::Address;
     use rand::SeedableRng;
@@ -456,10 +461,11 @@ mod tests {
             contract: "C".into(),
             address: Address::ZERO,
             signature: format!("{name}(..)"),
-            selector: Default::default(),
+            entry: Entry::Function(Default::default()),
             params: vec![String::new(); types.len()],
             types,
             payable: false,
+            bounds: Vec::new(),
         }
     }
 
@@ -483,6 +489,7 @@ mod tests {
                 function("count", vec![]),
             ],
             senders: vec![Address::ZERO, Address::with_last_byte(1)],
+            addresses: None,
         };
         let slot = |s: u8| (Address::ZERO, U256::from(s));
         let mut dataflow = Dataflow::new(3, false);
@@ -584,6 +591,7 @@ mod tests {
                 function("reveal", vec![DynSolType::Bool, DynSolType::Uint(256)]),
             ],
             senders: vec![Address::ZERO],
+            addresses: None,
         };
         let secret = DynSolValue::Uint(U256::from(1234), 256);
         let mut seq = Sequence {
@@ -608,6 +616,63 @@ mod tests {
             None,
             "already equal"
         );
+    }
+
+    #[test]
+    fn every_new_transaction_and_mutant_stays_inside_what_setup_declared() {
+        use crate::engine::surface::tests::ether_surface;
+        let surface = ether_surface();
+        let allowed = surface.addresses.clone().unwrap();
+        let dict = Dictionary::closed(allowed.clone());
+        let dataflow = Dataflow::new(surface.functions.len(), false);
+        let pools = Pools::default();
+        let guide = Guide {
+            dataflow: &dataflow,
+            pools: &pools,
+        };
+        let mutator = Mutator::new(&surface, 4, false, false);
+        let mut rng = StdRng::seed_from_u64(11);
+        let check = |tx: &TxInput| {
+            let f = &surface.functions[tx.function];
+            if let Some(bound) = surface.bound(tx.function, 0) {
+                assert!(bound.contains(&tx.args[0]), "{:?}", tx.args);
+            }
+            if let Entry::Fallback { selectors, .. } = &f.entry {
+                let DynSolValue::Bytes(data) = &tx.args[0] else {
+                    panic!("fallback calldata is bytes")
+                };
+                assert!(!data.is_empty(), "empty calldata would call receive()");
+                assert!(data.len() < 4 || !selectors.iter().any(|s| s[..] == data[..4]));
+            }
+            let mut addresses = Vec::new();
+            for arg in &tx.args {
+                match arg {
+                    DynSolValue::Address(a) => addresses.push(*a),
+                    DynSolValue::Array(items) => {
+                        addresses.extend(items.iter().filter_map(DynSolValue::as_address))
+                    }
+                    _ => {}
+                }
+            }
+            assert!(
+                addresses.iter().all(|a| allowed.contains(a)),
+                "{addresses:?}"
+            );
+        };
+        let mut seq = Sequence {
+            txs: vec![mutator.random_tx(&mut rng, &dict)],
+        };
+        let mut fallbacks = 0;
+        for _ in 0..5_000 {
+            let (child, _) = mutator.mutate(&seq, &seq, &mut rng, &dict, guide);
+            let (twin, _) = mutator.mutate_input(&child, &mut rng, &dict);
+            for tx in child.txs.iter().chain(&twin.txs) {
+                check(tx);
+                fallbacks += usize::from(tx.function == 3);
+            }
+            seq = child;
+        }
+        assert!(fallbacks > 100, "{fallbacks}");
     }
 
     #[test]

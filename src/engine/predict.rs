@@ -2,7 +2,11 @@
 //! pick a cost metric that changed and is non-zero in both runs, fit a line through the two
 //! (input, cost) points and propose the input at its root — the secant method, iterated
 //! from the last two points while the cost is not yet zero. Exact integer arithmetic on
-//! 1024-bit signed intermediates; a proposal is always a well-typed value of the leaf.
+//! 1024-bit signed intermediates; a proposal is always a well-typed value of the leaf and
+//! inside what setup declared: a root outside a parameter's bound is clamped to the bound
+//! (the nearest admitted input to the root, the best a linear cost can hope for), and
+//! address leaves are not predicted when setup restricted addresses (no numeric neighbour
+//! of an allowed address is another allowed one).
 
 use alloy_dyn_abi::DynSolValue;
 use alloy_primitives::{Address, B256, I256, Signed, U256, Uint};
@@ -13,6 +17,7 @@ use crate::abi::{self, LeafPath, umax};
 use crate::engine::cost::{Cost, CostKey, CostMap};
 use crate::engine::input::{Change, Sequence};
 use crate::engine::mutate::MAX_VALUE;
+use crate::engine::surface::Surface;
 
 /// Signed integers wide enough for `c1 * (i1 - i0)`: 256 + 258 bits, with room to spare.
 type Wide = Signed<1024, 16>;
@@ -64,13 +69,17 @@ pub(crate) struct Prediction {
     pub(crate) step: u32,
     /// Whether the XOR step was tried in this chain.
     xor_tried: bool,
+    /// The leaf's declared bound, as wide integers.
+    range: Option<(Wide, Wide)>,
 }
 
 /// The first prediction for `child`, a mutant of `parent` by `change`, from their costs;
 /// `None` when they differ in something that is not one numeric leaf, or no metric changed
 /// while staying non-zero. The metric is drawn among those `preference` ranks lowest;
-/// [`NEVER`] excludes one.
+/// [`NEVER`] excludes one. `surface` says which leaves setup bounded or restricted.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn first(
+    surface: &Surface,
     parent: &Sequence,
     parent_costs: &CostMap,
     child: &Sequence,
@@ -82,6 +91,10 @@ pub(crate) fn first(
     let leaf = leaf_of(change, parent, child)?;
     let (i0, domain) = number(parent, &leaf)?;
     let (i1, _) = number(child, &leaf)?;
+    if domain == Domain::Address && surface.addresses.is_some() {
+        return None;
+    }
+    let range = declared_range(surface, child, &leaf);
     // Metrics that moved and are non-zero in both runs; among them, one of those
     // `preference` ranks best (lowest), drawn uniformly. Two passes instead of collecting:
     // this runs for every mutant.
@@ -113,8 +126,38 @@ pub(crate) fn first(
         leaf,
         domain,
         signed,
+        range,
     };
     propose(child, target, (i0, y(c0, signed)), (i1, y(c1, signed)), 1)
+}
+
+/// The bound setup declared for `leaf` (a top-level integer argument), as wide integers.
+fn declared_range(surface: &Surface, seq: &Sequence, leaf: &Leaf) -> Option<(Wide, Wide)> {
+    let Leaf::Arg { tx, path } = leaf else {
+        return None;
+    };
+    let [arg] = path.0[..] else {
+        return None;
+    };
+    let bound = surface.bound(seq.txs.get(*tx)?.function, arg as usize)?;
+    let (lo, hi) = bound.raw_ends();
+    Some(if bound.signed() {
+        (
+            wide_signed(I256::from_raw(lo)),
+            wide_signed(I256::from_raw(hi)),
+        )
+    } else {
+        (wide(lo), wide(hi))
+    })
+}
+
+/// `root` as a value of the leaf: inside its declared range when it has one (which lies in
+/// the type's domain), else [`fit`] to the domain.
+fn admit(root: Wide, domain: Domain, range: Option<(Wide, Wide)>) -> Wide {
+    match range {
+        Some((lo, hi)) => root.max(lo).min(hi),
+        None => fit(root, domain),
+    }
 }
 
 /// The next secant step after running `prediction`, whose metric now evaluates to `cost`
@@ -128,6 +171,7 @@ pub(crate) fn next(prediction: &Prediction, cost: Option<&Cost>) -> Option<Predi
         leaf: prediction.leaf.clone(),
         domain,
         signed: prediction.signed,
+        range: prediction.range,
     };
     let point = (prediction.proposed, y(cost, prediction.signed));
     let usable = !(prediction.signed && cost.residual.is_none());
@@ -144,7 +188,11 @@ pub(crate) fn next(prediction: &Prediction, cost: Option<&Cost>) -> Option<Predi
     // through XOR with a constant: once per chain, try the input with exactly the bits
     // flipped by which the operands differ.
     let gap = cost.xor.filter(|_| !prediction.xor_tried)?;
-    let flipped = fit(wide(low_word(prediction.proposed) ^ gap), domain);
+    let flipped = admit(
+        wide(low_word(prediction.proposed) ^ gap),
+        domain,
+        prediction.range,
+    );
     if flipped == prediction.proposed {
         return None;
     }
@@ -159,6 +207,7 @@ pub(crate) fn next(prediction: &Prediction, cost: Option<&Cost>) -> Option<Predi
         proposed: flipped,
         step: prediction.step + 1,
         xor_tried: true,
+        range: target.range,
     })
 }
 
@@ -168,6 +217,7 @@ struct Target {
     leaf: Leaf,
     domain: Domain,
     signed: bool,
+    range: Option<(Wide, Wide)>,
 }
 
 /// The y coordinate of a cost: its residual when the chain is signed, else its distance.
@@ -187,7 +237,7 @@ fn propose(
     step: u32,
 ) -> Option<Prediction> {
     let root = secant_root(p0, p1)?;
-    let value = fit(root, target.domain);
+    let value = admit(root, target.domain, target.range);
     if value == p1.0 {
         return None; // the line points back at the input we already ran
     }
@@ -201,6 +251,7 @@ fn propose(
         proposed: value,
         step,
         xor_tried: false,
+        range: target.range,
     })
 }
 

@@ -1,13 +1,15 @@
-//! The attack surface of a campaign: the fuzzed contracts' callable functions with their
-//! resolved parameter types, and the senders. Turns typed inputs into raw transactions and
-//! into decoded calls for reports.
+//! The attack surface of a campaign: the fuzzed contracts' callable functions (ABI
+//! functions, `receive()` and `fallback()`) with their resolved parameter types and the
+//! ranges setup declared for them, the senders, and where address arguments come from.
+//! Turns typed inputs into raw transactions and into decoded calls for reports, and keeps
+//! every input inside what setup declared.
 
 use alloy_dyn_abi::{DynSolType, DynSolValue, Specifier};
-use alloy_json_abi::{Function, StateMutability};
+use alloy_json_abi::{Function, JsonAbi, StateMutability};
 use alloy_primitives::{Address, Bytes, Selector};
 
-use crate::abi;
-use crate::chain::{Chain, Tx};
+use crate::abi::{self, Bound};
+use crate::chain::{AddressArgs, Chain, Tx};
 use crate::engine::input::TxInput;
 use crate::error::{Error, Result};
 use crate::outcome::Call;
@@ -19,15 +21,34 @@ pub(crate) struct FuzzFunction {
     pub(crate) contract: String,
     /// Where it is deployed.
     pub(crate) address: Address,
-    /// `name(types)`.
+    /// `name(types)`; `receive()` and `fallback()` for those.
     pub(crate) signature: String,
-    pub(crate) selector: Selector,
+    /// How its calldata is made.
+    pub(crate) entry: Entry,
     /// Parameter names (empty for unnamed ones).
     pub(crate) params: Vec<String>,
     /// Resolved parameter types, in order.
     pub(crate) types: Vec<DynSolType>,
     /// Whether it accepts `msg.value`.
     pub(crate) payable: bool,
+    /// Ranges setup declared for integer parameters, by parameter index (usually none).
+    pub(crate) bounds: Vec<(usize, Bound)>,
+}
+
+/// How a fuzzed call's calldata is made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Entry {
+    /// An ABI function: its selector, then the ABI-encoded arguments.
+    Function(Selector),
+    /// `receive()`: empty calldata (a plain ether transfer); no arguments.
+    Receive,
+    /// `fallback()`: one `bytes` argument that is the whole calldata. It never starts with
+    /// one of the contract's `selectors`, and is never empty when the contract has
+    /// `receive()` (either would call something else).
+    Fallback {
+        selectors: Vec<Selector>,
+        receive: bool,
+    },
 }
 
 /// The functions and senders of a campaign, fixed after setup.
@@ -35,15 +56,58 @@ pub(crate) struct FuzzFunction {
 pub(crate) struct Surface {
     pub(crate) functions: Vec<FuzzFunction>,
     pub(crate) senders: Vec<Address>,
+    /// The only addresses address arguments may take, when setup restricted them.
+    pub(crate) addresses: Option<Vec<Address>>,
+}
+
+/// One thing the fuzzer can call on a contract.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Callable<'a> {
+    /// A state-changing ABI function.
+    Function(&'a Function),
+    /// The contract's `receive()`.
+    Receive,
+    /// The contract's `fallback()`, payable or not.
+    Fallback { payable: bool },
+}
+
+impl Callable<'_> {
+    /// How setup and reports name it: `name(types)`, `receive()`, `fallback()`.
+    pub(crate) fn signature(&self) -> String {
+        match self {
+            Callable::Function(function) => function.signature(),
+            Callable::Receive => "receive()".into(),
+            Callable::Fallback { .. } => "fallback()".into(),
+        }
+    }
+}
+
+/// What the fuzzer can call on a contract with `abi`, in order: its state-changing
+/// functions (view and pure ones cannot change state), then `receive()`, then `fallback()`.
+/// The one definition of "callable" for building surfaces and checking setup's selections.
+pub(crate) fn callable(abi: &JsonAbi) -> impl Iterator<Item = Callable<'_>> {
+    abi.functions()
+        .filter(|f| {
+            !matches!(
+                f.state_mutability,
+                StateMutability::View | StateMutability::Pure
+            )
+        })
+        .map(Callable::Function)
+        .chain(abi.receive.as_ref().map(|_| Callable::Receive))
+        .chain(abi.fallback.as_ref().map(|f| Callable::Fallback {
+            payable: f.state_mutability == StateMutability::Payable,
+        }))
 }
 
 impl Surface {
-    /// The state-changing functions of the contracts `chain` fuzzes (every deployed contract
-    /// when setup marked none), and the chain's senders. Functions with parameter types the
-    /// fuzzer cannot generate are skipped with a warning in `warnings`; view and pure
-    /// functions are skipped silently (they cannot change state).
+    /// What the contracts `chain` fuzzes can be called with (every deployed contract when
+    /// setup marked none, plus any contract setup selected functions of), narrowed by the
+    /// setup's declarations ([`Chain::fuzz_only`], [`Chain::bound`], ...), and the chain's senders. Functions with parameter types the
+    /// fuzzer cannot generate are skipped with a warning in `warnings`.
     pub(crate) fn from_chain(chain: &Chain, warnings: &mut Vec<String>) -> Result<Surface> {
-        let targets: Vec<Address> = if chain.fuzzed().is_empty() {
+        let plan = chain.fuzz_plan();
+        let mut targets: Vec<Address> = if chain.fuzzed().is_empty() {
             chain
                 .deployed()
                 .iter()
@@ -52,6 +116,12 @@ impl Surface {
         } else {
             chain.fuzzed().to_vec()
         };
+        // As forge adds a targetSelector's contract to the targeted ones.
+        for address in plan.selected() {
+            if !targets.contains(&address) {
+                targets.push(address);
+            }
+        }
         let mut functions = Vec::new();
         for address in targets {
             let Some(artifact) = chain.artifact_at(address) else {
@@ -60,8 +130,28 @@ impl Surface {
                 )));
             };
             let before = functions.len();
-            for function in artifact.abi.functions() {
-                if let Some(f) = fuzz_function(&artifact.name, address, function, warnings) {
+            let selectors: Vec<Selector> = artifact.abi.functions().map(|f| f.selector()).collect();
+            for callable in callable(&artifact.abi) {
+                let signature = callable.signature();
+                if !plan.calls(address, &signature) {
+                    continue;
+                }
+                let entry = match callable {
+                    Callable::Function(function) => Entry::Function(function.selector()),
+                    Callable::Receive => Entry::Receive,
+                    Callable::Fallback { .. } => Entry::Fallback {
+                        selectors: selectors.clone(),
+                        receive: artifact.abi.receive.is_some(),
+                    },
+                };
+                let target = Target {
+                    contract: &artifact.name,
+                    address,
+                    signature,
+                    entry,
+                };
+                if let Some(mut f) = fuzz_function(target, callable, warnings) {
+                    f.bounds = plan.bounds(address, &f.signature);
                     functions.push(f);
                 }
             }
@@ -84,17 +174,37 @@ impl Surface {
                 "no senders: `Chain::set_senders` was given an empty list".into(),
             ));
         }
+        let addresses = match plan.address_args() {
+            AddressArgs::Dictionary => None,
+            AddressArgs::SendersAndContracts => {
+                let mut known = chain.senders().to_vec();
+                known.extend(chain.deployed().iter().map(|(_, address)| *address));
+                Some(known)
+            }
+            AddressArgs::Only(list) => Some(list.clone()),
+        };
         Ok(Surface {
             functions,
             senders: chain.senders().to_vec(),
+            addresses,
         })
     }
 
     /// The raw transaction of `input`.
     pub(crate) fn tx(&self, input: &TxInput) -> Tx {
         let function = &self.functions[input.function];
-        let mut calldata = function.selector.to_vec();
-        calldata.extend(DynSolValue::Tuple(input.args.clone()).abi_encode_params());
+        let calldata = match &function.entry {
+            Entry::Function(selector) => {
+                let mut calldata = selector.to_vec();
+                calldata.extend(DynSolValue::Tuple(input.args.clone()).abi_encode_params());
+                calldata
+            }
+            Entry::Receive => Vec::new(),
+            Entry::Fallback { .. } => match input.args.first() {
+                Some(DynSolValue::Bytes(data)) => data.clone(),
+                _ => Vec::new(),
+            },
+        };
         Tx {
             sender: self.senders[input.sender],
             to: function.address,
@@ -131,9 +241,118 @@ impl Surface {
     pub(crate) fn same_as(&self, other: &Surface) -> bool {
         self.senders == other.senders
             && self.functions.len() == other.functions.len()
+            && self.addresses == other.addresses
             && self.functions.iter().zip(&other.functions).all(|(a, b)| {
-                a.address == b.address && a.selector == b.selector && a.contract == b.contract
+                a.address == b.address
+                    && a.entry == b.entry
+                    && a.contract == b.contract
+                    && a.bounds == b.bounds
             })
+    }
+
+    /// Brings a freshly generated or mutated `tx` back inside what setup declared: bounded
+    /// parameters mapped into their ranges (as forge-std's `bound` does), `fallback()`
+    /// calldata kept off the contract's selectors. Address arguments need nothing here:
+    /// the dictionary produces only allowed ones. Costs a length check for functions with
+    /// neither.
+    pub(crate) fn conform(&self, tx: &mut TxInput) {
+        let function = &self.functions[tx.function];
+        for (index, bound) in &function.bounds {
+            if let Some(arg) = tx.args.get_mut(*index) {
+                bound.apply(arg);
+            }
+        }
+        if let Entry::Fallback { selectors, receive } = &function.entry {
+            if let Some(DynSolValue::Bytes(data)) = tx.args.first_mut() {
+                keep_off_selectors(data, selectors, *receive);
+            }
+        }
+    }
+
+    /// The range setup declared for argument `arg` of function `function`, if any.
+    pub(crate) fn bound(&self, function: usize, arg: usize) -> Option<&Bound> {
+        self.functions[function]
+            .bounds
+            .iter()
+            .find(|(index, _)| *index == arg)
+            .map(|(_, bound)| bound)
+    }
+
+    /// Simpler candidates for argument `arg` of a call of `function` (for shrinking),
+    /// simplest first, all inside what setup declared: toward the range's simplest value
+    /// for a bounded parameter, and never `fallback()` calldata that would call something
+    /// else.
+    pub(crate) fn simplifications(
+        &self,
+        function: usize,
+        arg: usize,
+        value: &DynSolValue,
+    ) -> Vec<DynSolValue> {
+        match self.bound(function, arg) {
+            Some(bound) => bound.simplifications(value),
+            None => {
+                let mut out = abi::simplifications(value);
+                if let Entry::Fallback { selectors, receive } = &self.functions[function].entry {
+                    out.retain(|candidate| match candidate {
+                        DynSolValue::Bytes(data) => {
+                            let mut kept = data.clone();
+                            keep_off_selectors(&mut kept, selectors, *receive);
+                            kept == *data
+                        }
+                        _ => false,
+                    });
+                }
+                out
+            }
+        }
+    }
+
+    /// Why `input` (rebuilt from a regression file) lies outside what setup declares now:
+    /// an argument outside its range, an address argument outside the allowed ones, or
+    /// `fallback()` calldata that now calls something else.
+    pub(crate) fn admits(&self, input: &TxInput) -> std::result::Result<(), String> {
+        let function = &self.functions[input.function];
+        let calls_elsewhere = match (&function.entry, input.args.first()) {
+            (Entry::Fallback { selectors, receive }, Some(DynSolValue::Bytes(data))) => {
+                let mut kept = data.clone();
+                keep_off_selectors(&mut kept, selectors, *receive);
+                kept != *data
+            }
+            _ => false,
+        };
+        if calls_elsewhere {
+            return Err(format!(
+                "the saved calldata of {}.fallback() now calls a function or receive()",
+                function.contract
+            ));
+        }
+        for (index, bound) in &function.bounds {
+            if let Some(arg) = input.args.get(*index).filter(|arg| !bound.contains(arg)) {
+                let name = match function.params[*index].as_str() {
+                    "" => index.to_string(),
+                    name => name.to_string(),
+                };
+                return Err(format!(
+                    "argument {name} of {}.{} is {}, outside its bound {bound}",
+                    function.contract,
+                    function.signature,
+                    crate::chain::SolDisplay(arg)
+                ));
+            }
+        }
+        if let Some(allowed) = &self.addresses {
+            let mut outside = None;
+            for arg in &input.args {
+                find_address(arg, &mut |a| !allowed.contains(&a), &mut outside);
+            }
+            if let Some(address) = outside {
+                return Err(format!(
+                    "{}.{} is called with {address}, not one of the addresses setup allows",
+                    function.contract, function.signature
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The index of `sender` among the senders.
@@ -142,21 +361,48 @@ impl Surface {
     }
 }
 
-/// `function` as a fuzz target, or `None` when it is view/pure or has a parameter type the
-/// fuzzer cannot generate (then with a warning).
-fn fuzz_function(
-    contract: &str,
+/// Where a callable is and how it is called.
+struct Target<'a> {
+    contract: &'a str,
     address: Address,
-    function: &Function,
+    signature: String,
+    entry: Entry,
+}
+
+/// `callable` as a fuzz target, or `None` when it has a parameter type the fuzzer cannot
+/// generate (then with a warning). Bounds are filled in by the caller.
+fn fuzz_function(
+    target: Target<'_>,
+    callable: Callable<'_>,
     warnings: &mut Vec<String>,
 ) -> Option<FuzzFunction> {
-    if matches!(
-        function.state_mutability,
-        StateMutability::View | StateMutability::Pure
-    ) {
-        return None;
-    }
-    let signature = function.signature();
+    let function = match callable {
+        Callable::Function(function) => function,
+        Callable::Receive => {
+            return Some(FuzzFunction {
+                contract: target.contract.to_string(),
+                address: target.address,
+                signature: target.signature,
+                entry: target.entry,
+                params: Vec::new(),
+                types: Vec::new(),
+                payable: true,
+                bounds: Vec::new(),
+            });
+        }
+        Callable::Fallback { payable } => {
+            return Some(FuzzFunction {
+                contract: target.contract.to_string(),
+                address: target.address,
+                signature: target.signature,
+                entry: target.entry,
+                params: vec!["calldata".into()],
+                types: vec![DynSolType::Bytes],
+                payable,
+                bounds: Vec::new(),
+            });
+        }
+    };
     let mut types = Vec::with_capacity(function.inputs.len());
     for param in &function.inputs {
         let problem = match param.resolve() {
@@ -170,18 +416,186 @@ fn fuzz_function(
             Err(e) => e.to_string(),
         };
         warnings.push(format!(
-            "skipping {contract}.{signature}: parameter `{}` ({}): {problem}",
-            param.name, param.ty
+            "skipping {}.{}: parameter `{}` ({}): {problem}",
+            target.contract, target.signature, param.name, param.ty
         ));
         return None;
     }
     Some(FuzzFunction {
-        contract: contract.to_string(),
-        address,
-        selector: function.selector(),
+        contract: target.contract.to_string(),
+        address: target.address,
+        signature: target.signature,
+        entry: target.entry,
         params: function.inputs.iter().map(|p| p.name.clone()).collect(),
         types,
         payable: function.state_mutability == StateMutability::Payable,
-        signature,
+        bounds: Vec::new(),
     })
+}
+
+/// Changes `data` as little as possible so that as `fallback()` calldata it reaches the
+/// fallback: its first four bytes match none of `selectors`, and it is not empty when the
+/// contract has `receive()`.
+fn keep_off_selectors(data: &mut Vec<u8>, selectors: &[Selector], receive: bool) {
+    if data.is_empty() && receive {
+        data.push(0);
+    }
+    // At most 256 steps: each changes the first byte, and a selector set cannot cover
+    // every first byte with the same remaining three.
+    for _ in 0..256 {
+        match data.get(..4) {
+            Some(head) if selectors.iter().any(|s| s.as_slice() == head) => {
+                data[0] = data[0].wrapping_add(1);
+            }
+            _ => return,
+        }
+    }
+}
+
+/// Records in `found` the first address leaf of `value` for which `outside` holds.
+fn find_address(
+    value: &DynSolValue,
+    outside: &mut dyn FnMut(Address) -> bool,
+    found: &mut Option<Address>,
+) {
+    if found.is_some() {
+        return;
+    }
+    match value {
+        DynSolValue::Address(a) if outside(*a) => *found = Some(*a),
+        DynSolValue::Array(items) | DynSolValue::FixedArray(items) | DynSolValue::Tuple(items) => {
+            for item in items {
+                find_address(item, outside, found);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::chain::Warp;
+    use crate::engine::input::TxInput;
+    use alloy_primitives::U256;
+
+    /// `WETH` with `withdraw(uint256 amount)` bounded to 1..=10, `give(address to)`,
+    /// `receive()`, `fallback()` and an unbounded `mint(uint256 amount, address[] to)`;
+    /// address arguments limited to the senders.
+    pub(crate) fn ether_surface() -> Surface {
+        let address = Address::with_last_byte(9);
+        let function = |signature: &str, entry, params: &[&str], types, payable| FuzzFunction {
+            contract: "WETH".into(),
+            address,
+            signature: signature.into(),
+            entry,
+            params: params.iter().map(|p| p.to_string()).collect(),
+            types,
+            payable,
+            bounds: Vec::new(),
+        };
+        let selectors = vec![[1, 2, 3, 4].into(), [5, 6, 7, 8].into()];
+        let mut withdraw = function(
+            "withdraw(uint256)",
+            Entry::Function(selectors[0]),
+            &["amount"],
+            vec![DynSolType::Uint(256)],
+            false,
+        );
+        withdraw.bounds = vec![(0, Bound::uint(U256::ONE, U256::from(10)).unwrap())];
+        let senders = vec![Address::with_last_byte(1), Address::with_last_byte(2)];
+        Surface {
+            functions: vec![
+                withdraw,
+                function(
+                    "give(address)",
+                    Entry::Function(selectors[1]),
+                    &["to"],
+                    vec![DynSolType::Address],
+                    false,
+                ),
+                function("receive()", Entry::Receive, &[], vec![], true),
+                function(
+                    "fallback()",
+                    Entry::Fallback {
+                        selectors,
+                        receive: true,
+                    },
+                    &["calldata"],
+                    vec![DynSolType::Bytes],
+                    true,
+                ),
+                function(
+                    "mint(uint256,address[])",
+                    Entry::Function([9, 9, 9, 9].into()),
+                    &["amount", "to"],
+                    vec![
+                        DynSolType::Uint(256),
+                        DynSolType::Array(Box::new(DynSolType::Address)),
+                    ],
+                    false,
+                ),
+            ],
+            addresses: Some(senders.clone()),
+            senders,
+        }
+    }
+
+    fn tx(function: usize, args: Vec<DynSolValue>) -> TxInput {
+        TxInput {
+            sender: 0,
+            function,
+            args,
+            value: U256::ZERO,
+            warp: Warp::default(),
+        }
+    }
+
+    #[test]
+    fn conform_maps_bounded_arguments_and_keeps_fallback_calldata_off_selectors() {
+        let surface = ether_surface();
+        let mut withdraw = tx(0, vec![DynSolValue::Uint(U256::from(25), 256)]);
+        surface.conform(&mut withdraw);
+        // forge-std: bound(25, 1, 10) == 1 + (25 - 10) % 10 - 1 == 5.
+        assert_eq!(withdraw.args, [DynSolValue::Uint(U256::from(5), 256)]);
+        for (data, expected) in [
+            // A selector's bytes would call withdraw(): the first byte moves off it.
+            (vec![1, 2, 3, 4, 9], vec![2, 2, 3, 4, 9]),
+            // Empty calldata would call receive().
+            (vec![], vec![0]),
+            (vec![1, 2, 3], vec![1, 2, 3]),
+            (vec![5, 6, 7, 9], vec![5, 6, 7, 9]),
+        ] {
+            let mut fallback = tx(3, vec![DynSolValue::Bytes(data.clone())]);
+            surface.conform(&mut fallback);
+            assert_eq!(fallback.args, [DynSolValue::Bytes(expected)], "{data:?}");
+        }
+        // Without receive(), empty calldata reaches the fallback and stays.
+        let mut data = Vec::new();
+        keep_off_selectors(&mut data, &[], false);
+        assert!(data.is_empty());
+    }
+
+    #[test]
+    fn simplifications_stay_inside_bounds_and_fallback_calldata() {
+        let surface = ether_surface();
+        let amount = DynSolValue::Uint(U256::from(9), 256);
+        let simpler = surface.simplifications(0, 0, &amount);
+        assert_eq!(simpler[0], DynSolValue::Uint(U256::ONE, 256));
+        assert!(
+            simpler
+                .iter()
+                .all(|c| surface.bound(0, 0).unwrap().contains(c))
+        );
+        // Shorter calldata, but never empty (that is receive()).
+        let data = DynSolValue::Bytes(vec![0xff, 1, 2]);
+        let simpler = surface.simplifications(3, 0, &data);
+        assert!(!simpler.is_empty());
+        assert!(
+            !simpler.contains(&DynSolValue::Bytes(vec![])),
+            "{simpler:?}"
+        );
+        // An unbounded parameter simplifies as usual.
+        assert!(surface.bound(1, 0).is_none());
+    }
 }

@@ -509,6 +509,7 @@ impl<'a> Worker<'a> {
             2 * missed + u32::from(covered)
         };
         predict::first(
+            self.executor.surface(),
             parent,
             parent_costs,
             input,

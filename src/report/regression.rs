@@ -190,7 +190,7 @@ fn resolve_call(call: &StoredCall, surface: &Surface) -> std::result::Result<TxI
         .value
         .parse()
         .map_err(|e| format!("value `{}`: {e}", call.value))?;
-    Ok(TxInput {
+    let input = TxInput {
         sender,
         function,
         args,
@@ -199,7 +199,11 @@ fn resolve_call(call: &StoredCall, surface: &Surface) -> std::result::Result<TxI
             seconds: call.warp_seconds,
             blocks: call.warp_blocks,
         },
-    })
+    };
+    // A call setup no longer allows (a bound or address restriction added since) is not
+    // one the campaign could make: replaying it would report what the user ruled out.
+    surface.admits(&input)?;
+    Ok(input)
 }
 
 fn store_call(call: &Call) -> StoredCall {
@@ -265,6 +269,96 @@ mod tests {
         .unwrap();
         let err = RegressionFile::load(&path, "t").unwrap_err().to_string();
         assert!(err.contains("format version 99"), "{err}");
+    }
+
+    fn input(function: usize, args: Vec<DynSolValue>, value: u64) -> TxInput {
+        TxInput {
+            sender: 1,
+            function,
+            args,
+            value: U256::from(value),
+            warp: Warp::default(),
+        }
+    }
+
+    #[test]
+    fn receive_and_fallback_calls_round_trip_through_a_file() {
+        let surface = crate::engine::surface::tests::ether_surface();
+        let sequence = Sequence {
+            txs: vec![
+                input(2, vec![], 5),
+                input(3, vec![DynSolValue::Bytes(vec![0xff, 0, 1])], 7),
+                input(0, vec![DynSolValue::Uint(U256::from(3), 256)], 0),
+            ],
+        };
+        let calls: Vec<Call> = sequence.txs.iter().map(|tx| surface.call(tx)).collect();
+        let rendered = crate::report::render_call(&calls[0], &Default::default());
+        assert!(rendered.ends_with("WETH.receive() value: 5"), "{rendered}");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.json");
+        let mut file = RegressionFile::load(&path, "t").unwrap();
+        assert!(file.record("v".into(), 1, "s".into(), &calls));
+        file.save().unwrap();
+        let again = RegressionFile::load(&path, "t").unwrap();
+        let stored = &again.entries()[0];
+        assert_eq!(stored.calls[0].function, "receive()");
+        assert_eq!(stored.calls[0].decoded, "receive()");
+        assert_eq!(stored.calls[1].decoded, "fallback(0xff0001)");
+        assert_eq!(resolve(stored, &surface), Ok(sequence));
+        // The raw transactions are what the EVM sees: empty calldata, the bytes as is.
+        assert!(
+            surface
+                .tx(&resolve(stored, &surface).unwrap().txs[0])
+                .calldata
+                .is_empty()
+        );
+        assert_eq!(
+            surface
+                .tx(&resolve(stored, &surface).unwrap().txs[1])
+                .calldata[..],
+            [0xff, 0, 1]
+        );
+    }
+
+    #[test]
+    fn saved_calls_outside_what_setup_now_allows_are_stale() {
+        let surface = crate::engine::surface::tests::ether_surface();
+        let save = |sequence: Vec<TxInput>| {
+            let calls: Vec<Call> = sequence.iter().map(|tx| surface.call(tx)).collect();
+            let mut file = RegressionFile::load(Path::new("/nonexistent/t.json"), "t").unwrap();
+            file.record("v".into(), 1, "s".into(), &calls);
+            file.entries()[0].clone()
+        };
+        let out_of_bound = save(vec![input(
+            0,
+            vec![DynSolValue::Uint(U256::from(11), 256)],
+            0,
+        )]);
+        let why = resolve(&out_of_bound, &surface).unwrap_err();
+        assert_eq!(
+            why,
+            "argument amount of WETH.withdraw(uint256) is 11, outside its bound 1..=10"
+        );
+        let stranger = Address::with_last_byte(7);
+        let elsewhere = save(vec![input(1, vec![DynSolValue::Address(stranger)], 0)]);
+        let why = resolve(&elsewhere, &surface).unwrap_err();
+        assert!(
+            why.contains("not one of the addresses setup allows"),
+            "{why}"
+        );
+        let selector = save(vec![input(
+            3,
+            vec![DynSolValue::Bytes(vec![1, 2, 3, 4])],
+            0,
+        )]);
+        let why = resolve(&selector, &surface).unwrap_err();
+        assert!(why.contains("now calls a function or receive()"), "{why}");
+        let fine = save(vec![input(
+            1,
+            vec![DynSolValue::Address(surface.senders[0])],
+            0,
+        )]);
+        assert!(resolve(&fine, &surface).is_ok());
     }
 
     #[test]

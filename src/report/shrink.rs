@@ -236,8 +236,14 @@ impl Shrinker<'_, '_> {
         }
         let args = self.best.txs.get(index).map_or(0, |tx| tx.args.len());
         for arg in 0..args {
-            while let Some(current) = self.best.txs.get(index).and_then(|tx| tx.args.get(arg)) {
-                let candidates = abi::simplifications(current);
+            while let Some((f, current)) = self
+                .best
+                .txs
+                .get(index)
+                .and_then(|tx| Some((tx.function, tx.args.get(arg)?)))
+            {
+                // Toward the parameter's bound; fallback calldata stays fallback's.
+                let candidates = self.executor.surface().simplifications(f, arg, current);
                 let improved = candidates
                     .into_iter()
                     .any(|simpler| self.with_tx(index, |tx| tx.args[arg] = simpler));
@@ -337,6 +343,14 @@ impl Shrinker<'_, '_> {
         change(&mut candidate.txs[index]);
         if candidate == self.best {
             return false; // nothing to simplify (a value the type cannot take)
+        }
+        if self
+            .executor
+            .surface()
+            .admits(&candidate.txs[index])
+            .is_err()
+        {
+            return false; // outside what setup declared (a bound, the allowed addresses)
         }
         self.attempt(candidate)
     }

@@ -187,6 +187,7 @@ fn an_equality_the_line_misses_gets_one_xor_step() {
         proposed: wide(proposed),
         step: MAX_STEPS,
         xor_tried: false,
+        range: None,
     };
     let lhs = proposed ^ k;
     let cost = Cost {
@@ -198,4 +199,93 @@ fn an_equality_the_line_misses_gets_one_xor_step() {
     let next = next(&prediction, Some(&cost)).expect("an XOR step");
     assert_eq!(next.sequence.txs[0].args, [DynSolValue::Uint(k ^ m, 256)]);
     assert!(next.xor_tried);
+}
+
+#[test]
+fn roots_outside_a_bound_are_clamped_and_closed_addresses_are_not_predicted() {
+    use crate::engine::cost::{CostKey, CostKind};
+    use crate::engine::input::TxInput;
+    use crate::engine::surface::tests::ether_surface;
+    use rand::SeedableRng;
+    // withdraw(amount) with amount bounded to 1..=10; the branch wants amount == 42.
+    let surface = ether_surface();
+    let key = CostKey {
+        tx: 0,
+        code: Address::ZERO,
+        pc: 1,
+        kind: CostKind::Jump,
+        nth: 0,
+    };
+    let run = |function: usize, arg: DynSolValue, distance: u64| {
+        let seq = Sequence {
+            txs: vec![TxInput {
+                sender: 0,
+                function,
+                args: vec![arg],
+                value: U256::ZERO,
+                warp: Default::default(),
+            }],
+        };
+        let cost = Cost {
+            key,
+            value: U256::from(distance),
+            residual: None,
+            xor: None,
+        };
+        (seq, cost)
+    };
+    let amount = |v: u64| DynSolValue::Uint(U256::from(v), 256);
+    let (parent, c0) = run(0, amount(2), 40);
+    let (child, c1) = run(0, amount(3), 39);
+    let change = Change::Leaf {
+        tx: 0,
+        path: LeafPath(vec![0]),
+    };
+    let mut rng = StdRng::seed_from_u64(1);
+    let parent_costs: CostMap = [(key, c0)].into_iter().collect();
+    let prediction = first(
+        &surface,
+        &parent,
+        &parent_costs,
+        &child,
+        &[c1],
+        &change,
+        |_| 0,
+        &mut rng,
+    )
+    .expect("a prediction");
+    // The root is 42: the nearest admitted input is the bound's top.
+    assert_eq!(prediction.sequence.txs[0].args, [amount(10)]);
+    let mut unbounded = surface.clone();
+    unbounded.functions[0].bounds.clear();
+    let free = first(
+        &unbounded,
+        &parent,
+        &parent_costs,
+        &child,
+        &[c1],
+        &change,
+        |_| 0,
+        &mut rng,
+    )
+    .expect("a prediction");
+    assert_eq!(free.sequence.txs[0].args, [amount(42)]);
+    // give(to) with addresses closed: no numeric neighbour is another allowed address.
+    let to = |last: u8| DynSolValue::Address(Address::with_last_byte(last));
+    let (parent, c0) = run(1, to(1), 40);
+    let (child, c1) = run(1, to(2), 39);
+    let parent_costs: CostMap = [(key, c0)].into_iter().collect();
+    assert!(
+        first(
+            &surface,
+            &parent,
+            &parent_costs,
+            &child,
+            &[c1],
+            &change,
+            |_| 0,
+            &mut rng
+        )
+        .is_none()
+    );
 }
