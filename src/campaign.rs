@@ -88,8 +88,10 @@ impl<'a> Campaign<'a> {
     }
 
     /// A setup function: deploys and funds contracts, chooses which ones are fuzzed
-    /// ([`Chain::fuzz`]; all deployed ones when none is chosen) and by whom
-    /// ([`Chain::set_senders`]). Runs once per worker, and must be deterministic.
+    /// ([`Chain::fuzz`]; all deployed ones when none is chosen), which of their functions
+    /// ([`Chain::fuzz_only`], [`Chain::fuzz_except`]), with what ([`Chain::bound`],
+    /// [`Chain::set_address_args`]) and by whom ([`Chain::set_senders`]). Runs once per
+    /// worker, and must be deterministic.
     pub fn setup(mut self, setup: impl Fn(&mut Chain) -> Result<()> + Sync + 'a) -> Self {
         self.setup = Some(Box::new(setup));
         self

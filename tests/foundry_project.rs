@@ -520,3 +520,34 @@ fn campaign_finds_the_treasury_paying_out_more_than_it_debits() {
     let calls: Vec<&str> = failure.calls.iter().map(|c| c.signature.as_str()).collect();
     assert_eq!(calls, ["deposit()", "withdraw(uint256)"], "{failure:?}");
 }
+
+#[test]
+fn campaign_finds_the_weth_receive_bug_with_the_exact_solvency_invariant() {
+    // The exact invariant forge's handler suite checks (ether held == sum of balances), over
+    // every account that can hold WETH: address arguments are kept to the senders and the
+    // deployed contracts, so no transfer reaches an account the sum misses.
+    let outcome = campaign(20_000)
+        .setup(|chain: &mut Chain| {
+            let weth = chain.deploy("WETH", ())?;
+            chain.set_address_args(AddressArgs::SendersAndContracts)?;
+            chain.fuzz(weth);
+            Ok(())
+        })
+        .invariant("ether held == sum of balances", |chain: &Chain| {
+            let weth = chain.get("WETH");
+            let mut holders = chain.senders().to_vec();
+            holders.extend(chain.deployed().iter().map(|(_, address)| *address));
+            let sum = holders.iter().fold(U256::ZERO, |sum, holder| {
+                sum + chain
+                    .view::<U256>(weth, "balanceOf(address)", (*holder,))
+                    .unwrap()
+            });
+            chain.balance(weth) == sum
+        })
+        .run()
+        .unwrap();
+    let failure = outcome.failure.expect("the planted bug is found");
+    let calls: Vec<&str> = failure.calls.iter().map(|c| c.signature.as_str()).collect();
+    assert_eq!(calls, ["receive()"], "{failure:?}");
+    assert!(!failure.calls[0].value.is_zero());
+}

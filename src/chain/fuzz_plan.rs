@@ -342,12 +342,25 @@ fn resolve_all<S: AsRef<str>>(
 }
 
 /// `signature` as the surface spells it (`transfer(address, uint)` gives
-/// `transfer(address,uint256)`), when the fuzzer can call it on `artifact`; else an error
-/// naming the contract and listing what it can call.
+/// `transfer(address,uint256)`; a selector `0xa9059cbb`, as forge's `targetSelector` takes,
+/// gives its function's signature), when the fuzzer can call it on `artifact`; else an
+/// error naming the contract and listing what it can call.
 fn resolve(artifact: &ContractArtifact, signature: &str) -> Result<String> {
-    let normalized = match Function::parse(signature.trim()) {
-        Ok(parsed) => parsed.signature(),
-        Err(_) => signature.trim().to_string(),
+    let trimmed = signature.trim();
+    let selector = trimmed
+        .strip_prefix("0x")
+        .filter(|hex| hex.len() == 8)
+        .and_then(|hex| alloy_primitives::hex::decode(hex).ok());
+    let by_selector = selector.and_then(|selector| {
+        artifact
+            .abi
+            .functions()
+            .find(|f| f.selector().as_slice() == selector.as_slice())
+    });
+    let normalized = match (by_selector, Function::parse(trimmed)) {
+        (Some(function), _) => function.signature(),
+        (None, Ok(parsed)) => parsed.signature(),
+        (None, Err(_)) => trimmed.to_string(),
     };
     let callable: Vec<String> = callable(&artifact.abi).map(|c| c.signature()).collect();
     if callable.contains(&normalized) {

@@ -377,7 +377,8 @@ impl Chain {
     }
 
     /// Calls only `signatures` of the contract at `address` (`["deposit()",
-    /// "withdraw(uint256)"]`; `"receive()"` and `"fallback()"` name those). forge's
+    /// "withdraw(uint256)"]`, or selectors such as `"0x2e1a7d4d"`; `"receive()"` and
+    /// `"fallback()"` name those). forge's
     /// `targetSelector`; like it, the contract is fuzzed even when [`Chain::fuzz`] chose
     /// others. Unlike it, signatures are checked at once: one the fuzzer cannot call (not in
     /// the ABI, or a view) is an [`Error::Config`] naming the contract and listing what it
