@@ -10,7 +10,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::abi::Dictionary;
-use crate::chain::Chain;
+use crate::chain::PanicSet;
+use crate::chain::{Chain, Labels};
 use crate::config::{Config, Steering};
 use crate::engine::executor::{Executor, Found};
 use crate::engine::input::Sequence;
@@ -18,10 +19,9 @@ use crate::engine::reach::{Reach, Watch};
 use crate::engine::surface::Surface;
 use crate::engine::{self, EngineInput, Sighting};
 use crate::error::{Error, Result};
-use crate::oracle::{IntoCheck, Invariant, Oracles, PanicSet};
+use crate::oracle::{IntoCheck, Invariant, Oracles};
 use crate::outcome::{
-    Failure, Labels, LookaheadStats, Outcome, Progress, ShrinkStats, Stats, TargetReach,
-    TargetStats,
+    Failure, LookaheadStats, Outcome, Progress, ShrinkStats, Stats, TargetReach, TargetStats,
 };
 use crate::project::{self, Artifacts};
 use crate::report::regression::{self, RegressionFile};

@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
+use crate::chain::PanicSet;
 use crate::error::{Error, Result};
-use crate::oracle::PanicSet;
 use crate::targets::TargetSpec;
 
 /// How long and how a campaign runs. Every field documents its default and its override.

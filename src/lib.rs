@@ -30,13 +30,15 @@ pub mod report;
 pub mod targets;
 
 pub use campaign::Campaign;
+pub use chain::Labels;
+pub use chain::PanicSet;
 pub use config::Steering;
 pub use error::{Error, Result};
 pub use harvey_macros::invariant;
-pub use oracle::{IntoCheck, PanicSet};
+pub use oracle::IntoCheck;
 pub use outcome::{
-    Call, Dependence, Failure, FunctionStats, Labels, LookaheadStats, Outcome, PredictionStats,
-    Progress, SequenceStats, ShrinkStats, StateDependent, Stats, Violation,
+    Call, Dependence, Failure, FunctionStats, LookaheadStats, Outcome, PredictionStats, Progress,
+    SequenceStats, ShrinkStats, StateDependent, Stats, Violation,
 };
 
 #[doc(hidden)]

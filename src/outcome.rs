@@ -1,14 +1,13 @@
 //! What a campaign returns: passed or violated, the shrunk failing call sequence, and the
 //! statistics of the run. Plain data; `report` renders it.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use alloy_dyn_abi::DynSolValue;
 use alloy_primitives::{Address, U256};
 
-use crate::chain::{PanicCode, Warp};
+use crate::chain::{Labels, PanicCode, Warp};
 use crate::config::Steering;
 
 /// The result of a campaign. A violation is an outcome, not an error.
@@ -96,38 +95,6 @@ pub struct Failure {
     pub regression_file: Option<PathBuf>,
     /// Names of the campaign's accounts, shown beside their addresses in the report.
     pub labels: Labels,
-}
-
-/// Names for accounts in reports: every contract deployed through the chain by its
-/// contract name, the deployer as `deployer`, and whatever
-/// [`Chain::label`](crate::chain::Chain::label) named. Reports show an account as
-/// `Vault@0x5FbD…0aa3`: its name beside its short address.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Labels {
-    names: BTreeMap<Address, String>,
-}
-
-impl Labels {
-    /// Names `address` (replacing an earlier name).
-    pub fn insert(&mut self, address: Address, name: impl Into<String>) {
-        self.names.insert(address, name.into());
-    }
-
-    /// The name of `address`, if it has one.
-    pub fn get(&self, address: Address) -> Option<&str> {
-        self.names.get(&address).map(String::as_str)
-    }
-
-    /// Whether more than one account has the name `name` (two deployments of one contract):
-    /// reports then add the address wherever they would show the name alone.
-    pub fn is_ambiguous(&self, name: &str) -> bool {
-        self.names.values().filter(|n| *n == name).count() > 1
-    }
-
-    /// Every named account, by address.
-    pub fn iter(&self) -> impl Iterator<Item = (Address, &str)> {
-        self.names.iter().map(|(a, n)| (*a, n.as_str()))
-    }
 }
 
 /// One call of a failing sequence, decoded.

@@ -4,6 +4,7 @@
 //! parameters. Knows nothing about corpus or energy.
 
 mod bound;
+mod callable;
 mod dictionary;
 mod generate;
 mod mutate;
@@ -13,6 +14,7 @@ mod word;
 use alloy_dyn_abi::{DynSolType, DynSolValue};
 
 pub(crate) use bound::Bound;
+pub(crate) use callable::{Callable, callable};
 pub(crate) use dictionary::Dictionary;
 pub(crate) use generate::generate;
 pub(crate) use mutate::{mutate, mutate_uint};

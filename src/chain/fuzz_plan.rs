@@ -16,8 +16,7 @@ use alloy_dyn_abi::{DynSolType, Specifier};
 use alloy_json_abi::{Function, StateMutability};
 use alloy_primitives::{Address, I256, U256};
 
-use crate::abi::{Bound, umax};
-use crate::engine::surface::callable;
+use crate::abi::{Bound, callable, umax};
 use crate::error::{Error, Result};
 use crate::project::ContractArtifact;
 

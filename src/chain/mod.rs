@@ -31,16 +31,20 @@ mod abi;
 mod args;
 mod deal;
 mod fuzz_plan;
+mod labels;
 mod link;
 mod logs;
 mod outcome;
+mod panics;
 mod vm;
 
 pub use abi::SolReturns;
 pub use args::{SolArg, SolArgs};
 pub(crate) use fuzz_plan::FuzzPlan;
 pub use fuzz_plan::{AddressArgs, BoundValue, Param};
+pub use labels::Labels;
 pub use outcome::{HaltReason, PanicCode, RevertReason, SolDisplay, TxOutcome, TxStatus};
+pub use panics::PanicSet;
 pub use vm::{CHAIN_ID, TX_GAS_LIMIT};
 
 use std::cell::RefCell;
@@ -55,7 +59,6 @@ use revm::context::BlockEnv;
 
 use crate::error::{Error, Result};
 use crate::observe::Trace;
-use crate::outcome::Labels;
 use crate::project::{Artifacts, ContractArtifact};
 use logs::LogBook;
 use vm::{Target, Vm};

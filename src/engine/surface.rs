@@ -5,10 +5,10 @@
 //! every input inside what setup declared.
 
 use alloy_dyn_abi::{DynSolType, DynSolValue, Specifier};
-use alloy_json_abi::{Function, JsonAbi, StateMutability};
+use alloy_json_abi::StateMutability;
 use alloy_primitives::{Address, Bytes, Selector};
 
-use crate::abi::{self, Bound};
+use crate::abi::{self, Bound, Callable, callable};
 use crate::chain::{AddressArgs, Chain, Tx};
 use crate::engine::input::TxInput;
 use crate::error::{Error, Result};
@@ -58,46 +58,6 @@ pub(crate) struct Surface {
     pub(crate) senders: Vec<Address>,
     /// The only addresses address arguments may take, when setup restricted them.
     pub(crate) addresses: Option<Vec<Address>>,
-}
-
-/// One thing the fuzzer can call on a contract.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Callable<'a> {
-    /// A state-changing ABI function.
-    Function(&'a Function),
-    /// The contract's `receive()`.
-    Receive,
-    /// The contract's `fallback()`, payable or not.
-    Fallback { payable: bool },
-}
-
-impl Callable<'_> {
-    /// How setup and reports name it: `name(types)`, `receive()`, `fallback()`.
-    pub(crate) fn signature(&self) -> String {
-        match self {
-            Callable::Function(function) => function.signature(),
-            Callable::Receive => "receive()".into(),
-            Callable::Fallback { .. } => "fallback()".into(),
-        }
-    }
-}
-
-/// What the fuzzer can call on a contract with `abi`, in order: its state-changing
-/// functions (view and pure ones cannot change state), then `receive()`, then `fallback()`.
-/// The one definition of "callable" for building surfaces and checking setup's selections.
-pub(crate) fn callable(abi: &JsonAbi) -> impl Iterator<Item = Callable<'_>> {
-    abi.functions()
-        .filter(|f| {
-            !matches!(
-                f.state_mutability,
-                StateMutability::View | StateMutability::Pure
-            )
-        })
-        .map(Callable::Function)
-        .chain(abi.receive.as_ref().map(|_| Callable::Receive))
-        .chain(abi.fallback.as_ref().map(|f| Callable::Fallback {
-            payable: f.state_mutability == StateMutability::Payable,
-        }))
 }
 
 impl Surface {

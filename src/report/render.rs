@@ -7,10 +7,10 @@ use std::time::Duration;
 use alloy_dyn_abi::DynSolValue;
 use alloy_primitives::Address;
 
-use crate::chain::{SolDisplay, Warp};
+use crate::chain::{Labels, SolDisplay, Warp};
 use crate::config::Steering;
 use crate::outcome::{
-    Call, Dependence, Failure, Labels, Progress, SequenceStats, ShrinkStats, Stats, Violation,
+    Call, Dependence, Failure, Progress, SequenceStats, ShrinkStats, Stats, Violation,
 };
 
 /// Calls after which a function that reverted every time is flagged as "always reverts".
