@@ -17,7 +17,7 @@ contract WETH {
     mapping(address => uint256) public balanceOf;
     mapping(address => mapping(address => uint256)) public allowance;
 
-    receive() external payable {
+    receive() external payable virtual {
         deposit();
     }
 
