@@ -216,7 +216,7 @@ pub(crate) fn param_types(params: &[Param], what: &str) -> Result<Vec<DynSolType
 pub(crate) fn encode(
     types: &[DynSolType],
     values: Vec<DynSolValue>,
-    what: &str,
+    what: &dyn std::fmt::Display,
 ) -> Result<Vec<u8>> {
     let shown = || {
         let names: Vec<String> = types
@@ -239,6 +239,7 @@ pub(crate) fn encode(
     }
     let mut fitted = Vec::with_capacity(values.len());
     for (i, (value, ty)) in values.into_iter().zip(types).enumerate() {
+        // Kept for the error message only when the value does not fit.
         let Some(value) = fit(value.clone(), ty) else {
             return Err(Error::Abi(format!(
                 "{what} takes {}: argument {} ({}) does not fit `{}`",
@@ -317,7 +318,7 @@ mod tests {
 
     #[test]
     fn small_rust_integers_fit_wider_parameters() {
-        let encoded = encode(&types("(uint256,int8)"), (5u8, -3i32).sol_values(), "f").unwrap();
+        let encoded = encode(&types("(uint256,int8)"), (5u8, -3i32).sol_values(), &"f").unwrap();
         let expected = DynSolValue::Tuple(vec![
             DynSolValue::Uint(U256::from(5), 256),
             DynSolValue::Int(I256::try_from(-3).unwrap(), 8),
@@ -325,24 +326,24 @@ mod tests {
         .abi_encode_params();
         assert_eq!(encoded, expected);
         // A plain literal is an i32 in Rust: fine for a uint when it is not negative.
-        assert!(encode(&types("(uint256)"), (7,).sol_values(), "f").is_ok());
+        assert!(encode(&types("(uint256)"), (7,).sol_values(), &"f").is_ok());
     }
 
     #[test]
     fn values_that_do_not_fit_name_the_argument() {
-        let err = encode(&types("(uint256)"), (-1,).sol_values(), "`f(uint256)`")
+        let err = encode(&types("(uint256)"), (-1,).sol_values(), &"`f(uint256)`")
             .unwrap_err()
             .to_string();
         assert!(
             err.contains("argument 1 (-1) does not fit `uint256`"),
             "{err}"
         );
-        let err = encode(&types("(uint8)"), (300u16,).sol_values(), "f").unwrap_err();
+        let err = encode(&types("(uint8)"), (300u16,).sol_values(), &"f").unwrap_err();
         assert!(err.to_string().contains("does not fit `uint8`"), "{err}");
-        assert!(encode(&types("(int8)"), (128u16,).sol_values(), "f").is_err());
-        assert!(encode(&types("(int8)"), (-129i16,).sol_values(), "f").is_err());
-        assert!(encode(&types("(int8)"), (-128i16,).sol_values(), "f").is_ok());
-        let err = encode(&types("(address,uint256)"), (1u8,).sol_values(), "f").unwrap_err();
+        assert!(encode(&types("(int8)"), (128u16,).sol_values(), &"f").is_err());
+        assert!(encode(&types("(int8)"), (-129i16,).sol_values(), &"f").is_err());
+        assert!(encode(&types("(int8)"), (-128i16,).sol_values(), &"f").is_ok());
+        let err = encode(&types("(address,uint256)"), (1u8,).sol_values(), &"f").unwrap_err();
         assert!(
             err.to_string()
                 .ends_with("f takes (address,uint256), but the arguments are (uint8)"),
@@ -356,7 +357,7 @@ mod tests {
         let encoded = encode(
             &types("(string,uint256[],address[2],(bool,uint64))"),
             values,
-            "f",
+            &"f",
         )
         .unwrap();
         let decoded = DynSolType::parse("(string,uint256[],address[2],(bool,uint64))")
@@ -383,6 +384,6 @@ mod tests {
         assert_eq!(values.sol_values(), borrowed.sol_values());
         assert_eq!(values.sol_values(), (U256::from(7),).sol_values());
         let bytes = (Bytes::from(vec![1, 2]), FixedBytes::<4>::from([9; 4])).sol_values();
-        assert!(encode(&types("(bytes,bytes4)"), bytes, "f").is_ok());
+        assert!(encode(&types("(bytes,bytes4)"), bytes, &"f").is_ok());
     }
 }

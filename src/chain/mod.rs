@@ -588,10 +588,11 @@ impl Chain {
     ) -> Result<T> {
         let view = self.checked_view::<T>(address, signature)?;
         let mut calldata = view.selector.to_vec();
+        // Views run after every transaction: the error's name is formatted only on error.
         calldata.extend(args::encode(
             &view.inputs,
             args.sol_values(),
-            &format!("`{signature}`"),
+            &format_args!("`{signature}`"),
         )?);
         let mut vm = self.vm.try_borrow_mut().map_err(|_| {
             Error::Call("the chain is busy: a view cannot run inside another chain call".into())
