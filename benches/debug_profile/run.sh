@@ -7,6 +7,7 @@
 #
 #   benches/debug_profile/run.sh [scratch-dir]        # build every profile, then run them
 #   RUN_ONLY=1 benches/debug_profile/run.sh [dir]     # re-run the built tests (idle machine)
+#   PROFILES="debug hot-o3" benches/debug_profile/run.sh   # only these profiles
 #
 # Cold builds are reported as wall time and CPU time (user+sys): CPU time is what a build
 # costs whatever else the machine is doing; wall time needs an idle machine to mean anything.
@@ -73,7 +74,7 @@ fn bank_throughput() {
 RS
 }
 
-for name in debug hot-o2 hot-o3 all-deps-o1 all-deps-o3; do
+for name in ${PROFILES:-debug hot-o2 hot-o3 all-deps-o1 all-deps-o3}; do
   dir="$scratch/$name"
   if [ -z "${RUN_ONLY:-}" ]; then
     rm -rf "$dir"
