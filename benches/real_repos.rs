@@ -4,7 +4,8 @@
 //! its median time to the first one.
 //!
 //! Run with `cargo bench --bench real_repos` (`HARVEY_BENCH_SEEDS=n`, default 5;
-//! `HARVEY_REAL_REPOS_TIME=s`, seconds per campaign, default 20). The same run without the
+//! `HARVEY_REAL_REPOS_TIME=s`, seconds per campaign, default 20;
+//! `HARVEY_REAL_REPOS_ONLY=weth` or `erc4626` for one repository). The same run without the
 //! fat-LTO bench build: `cargo test --bench real_repos -- --bench` (this binary only drives
 //! processes, its own speed does not matter).
 //!
@@ -111,6 +112,8 @@ struct Repo {
     depth: u32,
     /// The harvey test file under `benches/real_repos/` (also the `--test` name).
     harvey_test: &'static str,
+    /// How harvey's mirror differs from the repo's suite, printed under the table.
+    harvey_mirror: &'static str,
     cases: &'static [Case],
 }
 
@@ -145,6 +148,9 @@ const REPOS: [Repo; 2] = [
         forge_skip: "callSummary",
         depth: 25,
         harvey_test: "weth",
+        harvey_mirror: "harvey fuzzes WETH9 directly from its 3 senders (the repo's handler \
+                        uses cheatcodes); ghost sums and actor sets come from Deposit, \
+                        Withdrawal and Transfer logs",
         cases: &[
             Case {
                 name: "none (false positives)",
@@ -205,6 +211,10 @@ const REPOS: [Repo; 2] = [
         forge_skip: "call_summary",
         depth: 200,
         harvey_test: "erc4626",
+        harvey_mirror: "harvey fuzzes the vault only (senders funded and approved in setup); \
+                        the asset's donations need chain.fuzz_only (the asset's public burn \
+                        would break invariant A); the vault emits no events, so C and D_E_F \
+                        are bounds over the senders, not the suite's equalities over its LPs",
         // The repo plants no bugs (its unbounded suites show handler mistakes, not code
         // bugs); these two are planted here, one inside and one outside what the repo's
         // bounded handlers can reach.
@@ -266,7 +276,11 @@ fn main() {
     let harvey_root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let forge = forge::ensure_forge().unwrap_or_else(|e| panic!("{e}"));
     let mut rows = Vec::new();
-    for repo in &REPOS {
+    let only = std::env::var("HARVEY_REAL_REPOS_ONLY").ok();
+    for repo in REPOS
+        .iter()
+        .filter(|r| only.as_deref().is_none_or(|o| o == r.harvey_test))
+    {
         eprintln!("== {}", repo.name);
         match run_repo(harvey_root, &forge, repo, seeds, budget) {
             Ok(results) => rows.push((repo, results)),
@@ -285,6 +299,7 @@ fn run_repo(
     budget: Duration,
 ) -> Result<Vec<(Results, Results)>, String> {
     let scratch = scratch().join(repo.harvey_test);
+    let _ = std::fs::remove_dir_all(&scratch);
     let solc = solc_for(harvey_root, &repo.solc)?;
     let mut copies = Vec::new();
     for case in repo.cases {
@@ -320,15 +335,13 @@ fn scratch() -> PathBuf {
         .join("real-repos")
 }
 
+/// The copy's directory name: the case's name in lower-case words joined by `-`.
 fn dir_name(case: &str) -> String {
-    let name: String = case
-        .split(':')
-        .next()
-        .unwrap_or(case)
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    name.trim_matches('-').to_string()
+    case.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 fn mirrors() -> PathBuf {
@@ -727,7 +740,7 @@ fn found(results: &Results, seeds: u64) -> String {
 fn print_table(rows: &[(&Repo, Vec<(Results, Results)>)], seeds: u64, budget: Duration) {
     println!(
         "\nreal repositories: {seeds} seeds, {}s per campaign; on the unpatched code every \
-         violation is a false positive\n",
+         violation is a false positive; a miss counts as the budget in forge / harvey\n",
         budget.as_secs()
     );
     println!(
@@ -741,9 +754,15 @@ fn print_table(rows: &[(&Repo, Vec<(Results, Results)>)], seeds: u64, budget: Du
                 censored_median(&forge.times),
                 censored_median(&harvey.times),
             );
-            let join = |set: &BTreeSet<String>| set.iter().cloned().collect::<Vec<_>>().join(", ");
+            let join = |set: &BTreeSet<String>| {
+                if set.is_empty() {
+                    "—".to_string()
+                } else {
+                    set.iter().cloned().collect::<Vec<_>>().join(", ")
+                }
+            };
             println!(
-                "| {} | {} | {} | {} | {} | {} | {} | {}; {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} / {} |",
                 repo.name,
                 case.name,
                 found(forge, seeds),
@@ -775,6 +794,14 @@ fn print_table(rows: &[(&Repo, Vec<(Results, Results)>)], seeds: u64, budget: Du
                 }
             }
         }
+    }
+    for (repo, _) in rows {
+        notes.push(format!("{}: {}", repo.name, repo.harvey_mirror));
+    }
+    if std::env::var("HARVEY_REAL_REPOS_REMAPPINGS").is_ok_and(|v| v == "0") {
+        notes.push("no remappings.txt written: both tools infer remappings".into());
+    } else {
+        notes.push("remappings.txt written from `forge remappings` in each copy".into());
     }
     for note in notes {
         println!("- {note}");

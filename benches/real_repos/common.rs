@@ -59,11 +59,15 @@ fn result_line(seed: u64, result: harvey::Result<Outcome>) -> String {
         Err(e) => format!("real-repos seed={seed} error={}", one_line(&e.to_string())),
         Ok(outcome) => match outcome.failure {
             None => format!("real-repos seed={seed} found=0"),
-            Some(failure) => format!(
+            Some(failure) => {
+                // The full report on stderr, for reading a surprising result.
+                eprintln!("{}", harvey::report::failure_report(&failure, None));
+                format!(
                 "real-repos seed={seed} found=1 after_us={} violation={}",
                 failure.found_after.as_micros(),
-                one_line(&format!("{:?}", failure.violation))
-            ),
+                    one_line(&format!("{:?}", failure.violation))
+                )
+            }
         },
     }
 }
