@@ -114,6 +114,7 @@ struct Repo {
     harvey_test: &'static str,
     /// How harvey's mirror differs from the repo's suite, printed under the table.
     harvey_mirror: &'static str,
+    /// The cases, the unpatched code first (its copy also holds the harvey test crate).
     cases: &'static [Case],
 }
 

@@ -31,7 +31,11 @@ pub fn settings() -> Settings {
         seeds: var("REAL_REPOS_SEEDS")
             .unwrap_or_else(|| "1".into())
             .split(',')
-            .map(|s| s.trim().parse().expect("REAL_REPOS_SEEDS: comma-separated u64s"))
+            .map(|s| {
+                s.trim()
+                    .parse()
+                    .expect("REAL_REPOS_SEEDS: comma-separated u64s")
+            })
             .collect(),
         time: Duration::from_millis(
             var("REAL_REPOS_TIME_MS").map_or(20_000, |t| t.parse().expect("REAL_REPOS_TIME_MS")),
@@ -63,8 +67,8 @@ fn result_line(seed: u64, result: harvey::Result<Outcome>) -> String {
                 // The full report on stderr, for reading a surprising result.
                 eprintln!("{}", harvey::report::failure_report(&failure, None));
                 format!(
-                "real-repos seed={seed} found=1 after_us={} violation={}",
-                failure.found_after.as_micros(),
+                    "real-repos seed={seed} found=1 after_us={} violation={}",
+                    failure.found_after.as_micros(),
                     one_line(&format!("{:?}", failure.violation))
                 )
             }

@@ -19,8 +19,17 @@ fn setup(chain: &mut Chain) -> harvey::Result<()> {
     let asset = chain.deploy("MockERC20", ("Asset", "ASSET", 18u8))?;
     let token = chain.deploy("Basic4626Deposit", (asset, "Token", "TOKEN", 18u8))?;
     for sender in chain.senders().to_vec() {
-        chain.call(asset, "mint(address,uint256)", (sender, U256::from(ASSETS_PER_SENDER)))?;
-        chain.call_as(sender, asset, "approve(address,uint256)", (token, U256::MAX))?;
+        chain.call(
+            asset,
+            "mint(address,uint256)",
+            (sender, U256::from(ASSETS_PER_SENDER)),
+        )?;
+        chain.call_as(
+            sender,
+            asset,
+            "approve(address,uint256)",
+            (token, U256::MAX),
+        )?;
     }
     chain.commit();
     chain.fuzz(token);
@@ -32,13 +41,19 @@ fn view(chain: &Chain, signature: &str) -> harvey::Result<U256> {
 }
 
 fn check(holds: bool, what: impl FnOnce() -> String) -> harvey::Result<()> {
-    if holds { Ok(()) } else { Err(harvey::Error::Call(what())) }
+    if holds {
+        Ok(())
+    } else {
+        Err(harvey::Error::Call(what()))
+    }
 }
 
 /// `assert_invariant_A`: totalAssets >= totalSupply.
 fn invariant_a(chain: &Chain) -> harvey::Result<()> {
     let (assets, supply) = (view(chain, "totalAssets()")?, view(chain, "totalSupply()")?);
-    check(assets >= supply, || format!("totalAssets {assets} < totalSupply {supply}"))
+    check(assets >= supply, || {
+        format!("totalAssets {assets} < totalSupply {supply}")
+    })
 }
 
 /// `assert_invariant_B`: totalAssets == asset.balanceOf(token).
@@ -46,7 +61,9 @@ fn invariant_b(chain: &Chain) -> harvey::Result<()> {
     let token = chain.get("Basic4626Deposit");
     let held: U256 = chain.view(chain.get("MockERC20"), "balanceOf(address)", (token,))?;
     let assets = view(chain, "totalAssets()")?;
-    check(assets == held, || format!("totalAssets {assets} != asset balance {held}"))
+    check(assets == held, || {
+        format!("totalAssets {assets} != asset balance {held}")
+    })
 }
 
 /// `assert_invariant_C` (sum of LP balances == totalSupply), as a bound over the holders
@@ -61,7 +78,9 @@ fn invariant_c(chain: &Chain) -> harvey::Result<()> {
         })?;
     }
     let supply = view(chain, "totalSupply()")?;
-    check(sum <= supply, || format!("senders hold {sum} shares > totalSupply {supply}"))
+    check(sum <= supply, || {
+        format!("senders hold {sum} shares > totalSupply {supply}")
+    })
 }
 
 /// `assert_invariant_D_E_F`: each holder's shares are worth at least as many assets, and
@@ -77,10 +96,14 @@ fn invariant_d_e_f(chain: &Chain) -> harvey::Result<()> {
     for sender in chain.senders() {
         let shares: U256 = chain.view(token, "balanceOf(address)", (*sender,))?;
         let worth: U256 = chain.view(token, "convertToAssets(uint256)", (shares,))?;
-        check(worth >= shares, || format!("{sender}: {shares} shares worth {worth}"))?;
+        check(worth >= shares, || {
+            format!("{sender}: {shares} shares worth {worth}")
+        })?;
         sum += worth;
     }
-    check(sum <= assets, || format!("holders' assets {sum} > totalAssets {assets}"))
+    check(sum <= assets, || {
+        format!("holders' assets {sum} > totalAssets {assets}")
+    })
 }
 
 #[test]

@@ -26,10 +26,10 @@ fn weth(chain: &Chain) -> Address {
 fn sum_of(chain: &Chain, event: &str, index: usize) -> harvey::Result<U256> {
     let mut sum = U256::ZERO;
     for (emitter, params) in chain.events_of(event)? {
-        if emitter == weth(chain) {
-            if let Some(DynSolValue::Uint(v, _)) = params.get(index) {
-                sum += *v;
-            }
+        if emitter == weth(chain)
+            && let Some(DynSolValue::Uint(v, _)) = params.get(index)
+        {
+            sum += *v;
         }
     }
     Ok(sum)
@@ -56,7 +56,11 @@ fn balance_of(chain: &Chain, account: Address) -> harvey::Result<U256> {
 }
 
 fn check(holds: bool, what: impl FnOnce() -> String) -> harvey::Result<()> {
-    if holds { Ok(()) } else { Err(harvey::Error::Call(what())) }
+    if holds {
+        Ok(())
+    } else {
+        Err(harvey::Error::Call(what()))
+    }
 }
 
 /// `invariant_conservationOfETH`: the senders' ether plus WETH's `totalSupply()` is the
@@ -87,7 +91,9 @@ fn solvency_balances(chain: &Chain) -> harvey::Result<()> {
     for holder in holders(chain)? {
         sum += balance_of(chain, holder)?;
     }
-    check(held == sum, || format!("WETH holds {held} wei, balances sum to {sum}"))
+    check(held == sum, || {
+        format!("WETH holds {held} wei, balances sum to {sum}")
+    })
 }
 
 /// `invariant_depositorBalances`: no balance exceeds `totalSupply()`.
