@@ -39,11 +39,8 @@
 //! contracts directly from its senders and replace ghost variables with logs; a harvey
 //! miss whose case needs a feature harvey lacks is reported with that feature.
 
-#[path = "peer/forge.rs"]
-// Shared with `vs_forge`; this bench uses only the installer (it runs whole repositories,
-// not the generated single-contract projects).
-#[allow(dead_code)]
-mod forge;
+#[path = "peer/install.rs"]
+mod install;
 #[path = "support/timing.rs"]
 mod timing;
 
@@ -275,7 +272,7 @@ fn main() {
             .unwrap_or(20),
     );
     let harvey_root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let forge = forge::ensure_forge().unwrap_or_else(|e| panic!("{e}"));
+    let forge = install::ensure_forge().unwrap_or_else(|e| panic!("{e}"));
     let mut rows = Vec::new();
     let only = std::env::var("HARVEY_REAL_REPOS_ONLY").ok();
     for repo in REPOS
@@ -328,12 +325,9 @@ fn run_repo(
     Ok(results)
 }
 
-/// The bench's scratch directory for this bench (next to `vs_forge`'s, under the target
-/// directory's `tmp/`).
+/// This bench's scratch directory, beside `vs_forge`'s.
 fn scratch() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("harvey-bench")
-        .join("real-repos")
+    install::scratch().join("real-repos")
 }
 
 /// The copy's directory name: the case's name in lower-case words joined by `-`.

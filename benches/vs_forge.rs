@@ -10,6 +10,8 @@
 
 #[path = "peer/forge.rs"]
 mod forge;
+#[path = "peer/install.rs"]
+mod install;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -129,7 +131,7 @@ fn main() {
         return;
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let forge = forge::ensure_forge().unwrap_or_else(|e| panic!("{e}"));
+    let forge = install::ensure_forge().unwrap_or_else(|e| panic!("{e}"));
     println!(
         "time to violation, median of {seeds} seeds (a miss counts as slowest), budget {}s (harvey: fuzzing only, after",
         BUDGET.as_secs()

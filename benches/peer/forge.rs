@@ -6,8 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// The npm package and version of the peer.
-const PACKAGE: &str = "@foundry-rs/forge-linux-amd64@1.7.1";
+use super::install::scratch;
 
 /// One planted bug as forge sees it: the Solidity invariant body and whether a revert
 /// (a Panic: the contracts revert for no other reason) fails the run.
@@ -28,12 +27,6 @@ pub(crate) struct ForgeProject {
     dir: PathBuf,
 }
 
-/// Where the bench keeps forge and its projects: cargo's scratch directory for benches,
-/// inside whatever target directory is in use (`CARGO_TARGET_DIR` included).
-fn scratch() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("harvey-bench")
-}
-
 /// One forge run to the first violation.
 pub(crate) struct ForgeRun {
     /// Whether forge reported a failing invariant.
@@ -42,29 +35,6 @@ pub(crate) struct ForgeRun {
     pub(crate) reported: Option<Duration>,
     /// Wall-clock time of the whole `forge test` process.
     pub(crate) wall: Duration,
-}
-
-/// The forge binary, installing it with npm on first use.
-pub(crate) fn ensure_forge() -> Result<PathBuf, String> {
-    let prefix = scratch().join("forge");
-    let binary = prefix.join("node_modules/@foundry-rs/forge-linux-amd64/bin/forge");
-    if binary.exists() {
-        return Ok(binary);
-    }
-    std::fs::create_dir_all(&prefix).map_err(|e| format!("{}: {e}", prefix.display()))?;
-    let output = Command::new("npm")
-        .args(["install", "--no-audit", "--no-fund", "--prefix"])
-        .arg(&prefix)
-        .arg(PACKAGE)
-        .output()
-        .map_err(|e| format!("npm could not run ({e}); install node/npm"))?;
-    if !output.status.success() || !binary.exists() {
-        return Err(format!(
-            "npm install {PACKAGE} failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    Ok(binary)
 }
 
 /// Writes the forge project for `case`, fuzzing sequences of up to `depth` calls, under the
