@@ -21,16 +21,22 @@ mkdir -p "$scratch"
 hot=(revm revm-bytecode revm-context revm-context-interface revm-database
      revm-database-interface revm-handler revm-inspector revm-interpreter revm-precompile
      revm-primitives revm-state ruint alloy-primitives keccak sha3 harvey)
+# The same plus what the engine calls per transaction around the EVM: dynamic ABI values,
+# hash maps, the seeded RNG, byte buffers.
+hot_plus=("${hot[@]}" alloy-dyn-abi alloy-sol-types alloy-json-abi hashbrown foldhash
+          rand rand_core rand_chacha ppv-lite86 bytes smallvec const-hex)
 hot_profile() {
-  for crate in "${hot[@]}"; do printf '[profile.dev.package.%s]\nopt-level = %s\n' "$crate" "$1"; done
+  local level=$1; shift
+  for crate in "$@"; do printf '[profile.dev.package.%s]\nopt-level = %s\n' "$crate" "$level"; done
 }
 
 declare -A profiles
 profiles[debug]=""
 profiles[all-deps-o3]=$'[profile.dev.package."*"]\nopt-level = 3\n'
 profiles[all-deps-o1]=$'[profile.dev.package."*"]\nopt-level = 1\n'
-profiles[hot-o3]=$(hot_profile 3)
-profiles[hot-o2]=$(hot_profile 2)
+profiles[hot-o3]=$(hot_profile 3 "${hot[@]}")
+profiles[hot-o2]=$(hot_profile 2 "${hot[@]}")
+profiles[hot-plus-o3]=$(hot_profile 3 "${hot_plus[@]}")
 
 make_crate() {
   local dir=$1 profile=$2
@@ -74,7 +80,7 @@ fn bank_throughput() {
 RS
 }
 
-for name in ${PROFILES:-debug hot-o2 hot-o3 all-deps-o1 all-deps-o3}; do
+for name in ${PROFILES:-debug hot-o2 hot-o3 hot-plus-o3 all-deps-o1 all-deps-o3}; do
   dir="$scratch/$name"
   if [ -z "${RUN_ONLY:-}" ]; then
     rm -rf "$dir"
