@@ -218,6 +218,14 @@ pub(crate) fn encode(
     values: Vec<DynSolValue>,
     what: &dyn std::fmt::Display,
 ) -> Result<Vec<u8>> {
+    // The common case, and the one invariants hit after every transaction: values that
+    // already have their parameters' types are encoded as they are, without fitting copies.
+    if values.len() == types.len() && values.iter().zip(types).all(|(v, t)| v.matches(t)) {
+        if values.is_empty() {
+            return Ok(Vec::new());
+        }
+        return Ok(DynSolValue::Tuple(values).abi_encode_params());
+    }
     let shown = || {
         let names: Vec<String> = types
             .iter()
