@@ -42,13 +42,10 @@ impl Chain {
         };
         balance_of(self)?;
         // Record which slots the balance call reads (an observed run; dropped afterwards).
-        let mut calldata = alloy_primitives::keccak256("balanceOf(address)")[..4].to_vec();
-        calldata.extend_from_slice(&[0; 12]);
-        calldata.extend_from_slice(account.as_slice());
         let probe = Tx {
             sender: VIEW_CALLER,
             to: token,
-            calldata: calldata.into(),
+            calldata: self.calldata(token, "balanceOf(address)", (account,))?,
             ..Tx::default()
         };
         self.execute(&probe)?;

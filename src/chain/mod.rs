@@ -475,23 +475,27 @@ impl Chain {
         args: impl SolArgs,
         options: TxOptions,
     ) -> Result<TxOutcome> {
+        let calldata = self.calldata(to, signature, args)?;
+        let sender = options.sender.unwrap_or(DEPLOYER);
+        let result =
+            self.vm
+                .get_mut()
+                .run(sender, Target::Call(to), calldata, options.value, false)?;
+        let outcome = self.outcome(to, result);
+        self.logs.record(&outcome.logs);
+        self.commit();
+        Ok(outcome)
+    }
+
+    /// The calldata of `signature` on `to` with `args`: the selector and the arguments
+    /// fitted to the parameter types of the function as the ABI of `to` declares it.
+    fn calldata(&self, to: Address, signature: &str, args: impl SolArgs) -> Result<Bytes> {
         let function = self.resolve(to, signature)?;
         let what = format!("`{}`", function.signature());
         let types = args::param_types(&function.inputs, &what)?;
         let mut calldata = function.selector().to_vec();
         calldata.extend(args::encode(&types, args.sol_values(), &what)?);
-        let sender = options.sender.unwrap_or(DEPLOYER);
-        let result = self.vm.get_mut().run(
-            sender,
-            Target::Call(to),
-            calldata.into(),
-            options.value,
-            false,
-        )?;
-        let outcome = self.outcome(to, result);
-        self.logs.record(&outcome.logs);
-        self.commit();
-        Ok(outcome)
+        Ok(calldata.into())
     }
 
     /// Runs `tx` into the pending state under the observer (see [`Chain::last_trace`]),
