@@ -16,7 +16,7 @@ use crate::config::{Config, Steering};
 use crate::engine::executor::{Executor, Found};
 use crate::engine::input::Sequence;
 use crate::engine::reach::{Reach, Watch};
-use crate::engine::surface::Surface;
+use crate::engine::surface::{self, Surface};
 use crate::engine::{self, EngineInput, Sighting};
 use crate::error::{Error, Result};
 use crate::oracle::{IntoCheck, Invariant, Oracles};
@@ -412,11 +412,7 @@ fn build_chain(
 fn dictionary(chain: &Chain, surface: &Surface) -> Dictionary {
     let mut dictionary = match &surface.addresses {
         Some(allowed) => Dictionary::closed(allowed.clone()),
-        None => {
-            let mut addresses = surface.senders.clone();
-            addresses.extend(chain.deployed().iter().map(|(_, address)| *address));
-            Dictionary::new(addresses)
-        }
+        None => Dictionary::new(surface::senders_and_contracts(chain)),
     };
     let mut seen = Vec::new();
     for function in &surface.functions {

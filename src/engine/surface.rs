@@ -60,6 +60,14 @@ pub(crate) struct Surface {
     pub(crate) addresses: Option<Vec<Address>>,
 }
 
+/// The chain's senders, then every contract deployed through it: the accounts a campaign
+/// knows by name, and the addresses of [`AddressArgs::SendersAndContracts`].
+pub(crate) fn senders_and_contracts(chain: &Chain) -> Vec<Address> {
+    let mut known = chain.senders().to_vec();
+    known.extend(chain.deployed().iter().map(|(_, address)| *address));
+    known
+}
+
 impl Surface {
     /// What the contracts `chain` fuzzes can be called with (every deployed contract when
     /// setup marked none, plus any contract setup selected functions of), narrowed by the
@@ -136,11 +144,7 @@ impl Surface {
         }
         let addresses = match plan.address_args() {
             AddressArgs::Dictionary => None,
-            AddressArgs::SendersAndContracts => {
-                let mut known = chain.senders().to_vec();
-                known.extend(chain.deployed().iter().map(|(_, address)| *address));
-                Some(known)
-            }
+            AddressArgs::SendersAndContracts => Some(senders_and_contracts(chain)),
             AddressArgs::Only(list) => Some(list.clone()),
         };
         Ok(Surface {
