@@ -11,7 +11,8 @@ pub use crate::config::Attributes;
 use crate::config::Config;
 pub use crate::oracle::IntoCheck;
 use crate::outcome::Progress;
-use crate::report::{self, regression};
+use crate::regression;
+use crate::report;
 
 /// Progress is shown only for campaigns running longer than this...
 const QUIET_FOR: Duration = Duration::from_secs(3);

@@ -3,29 +3,22 @@
 //!
 //! Order of work: compile, run setup, check the post-setup state, replay the regression
 //! file (if any), fuzz, shrink the first violation within its own budget (a share of the
-//! campaign's: `report::shrink`), save it to the regression file.
+//! campaign's), save it to the regression file. The engine does each step
+//! ([`crate::engine::Engine`]); this module composes them and does the I/O.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::abi::Dictionary;
 use crate::chain::PanicSet;
 use crate::chain::{Chain, Labels};
 use crate::config::{Config, Steering};
-use crate::engine::executor::{Executor, Found};
-use crate::engine::input::Sequence;
-use crate::engine::reach::{Reach, Watch};
-use crate::engine::surface::{self, Surface};
-use crate::engine::{self, EngineInput, Sighting};
+use crate::engine::{Engine, Fuzz, ShrinkBudget, Watch};
 use crate::error::{Error, Result};
 use crate::oracle::{IntoCheck, Invariant, Oracles};
-use crate::outcome::{
-    Failure, LookaheadStats, Outcome, Progress, ShrinkStats, Stats, TargetReach, TargetStats,
-};
+use crate::outcome::{Failure, Outcome, Progress, Stats, TargetReach, TargetStats};
 use crate::project::{self, Artifacts};
-use crate::report::regression::{self, RegressionFile};
-use crate::report::shrink::{self, ShrinkBudget};
+use crate::regression::RegressionFile;
 use crate::targets::{self, TargetSpec};
 
 type SetupFn<'a> = Box<SetupFnRef<'a>>;
@@ -228,22 +221,25 @@ impl<'a> Campaign<'a> {
         }
         let artifacts = project::compiled(&self.root)?;
         let make_chain = || build_chain(&artifacts, &self.contracts, self.setup.as_deref());
-        let chain = make_chain()?;
-        let mut warnings = Vec::new();
-        let surface = Surface::from_chain(&chain, &mut warnings)?;
-        let dictionary = dictionary(&chain, &surface);
-        let settings = settings_hash(&self.config.panics, &surface);
-        let labels = chain.labels();
-        let placed = match &self.config.targets {
-            Some(spec) => place_targets(spec, &self.root, &artifacts, &chain, &mut warnings)?,
-            None => PlacedTargets::default(),
-        };
         let oracles = Oracles {
             invariants: self.invariants,
             panics: self.config.panics.clone(),
         };
-        let mut executor =
-            Executor::new(chain, surface, &oracles, false, self.config.demand_driven);
+        let mut warnings = Vec::new();
+        let mut engine = Engine::new(
+            make_chain()?,
+            &oracles,
+            self.config.demand_driven,
+            &mut warnings,
+        )?;
+        let settings = engine.settings_hash(&self.config.panics);
+        let labels = engine.chain().labels();
+        let placed = match &self.config.targets {
+            Some(spec) => {
+                place_targets(spec, &self.root, &artifacts, engine.chain(), &mut warnings)?
+            }
+            None => PlacedTargets::default(),
+        };
         // Compiling and setup are not the campaign's time: time-to-violation and execs/s
         // count from here.
         let start = Instant::now();
@@ -251,7 +247,7 @@ impl<'a> Campaign<'a> {
             name: self.name,
             seed: self.config.seed,
             workers: self.config.workers,
-            senders: executor.surface().senders.clone(),
+            senders: engine.senders().to_vec(),
             labels: labels.clone(),
             ..Stats::default()
         };
@@ -261,49 +257,37 @@ impl<'a> Campaign<'a> {
             .map(|(path, test)| RegressionFile::load(path, test))
             .transpose()?;
 
-        let mut failure = initial_failure(&mut executor, self.config.seed, start);
+        let mut failure = engine
+            .check_initial_state()
+            .map(|violation| initial_failure(violation, self.config.seed, start));
         if failure.is_none() {
             if let Some(file) = &regressions {
-                failure = replay(file, &mut executor, &settings, &mut stats, &mut warnings);
+                failure = replay(file, &mut engine, &settings, &mut stats, &mut warnings);
             }
         }
         let mut sighting = None;
         if failure.is_none() {
-            let input = EngineInput {
+            let plan = Fuzz {
                 config: &self.config,
-                oracles: &oracles,
                 make_chain: &make_chain,
-                dictionary: &dictionary,
-                surface: executor.surface(),
                 progress: self.progress.as_deref(),
                 start,
                 targets: &placed.watches,
                 stop_at_targets: self.stop_at_targets,
             };
-            let mut result = engine::run(&input)?;
-            let reaches = std::mem::take(&mut result.reaches);
-            stats.lookahead = LookaheadStats {
-                steering: self.config.lookahead,
-                ..result.lookahead
-            };
-            stats.targets = target_stats(&placed.labels, reaches, &executor);
-            sighting = record_engine_run(result, &mut stats);
+            let fuzzed = engine.fuzz(&plan, &mut stats)?;
+            stats.targets = target_stats(&placed.labels, fuzzed.reaches);
+            sighting = fuzzed.sighting;
         } else {
-            let unreached = vec![None; placed.labels.len()];
-            stats.targets = target_stats(&placed.labels, unreached, &executor);
+            stats.targets = target_stats(&placed.labels, vec![None; placed.labels.len()]);
         }
-        if stats.functions.is_empty() {
-            stats.functions = executor.function_stats();
-        }
-        // Replays ran on the campaign's own executor. Shrinking runs there next and is
+        // Replays ran on the campaign's own engine. Shrinking runs there next and is
         // counted apart: its runs are not the campaign's sequences.
-        stats.sequences += executor.sequences();
-        stats.transactions += executor.transactions();
+        engine.count_own_runs(&mut stats);
         stats.elapsed = start.elapsed();
         if let Some(sighting) = sighting {
             let budget = ShrinkBudget::for_campaign(self.config.runs, self.config.time);
-            let (shrunk, spent) =
-                shrink_sighting(sighting, &mut executor, budget, self.config.seed);
+            let (shrunk, spent) = engine.shrink(sighting, budget, self.config.seed);
             stats.shrink = Some(spent);
             failure = Some(shrunk);
         }
@@ -319,35 +303,6 @@ impl<'a> Campaign<'a> {
             warnings,
         })
     }
-}
-
-/// Copies the engine's statistics into `stats`; returns its sighting, if any.
-fn record_engine_run(result: engine::EngineResult, stats: &mut Stats) -> Option<Sighting> {
-    stats.sequences = result.sequences;
-    stats.transactions = result.transactions;
-    stats.edges = result.edges;
-    stats.corpus = result.corpus;
-    stats.functions = result.functions;
-    stats.predictions = result.predictions;
-    stats.sequencing = result.sequencing;
-    result.sighting
-}
-
-/// Shrinks the engine's sighting within `budget` into the campaign's failure.
-fn shrink_sighting(
-    sighting: Sighting,
-    executor: &mut Executor<'_>,
-    budget: ShrinkBudget,
-    seed: u64,
-) -> (Failure, ShrinkStats) {
-    let found_len = sighting.sequence.txs.len();
-    let (sequence, found, spent) =
-        shrink::shrink(executor, sighting.sequence, sighting.found, budget);
-    let mut failure = to_failure(executor, &sequence, found, seed);
-    failure.found_len = found_len;
-    failure.found_after = sighting.after;
-    failure.found_after_sequences = sighting.after_sequences;
-    (failure, spent)
 }
 
 /// Points `failure` at the regression file and saves it there, unless it came from the
@@ -407,46 +362,9 @@ fn build_chain(
     Ok(chain)
 }
 
-/// Senders and deployed contracts as addresses (only the allowed ones, when setup restricted
-/// address arguments), and the fuzzed contracts' bytecode constants.
-fn dictionary(chain: &Chain, surface: &Surface) -> Dictionary {
-    let mut dictionary = match &surface.addresses {
-        Some(allowed) => Dictionary::closed(allowed.clone()),
-        None => Dictionary::new(surface::senders_and_contracts(chain)),
-    };
-    let mut seen = Vec::new();
-    for function in &surface.functions {
-        if seen.contains(&function.address) {
-            continue;
-        }
-        seen.push(function.address);
-        if let Some(artifact) = chain.artifact_at(function.address) {
-            dictionary.add_code_constants(&artifact.runtime_code);
-        }
-    }
-    dictionary
-}
-
-/// A short hash of what shapes failures: Panic codes, senders, fuzzed functions.
-fn settings_hash(panics: &PanicSet, surface: &Surface) -> String {
-    let mut text = String::new();
-    for code in panics.codes() {
-        text.push_str(&format!("{:x},", code.code()));
-    }
-    for sender in &surface.senders {
-        text.push_str(&format!("{sender},"));
-    }
-    for f in &surface.functions {
-        text.push_str(&format!("{}.{},", f.contract, f.signature));
-    }
-    let digest = alloy_primitives::keccak256(text.as_bytes());
-    alloy_primitives::hex::encode(&digest[..8])
-}
-
 /// A failure of the post-setup state itself.
-fn initial_failure(executor: &mut Executor<'_>, seed: u64, start: Instant) -> Option<Failure> {
-    let violation = executor.check_initial_state()?;
-    Some(Failure {
+fn initial_failure(violation: crate::outcome::Violation, seed: u64, start: Instant) -> Failure {
+    Failure {
         violation,
         calls: Vec::new(),
         last_status: "no call made".into(),
@@ -457,21 +375,21 @@ fn initial_failure(executor: &mut Executor<'_>, seed: u64, start: Instant) -> Op
         from_regression: false,
         regression_file: None,
         labels: Labels::default(),
-    })
+    }
 }
 
 /// Replays the saved failures; the first that still fails is the campaign's failure.
 /// Stale entries become warnings.
 fn replay(
     file: &RegressionFile,
-    executor: &mut Executor<'_>,
+    engine: &mut Engine<'_>,
     settings: &str,
     stats: &mut Stats,
     warnings: &mut Vec<String>,
 ) -> Option<Failure> {
     for (index, entry) in file.entries().iter().enumerate() {
-        let sequence = match regression::resolve(entry, executor.surface()) {
-            Ok(sequence) => sequence,
+        let saved = match engine.resolve(entry) {
+            Ok(saved) => saved,
             Err(why) => {
                 warnings.push(format!(
                     "{}: entry {} is stale and was not replayed: {why}",
@@ -489,11 +407,7 @@ fn replay(
             ));
         }
         stats.replayed += 1;
-        if let Some(found) = executor.run(&sequence).violation {
-            let mut sequence = sequence;
-            sequence.txs.truncate(found.tx + 1);
-            let mut failure = to_failure(executor, &sequence, found, entry.seed);
-            failure.from_regression = true;
+        if let Some(failure) = engine.replay(saved) {
             return Some(failure);
         }
     }
@@ -554,45 +468,15 @@ fn place_targets(
 /// The summary rows of the targets: `labels[i]` and how `reaches[i]` first reached it.
 fn target_stats(
     labels: &[(String, String)],
-    reaches: Vec<Option<Reach>>,
-    executor: &Executor<'_>,
+    reaches: Vec<Option<TargetReach>>,
 ) -> Vec<TargetStats> {
     labels
         .iter()
         .zip(reaches)
-        .map(|((location, contract), reach)| TargetStats {
+        .map(|((location, contract), reached)| TargetStats {
             location: location.clone(),
             contract: contract.clone(),
-            reached: reach.map(|reach| TargetReach {
-                after_sequences: reach.after_sequences,
-                after: reach.after,
-                calls: reach
-                    .sequence
-                    .txs
-                    .iter()
-                    .map(|tx| executor.surface().call(tx))
-                    .collect(),
-            }),
+            reached,
         })
         .collect()
-}
-
-/// The report form of a failing sequence.
-fn to_failure(executor: &Executor<'_>, sequence: &Sequence, found: Found, seed: u64) -> Failure {
-    Failure {
-        violation: found.violation,
-        calls: sequence
-            .txs
-            .iter()
-            .map(|tx| executor.surface().call(tx))
-            .collect(),
-        last_status: found.status,
-        seed,
-        found_len: sequence.txs.len(),
-        found_after: Duration::ZERO,
-        found_after_sequences: 0,
-        from_regression: false,
-        regression_file: None,
-        labels: Labels::default(),
-    }
 }

@@ -26,6 +26,7 @@ pub mod observe;
 mod oracle;
 mod outcome;
 pub mod project;
+mod regression;
 pub mod report;
 pub mod targets;
 

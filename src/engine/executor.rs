@@ -308,6 +308,11 @@ impl<'a> Executor<'a> {
         &self.operands
     }
 
+    /// The chain, in its post-setup state between runs.
+    pub(crate) fn chain(&self) -> &Chain {
+        &self.chain
+    }
+
     /// The runtime code deployed at `address`.
     pub(crate) fn code(&self, address: Address) -> alloy_primitives::Bytes {
         self.chain.code(address)

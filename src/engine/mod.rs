@@ -1,6 +1,10 @@
 //! The campaign engine: workers running the greybox loop over sequences of typed
 //! transactions. It does no I/O and prints nothing; it returns what it found and what it did.
 //!
+//! [`Engine`] is the façade a campaign composes: it checks the post-setup state, replays
+//! saved failures, fuzzes with the workers and shrinks what they found, and answers in
+//! `outcome` types. Inside:
+//!
 //! - `input`: sequences of transactions made of typed leaves, and what a mutation changed;
 //! - `surface`: the fuzzed functions (ABI functions, `receive()`, `fallback()`) and senders,
 //!   what setup declared about them (selections, address arguments, bounds), encoding and
@@ -12,231 +16,251 @@
 //! - `dataflow`: what each function reads and writes, which functions depend on state;
 //! - `pools`: transactions and prefixes that reached new state (HARVEY §5);
 //! - `reach`: which targets (changed lines) runs reached;
-//! - `worker`: one worker's loop and what the workers share.
+//! - `worker`: one worker's loop and what the workers share;
+//! - `replay`: saved failures rebuilt against today's surface;
+//! - `shrink`: the smallest sequence that still shows a violation.
 
 mod corpus;
-pub(crate) mod cost;
+mod cost;
 mod dataflow;
-pub(crate) mod executor;
-pub(crate) mod input;
-pub(crate) mod mutate;
+mod executor;
+mod fuzz;
+mod input;
+mod mutate;
 mod pools;
 mod predict;
-pub(crate) mod reach;
-pub(crate) mod surface;
+mod reach;
+mod replay;
+mod shrink;
+mod surface;
 mod worker;
 
-use std::collections::HashSet;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::abi::Dictionary;
-use crate::chain::Chain;
+use crate::chain::{Chain, PanicSet};
 use crate::config::Config;
 use crate::error::Result;
 use crate::oracle::Oracles;
-use alloy_primitives::Address;
-
-use crate::config::Steering;
-use crate::lookahead::Lookahead;
-use crate::outcome::{
-    FunctionStats, LookaheadStats, PredictionStats, Progress, SequenceStats, StateDependent,
-};
-use executor::Executor;
+use crate::outcome::{Failure, ShrinkStats, Stats, TargetReach, Violation};
+use crate::regression::Entry;
+use executor::{Executor, Found};
+use input::Sequence;
 use surface::Surface;
-pub(crate) use worker::Sighting;
-use worker::{Shared, Targeting, Worker, WorkerReport};
 
-/// Everything a campaign's engine run needs.
-pub(crate) struct EngineInput<'a> {
+pub(crate) use reach::Watch;
+pub(crate) use shrink::ShrinkBudget;
+pub(crate) use worker::Sighting;
+
+/// The engine of one campaign, on the campaign's own chain in its post-setup state: the
+/// post-setup check, replays and shrinking run here; fuzzing runs on workers with chains of
+/// their own, built by the same setup.
+pub(crate) struct Engine<'a> {
+    executor: Executor<'a>,
+    oracles: &'a Oracles<'a>,
+    /// The initial dictionary: addresses and the fuzzed contracts' bytecode constants.
+    dictionary: Dictionary,
+}
+
+/// A saved failure rebuilt against an engine's fuzzed functions ([`Engine::resolve`]).
+pub(crate) struct Resolved {
+    sequence: Sequence,
+    /// The seed of the campaign that found it.
+    seed: u64,
+}
+
+/// What a fuzzing run needs besides the engine.
+pub(crate) struct Fuzz<'a> {
     pub(crate) config: &'a Config,
-    pub(crate) oracles: &'a Oracles<'a>,
     /// Builds a chain in its post-setup state (once per worker).
     pub(crate) make_chain: &'a (dyn Fn() -> Result<Chain> + Sync),
-    /// The initial dictionary: addresses and bytecode constants.
-    pub(crate) dictionary: &'a Dictionary,
-    /// The surface the campaign's own chain has after setup; every worker's must match,
-    /// since workers exchange sequences by function and sender index.
-    pub(crate) surface: &'a Surface,
-    pub(crate) progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
+    pub(crate) progress: Option<&'a (dyn Fn(&crate::outcome::Progress) + Sync)>,
     /// When the campaign started (time budget and time-to-violation count from here).
     pub(crate) start: Instant,
     /// The targets whose first reach to record (empty: an untargeted campaign).
-    pub(crate) targets: &'a [reach::Watch],
+    pub(crate) targets: &'a [Watch],
     /// Stop once every target was reached.
     pub(crate) stop_at_targets: bool,
 }
 
-/// What the engine found and did.
-pub(crate) struct EngineResult {
+/// What a fuzzing run found besides its statistics.
+pub(crate) struct Fuzzed {
+    /// The first violation, to shrink.
     pub(crate) sighting: Option<Sighting>,
-    pub(crate) sequences: u64,
-    pub(crate) transactions: u64,
-    /// Distinct edges over all workers.
-    pub(crate) edges: usize,
-    /// Distinct path ids in the workers' corpora.
-    pub(crate) corpus: usize,
-    /// Per function, summed over workers.
-    pub(crate) functions: Vec<FunctionStats>,
-    pub(crate) predictions: PredictionStats,
-    pub(crate) sequencing: SequenceStats,
-    /// Per target (as in [`EngineInput::targets`]): the first run that reached it.
-    pub(crate) reaches: Vec<Option<reach::Reach>>,
-    pub(crate) lookahead: LookaheadStats,
+    /// Per target (as in [`Fuzz::targets`]): the first run that reached it.
+    pub(crate) reaches: Vec<Option<TargetReach>>,
 }
 
-/// Runs `config.workers` workers until the budget is spent or one finds a violation.
-/// Worker `i` is seeded with `config.seed + i`; one worker runs on the calling thread, so a
-/// single-worker campaign is deterministic.
-pub(crate) fn run(input: &EngineInput<'_>) -> Result<EngineResult> {
-    let workers = input.config.workers.max(1) as usize;
-    let shared = Shared::new(
-        input.start,
-        workers,
-        input.config.runs,
-        input.config.time,
-        input.progress,
-        input.targets.len(),
-        input.stop_at_targets,
-    );
-    let reports: Vec<WorkerReport> = if workers == 1 {
-        vec![run_worker(0, input, &shared)?]
-    } else {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..workers)
-                .map(|id| {
-                    let shared = &shared;
-                    scope.spawn(move || run_worker(id, input, shared))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-                .collect::<Result<Vec<_>>>()
-        })?
-    };
-    let mut coverage = HashSet::new();
-    let mut paths = HashSet::new();
-    let mut functions: Vec<FunctionStats> = Vec::new();
-    let mut predictions = PredictionStats::default();
-    let mut sequencing = SequenceStats::default();
-    let mut lookahead = LookaheadStats::default();
-    let mut dependence = vec![None; input.surface.functions.len()];
-    for report in reports {
-        predictions.add(report.predictions);
-        SequenceStats::add_lengths(&mut sequencing.runs_by_length, &report.lengths);
-        SequenceStats::add_lengths(&mut sequencing.corpus_by_length, &report.corpus_lengths);
-        sequencing.aggressive_runs += report.aggressive_runs;
-        lookahead.add(report.lookahead);
-        for (known, learned) in dependence.iter_mut().zip(report.dependence) {
-            *known = known.or(learned);
-        }
-        coverage.extend(report.coverage);
-        paths.extend(report.paths);
-        if functions.is_empty() {
-            functions = report.functions;
-        } else {
-            for (total, more) in functions.iter_mut().zip(report.functions) {
-                total.calls += more.calls;
-                total.reverts += more.reverts;
-            }
-        }
-    }
-    Ok(EngineResult {
-        sighting: shared.take_sighting(),
-        reaches: shared.take_reaches(),
-        lookahead,
-        sequences: shared.sequences_run(),
-        transactions: shared
-            .transactions
-            .load(std::sync::atomic::Ordering::Relaxed),
-        edges: coverage.len(),
-        corpus: paths.len(),
-        functions,
-        predictions,
-        sequencing: SequenceStats {
-            state_dependent: input
-                .surface
-                .functions
-                .iter()
-                .zip(dependence)
-                .filter_map(|(f, reason)| {
-                    reason.map(|reason| StateDependent {
-                        contract: f.contract.clone(),
-                        signature: f.signature.clone(),
-                        reason,
-                    })
-                })
-                .collect(),
-            ..sequencing
-        },
-    })
-}
-
-/// The lookahead analysis of every fuzzed contract's deployed code towards the targets in
-/// it (none for a contract without targets: it may still call into one that has them).
-fn lookaheads(executor: &Executor<'_>, targets: &[reach::Watch]) -> Vec<(Address, Lookahead)> {
-    let mut addresses: Vec<Address> = executor
-        .surface()
-        .functions
-        .iter()
-        .map(|f| f.address)
-        .collect();
-    addresses.sort();
-    addresses.dedup();
-    addresses
-        .into_iter()
-        .map(|address| {
-            let pcs = targets
-                .iter()
-                .filter(|w| w.address == address)
-                .flat_map(|w| w.pcs.iter().copied());
-            (address, Lookahead::new(&executor.code(address), pcs))
+impl<'a> Engine<'a> {
+    /// The engine over what `chain` (after setup) fuzzes, checked by `oracles`; with
+    /// `demand_driven`, path ids cover the last transaction. Functions the fuzzer cannot
+    /// call are skipped with a warning in `warnings`.
+    pub(crate) fn new(
+        chain: Chain,
+        oracles: &'a Oracles<'a>,
+        demand_driven: bool,
+        warnings: &mut Vec<String>,
+    ) -> Result<Engine<'a>> {
+        let surface = Surface::from_chain(&chain, warnings)?;
+        let dictionary = dictionary(&chain, &surface);
+        Ok(Engine {
+            executor: Executor::new(chain, surface, oracles, false, demand_driven),
+            oracles,
+            dictionary,
         })
-        .collect()
+    }
+
+    /// The chain in its post-setup state.
+    pub(crate) fn chain(&self) -> &Chain {
+        self.executor.chain()
+    }
+
+    /// The senders the fuzzer calls from.
+    pub(crate) fn senders(&self) -> &[alloy_primitives::Address] {
+        &self.executor.surface().senders
+    }
+
+    /// A short hash of what shapes failures: Panic codes, senders, fuzzed functions. Saved
+    /// with each regression entry, so a replay under other settings can say so.
+    pub(crate) fn settings_hash(&self, panics: &PanicSet) -> String {
+        let surface = self.executor.surface();
+        let mut text = String::new();
+        for code in panics.codes() {
+            text.push_str(&format!("{:x},", code.code()));
+        }
+        for sender in &surface.senders {
+            text.push_str(&format!("{sender},"));
+        }
+        for f in &surface.functions {
+            text.push_str(&format!("{}.{},", f.contract, f.signature));
+        }
+        let digest = alloy_primitives::keccak256(text.as_bytes());
+        alloy_primitives::hex::encode(&digest[..8])
+    }
+
+    /// The first violation of the post-setup state itself, before any transaction.
+    pub(crate) fn check_initial_state(&mut self) -> Option<Violation> {
+        self.executor.check_initial_state()
+    }
+
+    /// A saved failure rebuilt against this engine's fuzzed functions; `Err` says why the
+    /// entry is stale.
+    pub(crate) fn resolve(&self, entry: &Entry) -> std::result::Result<Resolved, String> {
+        Ok(Resolved {
+            sequence: replay::resolve(entry, self.executor.surface())?,
+            seed: entry.seed,
+        })
+    }
+
+    /// Replays a resolved saved failure: the failure (cut after the violating call) when it
+    /// still fails.
+    pub(crate) fn replay(&mut self, saved: Resolved) -> Option<Failure> {
+        let Resolved { mut sequence, seed } = saved;
+        let found = self.executor.run(&sequence).violation?;
+        sequence.txs.truncate(found.tx + 1);
+        let mut failure = self.failure(&sequence, found, seed);
+        failure.from_regression = true;
+        Some(failure)
+    }
+
+    /// Fuzzes with `plan.config.workers` workers until the budget is spent, a violation is
+    /// found or (when asked) every target was reached; writes what they did into `stats`.
+    pub(crate) fn fuzz(&self, plan: &Fuzz<'_>, stats: &mut Stats) -> Result<Fuzzed> {
+        let (sighting, reaches) = fuzz::run(
+            plan,
+            self.oracles,
+            self.executor.surface(),
+            &self.dictionary,
+            stats,
+        )?;
+        let surface = self.executor.surface();
+        let reaches = reaches
+            .into_iter()
+            .map(|reach| {
+                reach.map(|reach| TargetReach {
+                    after_sequences: reach.after_sequences,
+                    after: reach.after,
+                    calls: reach
+                        .sequence
+                        .txs
+                        .iter()
+                        .map(|tx| surface.call(tx))
+                        .collect(),
+                })
+            })
+            .collect();
+        Ok(Fuzzed { sighting, reaches })
+    }
+
+    /// Shrinks `sighting` within `budget` into the campaign's failure (of a campaign with
+    /// `seed`), with what shrinking spent.
+    pub(crate) fn shrink(
+        &mut self,
+        sighting: Sighting,
+        budget: ShrinkBudget,
+        seed: u64,
+    ) -> (Failure, ShrinkStats) {
+        let found_len = sighting.sequence.txs.len();
+        let (sequence, found, spent) = shrink::shrink(
+            &mut self.executor,
+            sighting.sequence,
+            sighting.found,
+            budget,
+        );
+        let mut failure = self.failure(&sequence, found, seed);
+        failure.found_len = found_len;
+        failure.found_after = sighting.after;
+        failure.found_after_sequences = sighting.after_sequences;
+        (failure, spent)
+    }
+
+    /// Adds the runs of this engine's own chain (replays, not shrinking) to `stats`, and
+    /// its per-function counts when no fuzzing run gave them.
+    pub(crate) fn count_own_runs(&self, stats: &mut Stats) {
+        if stats.functions.is_empty() {
+            stats.functions = self.executor.function_stats();
+        }
+        stats.sequences += self.executor.sequences();
+        stats.transactions += self.executor.transactions();
+    }
+
+    /// The report form of a failing sequence.
+    fn failure(&self, sequence: &Sequence, found: Found, seed: u64) -> Failure {
+        Failure {
+            violation: found.violation,
+            calls: sequence
+                .txs
+                .iter()
+                .map(|tx| self.executor.surface().call(tx))
+                .collect(),
+            last_status: found.status,
+            seed,
+            found_len: sequence.txs.len(),
+            found_after: Duration::ZERO,
+            found_after_sequences: 0,
+            from_regression: false,
+            regression_file: None,
+            labels: Default::default(),
+        }
+    }
 }
 
-/// Builds worker `id`'s chain and runs it.
-fn run_worker<'a>(
-    id: usize,
-    input: &'a EngineInput<'a>,
-    shared: &'a Shared<'a>,
-) -> Result<WorkerReport> {
-    let mut chain = (input.make_chain)()?;
-    chain.watch_targets(input.targets.iter().map(|w| (w.address, w.pcs.clone())));
-    let surface = Surface::from_chain(&chain, &mut Vec::new())?;
-    if !surface.same_as(input.surface) {
-        return Err(crate::error::Error::Config(
-            "the setup function is not deterministic: another run of it deployed different \
-             contracts, addresses or senders; it runs once per worker and must do the same \
-             every time"
-                .into(),
-        ));
-    }
-    let executor = Executor::new(
-        chain,
-        surface,
-        input.oracles,
-        input.config.prediction,
-        input.config.demand_driven,
-    );
-    let lookaheads = if input.config.lookahead != Steering::Off && !input.targets.is_empty() {
-        lookaheads(&executor, input.targets)
-    } else {
-        Vec::new()
+/// Senders and deployed contracts as addresses (only the allowed ones, when setup restricted
+/// address arguments), and the fuzzed contracts' bytecode constants.
+fn dictionary(chain: &Chain, surface: &Surface) -> Dictionary {
+    let mut dictionary = match &surface.addresses {
+        Some(allowed) => Dictionary::closed(allowed.clone()),
+        None => Dictionary::new(surface::senders_and_contracts(chain)),
     };
-    let seed = input.config.seed.wrapping_add(id as u64);
-    let worker = Worker::new(
-        id,
-        seed,
-        executor,
-        input.dictionary.clone(),
-        input.config,
-        Targeting {
-            index: reach::TargetIndex::new(input.targets),
-            lookaheads,
-            steering: input.config.lookahead,
-        },
-        shared,
-    );
-    Ok(worker.run())
+    let mut seen = Vec::new();
+    for function in &surface.functions {
+        if seen.contains(&function.address) {
+            continue;
+        }
+        seen.push(function.address);
+        if let Some(artifact) = chain.artifact_at(function.address) {
+            dictionary.add_code_constants(&artifact.runtime_code);
+        }
+    }
+    dictionary
 }

@@ -1,9 +1,7 @@
-//! Turning what the engine found into something a person can act on: shrinking a failing
-//! sequence, regression files, and rendering reports, summaries and progress.
+//! Turning what a campaign found into something a person can act on: failure reports,
+//! summaries and progress lines, rendered from `outcome` types alone.
 
-pub(crate) mod regression;
 mod render;
-pub(crate) mod shrink;
 
 pub use render::{
     ALWAYS_REVERTS_AFTER, account, failure_report, progress_line, render_call, short_address,

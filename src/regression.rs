@@ -1,16 +1,15 @@
 //! Regression files (`harvey-regressions/<test>.json`, meant to be committed): every failure
 //! saved as a concrete, decoded call sequence keyed by contract name and function signature,
-//! so it survives unrelated code edits and generator changes. Replayed before fuzzing.
+//! so it survives unrelated code edits and generator changes. Replayed before fuzzing: the
+//! engine resolves each saved call against the fuzzed functions (`engine::replay`).
 
 use std::path::{Path, PathBuf};
 
-use alloy_dyn_abi::{DynSolType, DynSolValue};
+use alloy_dyn_abi::DynSolValue;
 use alloy_primitives::{Address, U256, hex};
 use serde::{Deserialize, Serialize};
 
 use crate::chain::{SolDisplay, Warp};
-use crate::engine::input::{Sequence, TxInput};
-use crate::engine::surface::Surface;
 use crate::error::{Error, Result};
 use crate::outcome::Call;
 
@@ -148,62 +147,49 @@ impl RegressionFile {
     }
 }
 
-/// The sequence `entry` describes, rebuilt against `surface`; `Err` says why the entry is
-/// stale (a contract, function or sender that no longer exists, arguments that no longer fit).
-pub(crate) fn resolve(entry: &Entry, surface: &Surface) -> std::result::Result<Sequence, String> {
-    let txs = entry
-        .calls
-        .iter()
-        .map(|call| resolve_call(call, surface))
-        .collect::<std::result::Result<Vec<_>, _>>()?;
-    Ok(Sequence { txs })
-}
+impl StoredCall {
+    /// The contract's name.
+    pub(crate) fn contract(&self) -> &str {
+        &self.contract
+    }
 
-fn resolve_call(call: &StoredCall, surface: &Surface) -> std::result::Result<TxInput, String> {
-    let function = surface
-        .find(&call.contract, &call.function)
-        .ok_or_else(|| {
-            format!(
-                "{}.{} is no longer a fuzzed function",
-                call.contract, call.function
-            )
-        })?;
-    let sender: Address = call
-        .sender
-        .parse()
-        .map_err(|e| format!("sender `{}`: {e}", call.sender))?;
-    let sender = surface
-        .sender_index(sender)
-        .ok_or_else(|| format!("sender {sender} is no longer a configured sender"))?;
-    let bytes = hex::decode(&call.args).map_err(|e| format!("arguments `{}`: {e}", call.args))?;
-    let types = DynSolType::Tuple(surface.functions[function].types.clone());
-    let args = match types.abi_decode_params(&bytes) {
-        Ok(DynSolValue::Tuple(args)) => args,
-        Ok(_) | Err(_) => {
-            return Err(format!(
-                "the saved arguments of {}.{} no longer decode",
-                call.contract, call.function
-            ));
+    /// The function's signature, `name(types)` (`receive()`, `fallback(bytes)` included).
+    pub(crate) fn function(&self) -> &str {
+        &self.function
+    }
+
+    /// The sender's address; `Err` says why it does not parse.
+    pub(crate) fn sender(&self) -> std::result::Result<Address, String> {
+        self.sender
+            .parse()
+            .map_err(|e| format!("sender `{}`: {e}", self.sender))
+    }
+
+    /// The ABI-encoded arguments (without selector); `Err` says why they are not hex.
+    pub(crate) fn encoded_args(&self) -> std::result::Result<Vec<u8>, String> {
+        hex::decode(&self.args).map_err(|e| format!("arguments `{}`: {e}", self.args))
+    }
+
+    /// `msg.value`; `Err` says why it does not parse.
+    pub(crate) fn value(&self) -> std::result::Result<U256, String> {
+        self.value
+            .parse()
+            .map_err(|e| format!("value `{}`: {e}", self.value))
+    }
+
+    /// The arguments as the file spells them for people.
+    #[cfg(test)]
+    pub(crate) fn decoded(&self) -> &str {
+        &self.decoded
+    }
+
+    /// The time warp before the call.
+    pub(crate) fn warp(&self) -> Warp {
+        Warp {
+            seconds: self.warp_seconds,
+            blocks: self.warp_blocks,
         }
-    };
-    let value: U256 = call
-        .value
-        .parse()
-        .map_err(|e| format!("value `{}`: {e}", call.value))?;
-    let input = TxInput {
-        sender,
-        function,
-        args,
-        value,
-        warp: Warp {
-            seconds: call.warp_seconds,
-            blocks: call.warp_blocks,
-        },
-    };
-    // A call setup no longer allows (a bound or address restriction added since) is not
-    // one the campaign could make: replaying it would report what the user ruled out.
-    surface.admits(&input)?;
-    Ok(input)
+    }
 }
 
 fn store_call(call: &Call) -> StoredCall {
@@ -269,96 +255,6 @@ mod tests {
         .unwrap();
         let err = RegressionFile::load(&path, "t").unwrap_err().to_string();
         assert!(err.contains("format version 99"), "{err}");
-    }
-
-    fn input(function: usize, args: Vec<DynSolValue>, value: u64) -> TxInput {
-        TxInput {
-            sender: 1,
-            function,
-            args,
-            value: U256::from(value),
-            warp: Warp::default(),
-        }
-    }
-
-    #[test]
-    fn receive_and_fallback_calls_round_trip_through_a_file() {
-        let surface = crate::engine::surface::tests::ether_surface();
-        let sequence = Sequence {
-            txs: vec![
-                input(2, vec![], 5),
-                input(3, vec![DynSolValue::Bytes(vec![0xff, 0, 1])], 7),
-                input(0, vec![DynSolValue::Uint(U256::from(3), 256)], 0),
-            ],
-        };
-        let calls: Vec<Call> = sequence.txs.iter().map(|tx| surface.call(tx)).collect();
-        let rendered = crate::report::render_call(&calls[0], &Default::default());
-        assert!(rendered.ends_with("WETH.receive() value: 5"), "{rendered}");
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.json");
-        let mut file = RegressionFile::load(&path, "t").unwrap();
-        assert!(file.record("v".into(), 1, "s".into(), &calls));
-        file.save().unwrap();
-        let again = RegressionFile::load(&path, "t").unwrap();
-        let stored = &again.entries()[0];
-        assert_eq!(stored.calls[0].function, "receive()");
-        assert_eq!(stored.calls[0].decoded, "receive()");
-        assert_eq!(stored.calls[1].decoded, "fallback(0xff0001)");
-        assert_eq!(resolve(stored, &surface), Ok(sequence));
-        // The raw transactions are what the EVM sees: empty calldata, the bytes as is.
-        assert!(
-            surface
-                .tx(&resolve(stored, &surface).unwrap().txs[0])
-                .calldata
-                .is_empty()
-        );
-        assert_eq!(
-            surface
-                .tx(&resolve(stored, &surface).unwrap().txs[1])
-                .calldata[..],
-            [0xff, 0, 1]
-        );
-    }
-
-    #[test]
-    fn saved_calls_outside_what_setup_now_allows_are_stale() {
-        let surface = crate::engine::surface::tests::ether_surface();
-        let save = |sequence: Vec<TxInput>| {
-            let calls: Vec<Call> = sequence.iter().map(|tx| surface.call(tx)).collect();
-            let mut file = RegressionFile::load(Path::new("/nonexistent/t.json"), "t").unwrap();
-            file.record("v".into(), 1, "s".into(), &calls);
-            file.entries()[0].clone()
-        };
-        let out_of_bound = save(vec![input(
-            0,
-            vec![DynSolValue::Uint(U256::from(11), 256)],
-            0,
-        )]);
-        let why = resolve(&out_of_bound, &surface).unwrap_err();
-        assert_eq!(
-            why,
-            "argument amount of WETH.withdraw(uint256) is 11, outside its bound 1..=10"
-        );
-        let stranger = Address::with_last_byte(7);
-        let elsewhere = save(vec![input(1, vec![DynSolValue::Address(stranger)], 0)]);
-        let why = resolve(&elsewhere, &surface).unwrap_err();
-        assert!(
-            why.contains("not one of the addresses setup allows"),
-            "{why}"
-        );
-        let selector = save(vec![input(
-            3,
-            vec![DynSolValue::Bytes(vec![1, 2, 3, 4])],
-            0,
-        )]);
-        let why = resolve(&selector, &surface).unwrap_err();
-        assert!(why.contains("now calls a function or receive()"), "{why}");
-        let fine = save(vec![input(
-            1,
-            vec![DynSolValue::Address(surface.senders[0])],
-            0,
-        )]);
-        assert!(resolve(&fine, &surface).is_ok());
     }
 
     #[test]

@@ -1,0 +1,192 @@
+//! A fuzzing run: one worker per thread (one on the calling thread, so a single-worker
+//! campaign is deterministic), each with a chain of its own built by the campaign's setup,
+//! sharing the budget and their findings; their statistics merged into the campaign's.
+
+use std::collections::HashSet;
+
+use alloy_primitives::Address;
+
+use crate::abi::Dictionary;
+use crate::config::Steering;
+use crate::error::{Error, Result};
+use crate::lookahead::Lookahead;
+use crate::oracle::Oracles;
+use crate::outcome::{
+    FunctionStats, LookaheadStats, PredictionStats, SequenceStats, StateDependent, Stats,
+};
+
+use super::Fuzz;
+use super::executor::Executor;
+use super::reach::{self, Reach};
+use super::surface::Surface;
+use super::worker::{Shared, Sighting, Targeting, Worker, WorkerReport};
+
+/// Runs `plan.config.workers` workers on `surface` (the campaign chain's; every worker's
+/// must match, since workers exchange sequences by function and sender index) from
+/// `dictionary`, until the budget is spent or one finds a violation. Worker `i` is seeded
+/// with `config.seed + i`. Writes what they did into `stats`; returns the violation found
+/// and the first reach of each target.
+pub(super) fn run(
+    plan: &Fuzz<'_>,
+    oracles: &Oracles<'_>,
+    surface: &Surface,
+    dictionary: &Dictionary,
+    stats: &mut Stats,
+) -> Result<(Option<Sighting>, Vec<Option<Reach>>)> {
+    let workers = plan.config.workers.max(1) as usize;
+    let shared = Shared::new(
+        plan.start,
+        workers,
+        plan.config.runs,
+        plan.config.time,
+        plan.progress,
+        plan.targets.len(),
+        plan.stop_at_targets,
+    );
+    let run_worker = |id| run_worker(id, plan, oracles, surface, dictionary, &shared);
+    let reports: Vec<WorkerReport> = if workers == 1 {
+        vec![run_worker(0)?]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..workers)
+                .map(|id| {
+                    let run_worker = &run_worker;
+                    scope.spawn(move || run_worker(id))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect::<Result<Vec<_>>>()
+        })?
+    };
+    merge(reports, surface, stats);
+    stats.lookahead.steering = plan.config.lookahead;
+    stats.sequences = shared.sequences_run();
+    stats.transactions = shared
+        .transactions
+        .load(std::sync::atomic::Ordering::Relaxed);
+    Ok((shared.take_sighting(), shared.take_reaches()))
+}
+
+/// The workers' statistics, summed (per function and per length), unioned (edges, path
+/// ids) or joined (state dependence), into `stats`.
+fn merge(reports: Vec<WorkerReport>, surface: &Surface, stats: &mut Stats) {
+    let mut coverage = HashSet::new();
+    let mut paths = HashSet::new();
+    let mut functions: Vec<FunctionStats> = Vec::new();
+    let mut predictions = PredictionStats::default();
+    let mut sequencing = SequenceStats::default();
+    let mut lookahead = LookaheadStats::default();
+    let mut dependence = vec![None; surface.functions.len()];
+    for report in reports {
+        predictions.add(report.predictions);
+        SequenceStats::add_lengths(&mut sequencing.runs_by_length, &report.lengths);
+        SequenceStats::add_lengths(&mut sequencing.corpus_by_length, &report.corpus_lengths);
+        sequencing.aggressive_runs += report.aggressive_runs;
+        lookahead.add(report.lookahead);
+        for (known, learned) in dependence.iter_mut().zip(report.dependence) {
+            *known = known.or(learned);
+        }
+        coverage.extend(report.coverage);
+        paths.extend(report.paths);
+        if functions.is_empty() {
+            functions = report.functions;
+        } else {
+            for (total, more) in functions.iter_mut().zip(report.functions) {
+                total.calls += more.calls;
+                total.reverts += more.reverts;
+            }
+        }
+    }
+    sequencing.state_dependent = surface
+        .functions
+        .iter()
+        .zip(dependence)
+        .filter_map(|(f, reason)| {
+            reason.map(|reason| StateDependent {
+                contract: f.contract.clone(),
+                signature: f.signature.clone(),
+                reason,
+            })
+        })
+        .collect();
+    stats.edges = coverage.len();
+    stats.corpus = paths.len();
+    stats.functions = functions;
+    stats.predictions = predictions;
+    stats.sequencing = sequencing;
+    stats.lookahead = lookahead;
+}
+
+/// The lookahead analysis of every fuzzed contract's deployed code towards the targets in
+/// it (none for a contract without targets: it may still call into one that has them).
+fn lookaheads(executor: &Executor<'_>, targets: &[reach::Watch]) -> Vec<(Address, Lookahead)> {
+    let mut addresses: Vec<Address> = executor
+        .surface()
+        .functions
+        .iter()
+        .map(|f| f.address)
+        .collect();
+    addresses.sort();
+    addresses.dedup();
+    addresses
+        .into_iter()
+        .map(|address| {
+            let pcs = targets
+                .iter()
+                .filter(|w| w.address == address)
+                .flat_map(|w| w.pcs.iter().copied());
+            (address, Lookahead::new(&executor.code(address), pcs))
+        })
+        .collect()
+}
+
+/// Builds worker `id`'s chain and runs it.
+fn run_worker<'a>(
+    id: usize,
+    plan: &'a Fuzz<'a>,
+    oracles: &'a Oracles<'a>,
+    surface: &Surface,
+    dictionary: &Dictionary,
+    shared: &'a Shared<'a>,
+) -> Result<WorkerReport> {
+    let mut chain = (plan.make_chain)()?;
+    chain.watch_targets(plan.targets.iter().map(|w| (w.address, w.pcs.clone())));
+    let own = Surface::from_chain(&chain, &mut Vec::new())?;
+    if !own.same_as(surface) {
+        return Err(Error::Config(
+            "the setup function is not deterministic: another run of it deployed different \
+             contracts, addresses or senders; it runs once per worker and must do the same \
+             every time"
+                .into(),
+        ));
+    }
+    let executor = Executor::new(
+        chain,
+        own,
+        oracles,
+        plan.config.prediction,
+        plan.config.demand_driven,
+    );
+    let lookaheads = if plan.config.lookahead != Steering::Off && !plan.targets.is_empty() {
+        lookaheads(&executor, plan.targets)
+    } else {
+        Vec::new()
+    };
+    let seed = plan.config.seed.wrapping_add(id as u64);
+    let worker = Worker::new(
+        id,
+        seed,
+        executor,
+        dictionary.clone(),
+        plan.config,
+        Targeting {
+            index: reach::TargetIndex::new(plan.targets),
+            lookaheads,
+            steering: plan.config.lookahead,
+        },
+        shared,
+    );
+    Ok(worker.run())
+}
