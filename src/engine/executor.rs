@@ -1,39 +1,35 @@
 //! Running one sequence: restore the post-setup state, execute each transaction under the
-//! observer, check the oracles after each one, and compute the feedback (path id of the last
-//! transaction, or of all of them without demand-driven sequences; new edges; comparison
-//! operands for the dictionary; storage accesses for the dataflow; write patterns for the
-//! pools). An aggressive run fuzzes storage before its last transaction and only reports
-//! that transaction's path.
+//! observer, check the oracles after each one, and compute the feedback every technique
+//! shares (path id of the last transaction, or of all of them without demand-driven
+//! sequences; new edges). What else learns from a run (the dictionary's operands, cost
+//! metrics, dataflow, write patterns, target hits) is a [`Sink`] the run feeds each
+//! transaction to; the stage that learns owns it. An aggressive run fuzzes storage before its
+//! last transaction and only reports that transaction's path.
 
-use std::hash::Hasher;
-
-use alloy_primitives::{Address, U256};
+use alloy_primitives::{Address, Bytes, U256};
 
 use crate::chain::Chain;
-use crate::engine::cost::{self, Cost, Occurrences};
-use crate::engine::dataflow::{Dataflow, Slot};
+use crate::engine::dataflow::Slot;
 use crate::engine::input::{Sequence, TxInput};
-use crate::engine::pools::value_class;
 use crate::engine::surface::Surface;
-use crate::hash::{FastSet, KeyHasher};
-use crate::observe::Edge;
+use crate::hash::FastSet;
+use crate::observe::{Edge, Trace};
 use crate::oracle::{Oracles, arbitrary_slot};
-use crate::outcome::{FunctionStats, SequenceStats, Violation};
-
-/// Comparison operands kept per run for the dictionary: enough for the magic values of a
-/// few branches, bounded so a loop-heavy transaction cannot flood the dictionary.
-const OPERANDS_PER_RUN: usize = 64;
-
-/// Calls of a function whose storage accesses are all learned from; after that, only those
-/// with new edges and every [`DATAFLOW_SAMPLE`]-th. What a function reads and writes is
-/// learned in its first calls, and observing every transaction would cost throughput for
-/// nothing.
-const DATAFLOW_WARMUP: u64 = 1_024;
-/// See [`DATAFLOW_WARMUP`].
-const DATAFLOW_SAMPLE: u64 = 16;
+use crate::outcome::{FunctionStats, Violation};
 
 /// Path id of a transaction the EVM refused (value above the sender's balance).
 const REFUSED_PATH: u64 = 0x5eed_0f7e_f05e;
+
+/// A branch direction in some code: the coverage unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct EdgeKey {
+    /// The code's address.
+    pub(crate) code: Address,
+    /// The JUMPI's pc.
+    pub(crate) pc: u32,
+    /// Whether it jumped.
+    pub(crate) taken: bool,
+}
 
 /// A violation found by a run.
 #[derive(Debug, Clone)]
@@ -43,16 +39,6 @@ pub(crate) struct Found {
     pub(crate) violation: Violation,
     /// How that transaction ended, rendered.
     pub(crate) status: String,
-}
-
-/// What one transaction of the last run contributed, for the pools.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct TxNote {
-    /// Whether it covered an edge no earlier run had.
-    pub(crate) new_edges: bool,
-    /// A hash of the function and what it wrote (slots and value classes); `None` when it
-    /// wrote nothing, reverted, or could not be pooled (no new edges and not the last).
-    pub(crate) pattern: Option<u64>,
 }
 
 /// The feedback of one run.
@@ -65,49 +51,70 @@ pub(crate) struct Run {
     pub(crate) violation: Option<Found>,
 }
 
+/// One transaction a regular run executed, as a [`Sink`] sees it.
+pub(crate) struct Seen<'t> {
+    /// Its index in the sequence.
+    pub(crate) index: usize,
+    /// Whether it is the sequence's last transaction.
+    pub(crate) last: bool,
+    /// The fuzzed function it called (surface order).
+    pub(crate) function: usize,
+    /// Calls of that function so far, this one included.
+    pub(crate) calls: u64,
+    /// What it did.
+    pub(crate) trace: &'t Trace,
+    pub(crate) reverted: bool,
+    /// Whether it covered an edge no earlier run had.
+    pub(crate) new_edges: bool,
+}
+
+/// Something that learns from regular runs, fed every transaction before the oracles check
+/// it. Aggressive runs, replays and shrinking feed no sink.
+pub(crate) trait Sink {
+    /// A run of `sequence` starts.
+    fn start(&mut self, _sequence: &Sequence) {}
+    /// A transaction ran.
+    fn transaction(&mut self, _seen: &Seen<'_>) {}
+    /// The EVM refused transaction `index` (value above the balance): nothing ran.
+    fn refused(&mut self, _index: usize) {}
+}
+
+/// No learning: the runs of replays and shrinking.
+impl Sink for () {}
+
 /// Runs sequences on one chain; owns the coverage and per-function counts of one worker.
 pub(crate) struct Executor<'a> {
     chain: Chain,
     surface: Surface,
     oracles: &'a Oracles<'a>,
-    coverage: FastSet<(Address, u32, bool)>,
+    coverage: FastSet<EdgeKey>,
     /// Per function (surface order): calls and reverts.
-    counts: Vec<(u64, u64)>,
+    counts: Vec<FunctionCounts>,
     transactions: u64,
     sequences: u64,
-    operands: Vec<U256>,
-    /// Whether runs evaluate cost metrics (input prediction needs them).
-    record_costs: bool,
-    costs: Vec<Cost>,
-    occurrences: Occurrences,
     /// The slot of the arbitrary-storage-write detector, hashed once.
     arbitrary_slot: U256,
     /// Path ids over the last transaction only (HARVEY §5), or over the whole sequence.
     demand_driven: bool,
-    dataflow: Dataflow,
-    /// Per transaction of the last regular run.
-    notes: Vec<TxNote>,
-    /// Regular runs by sequence length (index: length).
-    lengths: Vec<u64>,
-    aggressive_runs: u64,
-    /// Watched target blocks the last regular run entered: (transaction index, code
-    /// address, block start pc).
-    hits: Vec<(usize, Address, u32)>,
+}
+
+/// Calls of one function and how many reverted.
+#[derive(Debug, Clone, Copy, Default)]
+struct FunctionCounts {
+    calls: u64,
+    reverts: u64,
 }
 
 impl<'a> Executor<'a> {
-    /// An executor on `chain`, whose committed state is the post-setup snapshot; with
-    /// `record_costs`, every run evaluates the cost metrics of its transactions;
+    /// An executor on `chain`, whose committed state is the post-setup snapshot;
     /// `demand_driven` chooses path ids over the last transaction (else the whole sequence).
     pub(crate) fn new(
         chain: Chain,
         surface: Surface,
         oracles: &'a Oracles<'a>,
-        record_costs: bool,
         demand_driven: bool,
     ) -> Self {
-        let counts = vec![(0, 0); surface.functions.len()];
-        let dataflow = Dataflow::new(surface.functions.len(), !oracles.invariants.is_empty());
+        let counts = vec![FunctionCounts::default(); surface.functions.len()];
         Executor {
             chain,
             surface,
@@ -116,99 +123,61 @@ impl<'a> Executor<'a> {
             counts,
             transactions: 0,
             sequences: 0,
-            operands: Vec::new(),
-            record_costs,
-            costs: Vec::new(),
-            occurrences: Occurrences::default(),
             arbitrary_slot: arbitrary_slot(),
             demand_driven,
-            dataflow,
-            notes: Vec::new(),
-            lengths: Vec::new(),
-            aggressive_runs: 0,
-            hits: Vec::new(),
         }
     }
 
-    /// Runs `sequence` from the post-setup state; stops at the first violation.
-    pub(crate) fn run(&mut self, sequence: &Sequence) -> Run {
+    /// Runs `sequence` from the post-setup state, feeding `sink` each transaction; stops at
+    /// the first violation.
+    pub(crate) fn run(&mut self, sequence: &Sequence, sink: &mut dyn Sink) -> Run {
         self.chain.reset();
         self.sequences += 1;
-        self.operands.clear();
-        self.costs.clear();
-        self.notes.clear();
-        self.hits.clear();
-        SequenceStats::count_length(&mut self.lengths, sequence.txs.len());
+        sink.start(sequence);
         let mut path = 0;
         let mut new_edges = 0;
         for (index, input) in sequence.txs.iter().enumerate() {
             let tx = self.surface.tx(input);
             self.transactions += 1;
-            self.counts[input.function].0 += 1;
+            let counts = &mut self.counts[input.function];
+            counts.calls += 1;
+            let calls = counts.calls;
             let outcome = match self.chain.execute(&tx) {
                 Ok(outcome) => outcome,
                 Err(_) => {
                     // The EVM refused it (value above the balance): nothing ran.
-                    self.counts[input.function].1 += 1;
+                    self.counts[input.function].reverts += 1;
                     path = extend_path(self.demand_driven, path, REFUSED_PATH);
-                    self.notes.push(TxNote {
-                        new_edges: false,
-                        pattern: None,
-                    });
+                    sink.refused(index);
                     continue;
                 }
             };
             let reverted = !outcome.is_success();
             if reverted {
-                self.counts[input.function].1 += 1;
+                self.counts[input.function].reverts += 1;
             }
             let trace = self.chain.last_trace();
             path = extend_path(self.demand_driven, path, path_id(trace.edges()));
-            self.hits.extend(
-                trace
-                    .target_hits()
-                    .iter()
-                    .map(|&(code, pc)| (index, code, pc)),
-            );
             let edges_before = new_edges;
             for edge in trace.edges() {
-                if self.coverage.insert((edge.code, edge.pc, edge.taken)) {
+                let key = EdgeKey {
+                    code: edge.code,
+                    pc: edge.pc,
+                    taken: edge.taken,
+                };
+                if self.coverage.insert(key) {
                     new_edges += 1;
                 }
             }
-            let calls = self.counts[input.function].0;
-            if new_edges > edges_before || calls <= DATAFLOW_WARMUP || calls % DATAFLOW_SAMPLE == 0
-            {
-                let moved_value = trace.calls().iter().any(|call| !call.value.is_zero());
-                self.dataflow
-                    .observe(input.function, trace, !reverted, moved_value);
-            }
-            // The pools only take transactions with new edges or a kept run's last one,
-            // so only those pay for hashing what they wrote.
-            let pooled = new_edges > edges_before || index + 1 == sequence.txs.len();
-            self.notes.push(TxNote {
+            sink.transaction(&Seen {
+                index,
+                last: index + 1 == sequence.txs.len(),
+                function: input.function,
+                calls,
+                trace,
+                reverted,
                 new_edges: new_edges > edges_before,
-                pattern: if reverted || !pooled {
-                    None
-                } else {
-                    write_pattern(input.function, trace)
-                },
             });
-            for cmp in trace.comparisons() {
-                if self.operands.len() + 2 > OPERANDS_PER_RUN {
-                    break;
-                }
-                self.operands.extend([cmp.lhs, cmp.rhs]);
-            }
-            if self.record_costs {
-                cost::costs_of(
-                    trace,
-                    index as u32,
-                    self.arbitrary_slot,
-                    &mut self.occurrences,
-                    &mut self.costs,
-                );
-            }
             let written = self.oracles.check_trace(trace, self.arbitrary_slot);
             let violation = written
                 .or_else(|| self.oracles.check_outcome(&outcome))
@@ -251,7 +220,6 @@ impl<'a> Executor<'a> {
         slots: &[Slot],
         fuzz: &mut dyn FnMut(U256) -> U256,
     ) -> u64 {
-        self.aggressive_runs += 1;
         let Some((last, prefix)) = sequence.txs.split_last() else {
             return 0;
         };
@@ -298,14 +266,9 @@ impl<'a> Executor<'a> {
         self.oracles.check_invariants(&self.chain)
     }
 
-    /// The cost metrics of the last run (empty unless recording).
-    pub(crate) fn costs(&self) -> &[Cost] {
-        &self.costs
-    }
-
-    /// Comparison operands of the last run (capped), for the dictionary.
-    pub(crate) fn operands(&self) -> &[U256] {
-        &self.operands
+    /// Whether Rust invariants check the state after each transaction.
+    pub(crate) fn has_invariants(&self) -> bool {
+        !self.oracles.invariants.is_empty()
     }
 
     /// The chain, in its post-setup state between runs.
@@ -314,7 +277,7 @@ impl<'a> Executor<'a> {
     }
 
     /// The runtime code deployed at `address`.
-    pub(crate) fn code(&self, address: Address) -> alloy_primitives::Bytes {
+    pub(crate) fn code(&self, address: Address) -> Bytes {
         self.chain.code(address)
     }
 
@@ -324,39 +287,8 @@ impl<'a> Executor<'a> {
     }
 
     /// The edges covered so far.
-    pub(crate) fn coverage(&self) -> &FastSet<(Address, u32, bool)> {
+    pub(crate) fn coverage(&self) -> &FastSet<EdgeKey> {
         &self.coverage
-    }
-
-    /// The watched target blocks the last regular run entered: (transaction index, code
-    /// address, block start pc).
-    pub(crate) fn hits(&self) -> &[(usize, Address, u32)] {
-        &self.hits
-    }
-
-    /// What each transaction of the last regular run contributed.
-    pub(crate) fn notes(&self) -> &[TxNote] {
-        &self.notes
-    }
-
-    /// The storage accesses learned so far.
-    pub(crate) fn dataflow(&self) -> &Dataflow {
-        &self.dataflow
-    }
-
-    /// The storage accesses learned so far, to mark functions or refresh the graph.
-    pub(crate) fn dataflow_mut(&mut self) -> &mut Dataflow {
-        &mut self.dataflow
-    }
-
-    /// Regular runs by sequence length (index: length).
-    pub(crate) fn lengths(&self) -> &[u64] {
-        &self.lengths
-    }
-
-    /// Aggressive runs so far.
-    pub(crate) fn aggressive_runs(&self) -> u64 {
-        self.aggressive_runs
     }
 
     /// Transactions executed so far.
@@ -375,12 +307,12 @@ impl<'a> Executor<'a> {
             .functions
             .iter()
             .zip(&self.counts)
-            .map(|(f, &(calls, reverts))| FunctionStats {
+            .map(|(f, counts)| FunctionStats {
                 contract: f.contract.clone(),
                 address: f.address,
                 signature: f.signature.clone(),
-                calls,
-                reverts,
+                calls: counts.calls,
+                reverts: counts.reverts,
             })
             .collect()
     }
@@ -395,23 +327,6 @@ fn extend_path(demand_driven: bool, path: u64, tx_path: u64) -> u64 {
     } else {
         path.rotate_left(29) ^ tx_path
     }
-}
-
-/// A hash of `function` and the slots it wrote with their value classes: two transactions
-/// with the same pattern changed state the same way, as far as the pools care.
-fn write_pattern(function: usize, trace: &crate::observe::Trace) -> Option<u64> {
-    let mut stores = trace.stores().peekable();
-    stores.peek()?;
-    let mut hasher = KeyHasher::default();
-    hasher.write_usize(function);
-    for store in stores {
-        hasher.write(store.address.as_slice());
-        for limb in store.slot.as_limbs() {
-            hasher.write_u64(*limb);
-        }
-        hasher.write_u8(value_class(store.value));
-    }
-    Some(hasher.finish())
 }
 
 /// A hash of the branch decisions of one transaction, in order (HARVEY's path id). Not

@@ -18,8 +18,10 @@ use crate::outcome::{
 use super::Fuzz;
 use super::executor::Executor;
 use super::reach::{self, Reach};
+use super::shared::{Shared, Sighting};
 use super::surface::Surface;
-use super::worker::{Shared, Sighting, Targeting, Worker, WorkerReport};
+use super::targeting::Targeting;
+use super::worker::{Worker, WorkerReport};
 
 /// Runs `plan.config.workers` workers on `surface` (the campaign chain's; every worker's
 /// must match, since workers exchange sequences by function and sender index) from
@@ -63,9 +65,7 @@ pub(super) fn run(
     merge(reports, surface, stats);
     stats.lookahead.steering = plan.config.lookahead;
     stats.sequences = shared.sequences_run();
-    stats.transactions = shared
-        .transactions
-        .load(std::sync::atomic::Ordering::Relaxed);
+    stats.transactions = shared.transactions();
     Ok((shared.take_sighting(), shared.take_reaches()))
 }
 
@@ -162,18 +162,21 @@ fn run_worker<'a>(
                 .into(),
         ));
     }
-    let executor = Executor::new(
-        chain,
-        own,
-        oracles,
-        plan.config.prediction,
-        plan.config.demand_driven,
-    );
-    let lookaheads = if plan.config.lookahead != Steering::Off && !plan.targets.is_empty() {
-        lookaheads(&executor, plan.targets)
-    } else {
-        Vec::new()
-    };
+    let executor = Executor::new(chain, own, oracles, plan.config.demand_driven);
+    // Targets are watched in every targeted campaign, and steered towards unless the
+    // campaign only reports them (ICSE'20's configuration A).
+    let targeting = (!plan.targets.is_empty()).then(|| {
+        let lookaheads = if plan.config.lookahead == Steering::Off {
+            Vec::new()
+        } else {
+            lookaheads(&executor, plan.targets)
+        };
+        Targeting::new(
+            reach::TargetIndex::new(plan.targets),
+            lookaheads,
+            plan.config.lookahead.analyses(),
+        )
+    });
     let seed = plan.config.seed.wrapping_add(id as u64);
     let worker = Worker::new(
         id,
@@ -181,11 +184,7 @@ fn run_worker<'a>(
         executor,
         dictionary.clone(),
         plan.config,
-        Targeting {
-            index: reach::TargetIndex::new(plan.targets),
-            lookaheads,
-            steering: plan.config.lookahead,
-        },
+        targeting,
         shared,
     );
     Ok(worker.run())

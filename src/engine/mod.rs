@@ -29,10 +29,14 @@ mod input;
 mod mutate;
 mod pools;
 mod predict;
+mod predictor;
 mod reach;
 mod replay;
+mod sequencing;
+mod shared;
 mod shrink;
 mod surface;
+mod targeting;
 mod worker;
 
 use std::time::{Duration, Instant};
@@ -49,8 +53,8 @@ use input::Sequence;
 use surface::Surface;
 
 pub(crate) use reach::Watch;
+pub(crate) use shared::Sighting;
 pub(crate) use shrink::ShrinkBudget;
-pub(crate) use worker::Sighting;
 
 /// The engine of one campaign, on the campaign's own chain in its post-setup state: the
 /// post-setup check, replays and shrinking run here; fuzzing runs on workers with chains of
@@ -104,7 +108,7 @@ impl<'a> Engine<'a> {
         let surface = Surface::from_chain(&chain, warnings)?;
         let dictionary = dictionary(&chain, &surface);
         Ok(Engine {
-            executor: Executor::new(chain, surface, oracles, false, demand_driven),
+            executor: Executor::new(chain, surface, oracles, demand_driven),
             oracles,
             dictionary,
         })
@@ -156,7 +160,7 @@ impl<'a> Engine<'a> {
     /// still fails.
     pub(crate) fn replay(&mut self, saved: Resolved) -> Option<Failure> {
         let Resolved { mut sequence, seed } = saved;
-        let found = self.executor.run(&sequence).violation?;
+        let found = self.executor.run(&sequence, &mut ()).violation?;
         sequence.txs.truncate(found.tx + 1);
         let mut failure = self.failure(&sequence, found, seed);
         failure.from_regression = true;

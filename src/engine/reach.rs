@@ -25,6 +25,17 @@ pub(crate) struct Reach {
     pub(crate) after_sequences: u64,
 }
 
+/// A watched target block a transaction entered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Hit {
+    /// The transaction's index in its sequence.
+    pub(crate) tx: usize,
+    /// The code's address.
+    pub(crate) code: Address,
+    /// The block's start pc.
+    pub(crate) pc: u32,
+}
+
 /// One worker's map from entered blocks to targets, and which it has seen reached.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TargetIndex {
@@ -50,15 +61,15 @@ impl TargetIndex {
         }
     }
 
-    /// The targets `hits` (transaction index, code address, block pc) reach that this
-    /// index had not seen reached, each with the first transaction that reached it.
-    pub(crate) fn newly_reached(&mut self, hits: &[(usize, Address, u32)]) -> Vec<(usize, usize)> {
+    /// The targets `hits` reach that this index had not seen reached, each with the first
+    /// transaction that reached it.
+    pub(crate) fn newly_reached(&mut self, hits: &[Hit]) -> Vec<(usize, usize)> {
         let mut new = Vec::new();
-        for &(tx, address, pc) in hits {
-            for &target in self.by_block.get(&(address, pc)).into_iter().flatten() {
+        for hit in hits {
+            for &target in self.by_block.get(&(hit.code, hit.pc)).into_iter().flatten() {
                 if !self.reached[target] {
                     self.reached[target] = true;
-                    new.push((target, tx));
+                    new.push((target, hit.tx));
                 }
             }
         }
@@ -83,14 +94,15 @@ mod tests {
                 pcs: vec![20],
             },
         ];
+        let hit = |tx, code, pc| Hit { tx, code, pc };
         let mut index = TargetIndex::new(&watches);
-        assert_eq!(index.newly_reached(&[(0, a, 5)]), []);
-        assert_eq!(index.newly_reached(&[(1, a, 20)]), [(0, 1), (1, 1)]);
-        assert_eq!(index.newly_reached(&[(0, a, 10)]), [], "already reached");
+        assert_eq!(index.newly_reached(&[hit(0, a, 5)]), []);
+        assert_eq!(index.newly_reached(&[hit(1, a, 20)]), [(0, 1), (1, 1)]);
+        assert_eq!(index.newly_reached(&[hit(0, a, 10)]), [], "already reached");
         let other = Address::with_last_byte(2);
         let mut fresh = TargetIndex::new(&watches);
         assert_eq!(
-            fresh.newly_reached(&[(0, other, 10)]),
+            fresh.newly_reached(&[hit(0, other, 10)]),
             [],
             "another contract"
         );

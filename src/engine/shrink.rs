@@ -141,7 +141,7 @@ impl Shrinker<'_, '_> {
             return false;
         }
         self.runs += 1;
-        let run = self.executor.run(&candidate);
+        let run = self.executor.run(&candidate, &mut ());
         match run.violation {
             Some(found) if found.violation.same_kind(&self.found.violation) => {
                 candidate.txs.truncate(found.tx + 1);

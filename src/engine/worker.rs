@@ -1,47 +1,36 @@
 //! One worker's greybox loop (HARVEY Alg. 1): pick a corpus entry with the power schedule,
 //! run its energy's worth of mutants (each possibly followed by predicted inputs), keep
-//! those with a new path id, stop at the first violation or when the budget is spent. With
-//! demand-driven sequences some runs are aggressive (HARVEY §5): the entry's own sequence
-//! with the storage its last function reads fuzzed directly, to learn whether that
-//! function's coverage depends on state.
+//! those with a new path id, stop at the first violation or when the budget is spent.
+//!
+//! The loop owns the corpus, the dictionary and the RNG; each technique is a stage that owns
+//! its state and statistics and learns from every regular run as a [`Sink`]: input
+//! prediction ([`Predictor`], present when on), demand-driven sequencing ([`Sequencing`]:
+//! dataflow, pools, aggressive runs) and targeting ([`Targeting`], present with targets).
 
 use std::collections::HashSet;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
-use alloy_primitives::Address;
+use alloy_primitives::U256;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use crate::abi::{self, Dictionary};
 use crate::config::{Config, Steering};
-use crate::engine::corpus::{Corpus, LookaheadMark, Schedule};
-use crate::engine::cost::{CostKey, CostKind, CostMap};
-use crate::engine::dataflow::{Dependence, Slot};
-use crate::engine::executor::{Executor, Found};
+use crate::engine::corpus::{Corpus, Schedule};
+use crate::engine::cost::CostMap;
+use crate::engine::dataflow::Dependence;
+use crate::engine::executor::{EdgeKey, Executor, Seen, Sink};
 use crate::engine::input::{Change, Sequence};
-use crate::engine::mutate::{Guide, Mutator};
-use crate::engine::pools::Pools;
-use crate::engine::predict::{self, Prediction};
-use crate::engine::reach::{Reach, TargetIndex};
-use crate::hash::{FastMap, FastSet};
-use crate::lookahead::Lookahead;
-use crate::outcome::{FunctionStats, LookaheadStats, PredictionStats, Progress, SequenceStats};
+use crate::engine::mutate::Mutator;
+use crate::engine::predict::Prediction;
+use crate::engine::predictor::Predictor;
+use crate::engine::sequencing::Sequencing;
+use crate::engine::shared::{Shared, Stop};
+use crate::engine::targeting::Targeting;
+use crate::hash::FastSet;
+use crate::outcome::{FunctionStats, LookaheadStats, PredictionStats, SequenceStats};
 
 /// Sequences between two exchanges of new corpus entries with the other workers.
 const EXCHANGE_EVERY: u64 = 512;
-
-/// Failed prediction chains after which a metric is no longer predicted on: its branch
-/// is out of the secant method's reach (a hash, a narrow input's overflow check), and the
-/// runs are better spent fuzzing. The counts halve whenever the corpus gains an entry: a
-/// new path can mean a new state before the branch, in which prediction may work (an
-/// index check that fails against a short array succeeds once the array is long).
-const GIVE_UP_AFTER: u32 = 64;
-
-/// HARVEY's p_a: the probability that a mutant's run is replaced by an aggressive run of
-/// its parent, while the parent's last function is not yet known to depend on state.
-const AGGRESSIVE_PROBABILITY: f64 = 0.125;
 
 /// The probability that a structure mutant on a known path is paired with a one-leaf
 /// twin for input prediction. Path ids cover the last transaction, so a mutant that gives
@@ -49,162 +38,22 @@ const AGGRESSIVE_PROBABILITY: f64 = 0.125;
 /// its metrics can be minimized (an index check passes only after an array grew).
 const TWIN_PROBABILITY: f64 = 0.25;
 
-/// How often progress is reported.
-const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+/// Comparison operands kept per run for the dictionary: enough for the magic values of a
+/// few branches, bounded so a loop-heavy transaction cannot flood the dictionary.
+const OPERANDS_PER_RUN: usize = 64;
 
-/// A violation with the sequence that showed it (truncated after the violating
-/// transaction) and when it was seen.
-#[derive(Debug, Clone)]
-pub(crate) struct Sighting {
-    pub(crate) sequence: Sequence,
-    pub(crate) found: Found,
-    pub(crate) after: Duration,
-    pub(crate) after_sequences: u64,
-}
-
-/// What the workers of one campaign share: the budget, the stop flag, the first violation,
-/// new corpus entries, and counters for progress reports.
-pub(crate) struct Shared<'a> {
-    start: Instant,
-    /// Worker threads; one worker has nobody to exchange entries with.
-    workers: usize,
-    max_sequences: Option<u64>,
-    deadline: Option<Instant>,
-    /// Sequences started, over all workers (the budget counter).
-    pub(crate) sequences: AtomicU64,
-    pub(crate) transactions: AtomicU64,
-    /// Largest edge count and corpus size of any worker.
-    pub(crate) edges: AtomicUsize,
-    pub(crate) corpus: AtomicUsize,
-    stop: AtomicBool,
-    sighting: Mutex<Option<Sighting>>,
-    /// Called by worker 0 about once per [`PROGRESS_EVERY`].
-    progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
-    last_progress: Mutex<Instant>,
-    /// Every worker's new corpus entries, tagged with the worker's id.
-    pool: Mutex<Vec<(usize, Sequence)>>,
-    /// Per target: the first run of any worker that reached it.
-    reaches: Mutex<Vec<Option<Reach>>>,
-    /// Stop once every target was reached.
-    stop_at_targets: bool,
-}
-
-impl<'a> Shared<'a> {
-    /// Shared state for a campaign that started at `start`.
-    pub(crate) fn new(
-        start: Instant,
-        workers: usize,
-        max_sequences: Option<u64>,
-        time: Option<Duration>,
-        progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
-        targets: usize,
-        stop_at_targets: bool,
-    ) -> Self {
-        Shared {
-            start,
-            workers,
-            max_sequences,
-            deadline: time.map(|t| start + t),
-            sequences: AtomicU64::new(0),
-            transactions: AtomicU64::new(0),
-            edges: AtomicUsize::new(0),
-            corpus: AtomicUsize::new(0),
-            stop: AtomicBool::new(false),
-            sighting: Mutex::new(None),
-            progress,
-            last_progress: Mutex::new(start),
-            pool: Mutex::new(Vec::new()),
-            reaches: Mutex::new(vec![None; targets]),
-            stop_at_targets,
-        }
-    }
-
-    /// Records that `sequence` reached `target`, unless a run reached it before; stops
-    /// the campaign when that was the last one and it should.
-    fn reach(&self, target: usize, sequence: Sequence) {
-        let mut reaches = self.reaches.lock().unwrap_or_else(|e| e.into_inner());
-        if reaches[target].is_none() {
-            reaches[target] = Some(Reach {
-                sequence,
-                after: self.start.elapsed(),
-                after_sequences: self.sequences.load(Ordering::Relaxed),
-            });
-            if self.stop_at_targets && reaches.iter().all(Option::is_some) {
-                self.stop.store(true, Ordering::Relaxed);
-            }
-        }
-    }
-
-    /// The first reach of every target.
-    pub(crate) fn take_reaches(&self) -> Vec<Option<Reach>> {
-        std::mem::take(&mut *self.reaches.lock().unwrap_or_else(|e| e.into_inner()))
-    }
-
-    /// Claims the budget for one more sequence; false when it is spent or a worker found
-    /// a violation.
-    fn claim(&self) -> bool {
-        if self.stop.load(Ordering::Relaxed) {
-            return false;
-        }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return false;
-        }
-        let started = self.sequences.fetch_add(1, Ordering::Relaxed);
-        self.max_sequences.is_none_or(|max| started < max)
-    }
-
-    /// Records a violation (the first one wins) and stops every worker.
-    fn report(&self, sequence: Sequence, found: Found) {
-        let mut slot = self.sighting.lock().unwrap_or_else(|e| e.into_inner());
-        if slot.is_none() {
-            *slot = Some(Sighting {
-                sequence,
-                found,
-                after: self.start.elapsed(),
-                after_sequences: self.sequences.load(Ordering::Relaxed),
-            });
-        }
-        self.stop.store(true, Ordering::Relaxed);
-    }
-
-    /// Calls the progress callback if one is due.
-    fn tick(&self) {
-        let Some(progress) = self.progress else {
-            return;
-        };
-        let now = Instant::now();
-        let mut last = self.last_progress.lock().unwrap_or_else(|e| e.into_inner());
-        if now.duration_since(*last) < PROGRESS_EVERY {
-            return;
-        }
-        *last = now;
-        progress(&Progress {
-            elapsed: now.duration_since(self.start),
-            sequences: self.sequences_run(),
-            transactions: self.transactions.load(Ordering::Relaxed),
-            edges: self.edges.load(Ordering::Relaxed),
-            corpus: self.corpus.load(Ordering::Relaxed),
-        });
-    }
-
-    /// The violation the workers found, if any.
-    pub(crate) fn take_sighting(&self) -> Option<Sighting> {
-        self.sighting
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
-    }
-
-    /// Sequences actually run (claims past the budget are not runs).
-    pub(crate) fn sequences_run(&self) -> u64 {
-        let started = self.sequences.load(Ordering::Relaxed);
-        self.max_sequences.map_or(started, |max| started.min(max))
-    }
+/// Whether a run that went on was kept in the corpus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Novelty {
+    /// A new path id: kept.
+    Kept,
+    /// A path id the corpus has.
+    Known,
 }
 
 /// What a worker leaves behind.
 pub(crate) struct WorkerReport {
-    pub(crate) coverage: FastSet<(Address, u32, bool)>,
+    pub(crate) coverage: FastSet<EdgeKey>,
     pub(crate) paths: HashSet<u64>,
     pub(crate) functions: Vec<FunctionStats>,
     pub(crate) predictions: PredictionStats,
@@ -218,118 +67,166 @@ pub(crate) struct WorkerReport {
     pub(crate) lookahead: LookaheadStats,
 }
 
-/// What a worker needs to report targets and steer towards them.
-pub(crate) struct Targeting {
-    /// Which targets entered blocks reach.
-    pub(crate) index: TargetIndex,
-    /// The lookahead analysis of each fuzzed contract's code (empty: not steering).
-    pub(crate) lookaheads: Vec<(Address, Lookahead)>,
-    /// Which of ICSE'20's configurations steers (when `lookaheads` is not empty).
-    pub(crate) steering: Steering,
+/// The comparison operands of the last regular run (capped), which the dictionary takes
+/// when the run is kept.
+#[derive(Default)]
+struct Operands(Vec<U256>);
+
+impl Sink for Operands {
+    fn start(&mut self, _sequence: &Sequence) {
+        self.0.clear();
+    }
+
+    fn transaction(&mut self, seen: &Seen<'_>) {
+        for cmp in seen.trace.comparisons() {
+            if self.0.len() + 2 > OPERANDS_PER_RUN {
+                break;
+            }
+            self.0.extend([cmp.lhs, cmp.rhs]);
+        }
+    }
 }
 
-/// One worker: its own chain (in the executor), RNG, corpus and dictionary.
+/// Forwards to a stage when it is present.
+impl<S: Sink> Sink for Option<S> {
+    fn start(&mut self, sequence: &Sequence) {
+        if let Some(sink) = self {
+            sink.start(sequence);
+        }
+    }
+
+    fn transaction(&mut self, seen: &Seen<'_>) {
+        if let Some(sink) = self {
+            sink.transaction(seen);
+        }
+    }
+
+    fn refused(&mut self, index: usize) {
+        if let Some(sink) = self {
+            sink.refused(index);
+        }
+    }
+}
+
+/// Feeds each of several sinks.
+impl<const N: usize> Sink for [&mut dyn Sink; N] {
+    fn start(&mut self, sequence: &Sequence) {
+        for sink in self {
+            sink.start(sequence);
+        }
+    }
+
+    fn transaction(&mut self, seen: &Seen<'_>) {
+        for sink in self {
+            sink.transaction(seen);
+        }
+    }
+
+    fn refused(&mut self, index: usize) {
+        for sink in self {
+            sink.refused(index);
+        }
+    }
+}
+
+/// One worker: its own chain (in the executor), RNG, corpus, dictionary and stages.
 pub(crate) struct Worker<'a> {
     id: usize,
     rng: StdRng,
     executor: Executor<'a>,
     corpus: Corpus,
     dict: Dictionary,
+    operands: Operands,
     depth: usize,
+    dataflow: bool,
     shared: &'a Shared<'a>,
     /// How far into the shared pool this worker has imported.
     imported: usize,
     /// New entries not yet published to the pool.
     fresh: Vec<Sequence>,
-    /// Whether mutants are followed by predicted inputs.
-    predict: bool,
-    predictions: PredictionStats,
-    /// Per metric location: prediction chains that ended without minimizing it.
-    missed: FastMap<(Address, u32, CostKind), u32>,
-    /// Transactions and prefixes that reached new state (HARVEY §5's pools).
-    pools: Pools,
-    demand_driven: bool,
-    dataflow: bool,
-    /// Which targets this worker has seen reached.
-    targets: TargetIndex,
-    /// The lookahead analysis of each fuzzed contract's code (empty: not steering).
-    lookaheads: Vec<(Address, Lookahead)>,
-    /// Configuration C takes every target as reachable instead of analysing.
-    analyse: bool,
-    lookahead_stats: LookaheadStats,
+    /// Input prediction, when on.
+    predictor: Option<Predictor>,
+    sequencing: Sequencing,
+    /// Watching and steering towards targets, in a targeted campaign.
+    targeting: Option<Targeting>,
 }
 
 impl<'a> Worker<'a> {
     /// Worker `id` with `executor`, seeded with `seed`, with the depth and switches of
-    /// `config`.
+    /// `config`, and `targeting` in a targeted campaign.
     pub(crate) fn new(
         id: usize,
         seed: u64,
         executor: Executor<'a>,
         dict: Dictionary,
         config: &Config,
-        targeting: Targeting,
+        targeting: Option<Targeting>,
         shared: &'a Shared<'a>,
     ) -> Self {
         let mut corpus = Corpus::default();
-        if !targeting.lookaheads.is_empty() {
-            corpus.schedule(match targeting.steering {
+        if targeting.as_ref().is_some_and(Targeting::steers) {
+            corpus.schedule(match config.lookahead {
                 Steering::Off => Schedule::Paths,
                 Steering::Lookahead | Steering::NoAnalysis => Schedule::RareLookahead,
                 Steering::StandardSchedule => Schedule::LookaheadIds,
             });
         }
+        let functions = executor.surface().functions.len();
+        let invariants = executor.has_invariants();
         Worker {
             id,
             rng: StdRng::seed_from_u64(seed),
             executor,
             corpus,
             dict,
+            operands: Operands::default(),
             depth: config.depth.max(1) as usize,
+            dataflow: config.dataflow,
             shared,
             imported: 0,
             fresh: Vec::new(),
-            predict: config.prediction,
-            predictions: PredictionStats::default(),
-            missed: FastMap::default(),
-            pools: Pools::default(),
-            demand_driven: config.demand_driven,
-            dataflow: config.dataflow,
-            targets: targeting.index,
-            lookaheads: targeting.lookaheads,
-            analyse: targeting.steering.analyses(),
-            lookahead_stats: LookaheadStats::default(),
+            predictor: config.prediction.then(Predictor::new),
+            sequencing: Sequencing::new(functions, invariants, config.demand_driven),
+            targeting,
         }
     }
 
     /// Runs until the budget is spent or some worker finds a violation.
     pub(crate) fn run(mut self) -> WorkerReport {
         let surface = self.executor.surface().clone();
-        let mutator = Mutator::new(&surface, self.depth, self.demand_driven, self.dataflow);
-        if self.seed_corpus(&mutator) {
-            return self.report();
-        }
-        let mut since_exchange = 0;
-        while let Some((index, energy)) = self.corpus.pick() {
-            let (stop, ran) = self.fuzz_entry(index, energy, &mutator);
-            if stop {
-                return self.report();
-            }
-            since_exchange += ran;
-            if since_exchange >= EXCHANGE_EVERY && self.shared.workers > 1 {
-                since_exchange = 0;
-                if self.exchange() {
-                    return self.report();
-                }
-            }
-        }
+        let mutator = Mutator::new(
+            &surface,
+            self.depth,
+            self.sequencing.demand_driven(),
+            self.dataflow,
+        );
+        let _ = self.fuzz(&mutator);
         self.report()
     }
 
+    /// The loop, until it stops.
+    fn fuzz(&mut self, mutator: &Mutator<'_>) -> Result<(), Stop> {
+        self.seed_corpus(mutator)?;
+        let mut since_exchange = 0;
+        while let Some((index, energy)) = self.corpus.pick() {
+            since_exchange += self.fuzz_entry(index, energy, mutator)?;
+            if since_exchange >= EXCHANGE_EVERY && self.shared.workers > 1 {
+                since_exchange = 0;
+                self.exchange()?;
+            }
+        }
+        Ok(())
+    }
+
     /// HARVEY's Alg. 1, lines 4–18, for one picked entry: `energy` mutants, each possibly
-    /// followed by predicted inputs (run even when the energy is spent). Returns whether
-    /// the campaign should stop, and how many sequences ran.
-    fn fuzz_entry(&mut self, index: usize, energy: u64, mutator: &Mutator<'_>) -> (bool, u64) {
+    /// followed by predicted inputs (run even when the energy is spent). Returns how many
+    /// sequences ran.
+    fn fuzz_entry(
+        &mut self,
+        index: usize,
+        energy: u64,
+        mutator: &Mutator<'_>,
+    ) -> Result<u64, Stop> {
         let parent = self.corpus.get(index).sequence.clone();
         let parent_costs: CostMap = self
             .corpus
@@ -341,83 +238,77 @@ impl<'a> Worker<'a> {
         let mut predicted: Option<Prediction> = None;
         let mut spent = 0;
         while spent < energy || predicted.is_some() {
-            let (input, change, chain) = match predicted.take() {
+            let (input, change, prediction) = match predicted.take() {
                 Some(prediction) => (prediction.sequence.clone(), None, Some(prediction)),
                 None => {
                     let donor_index = self.rng.random_range(0..self.corpus.len());
-                    let guide = Guide {
-                        dataflow: self.executor.dataflow(),
-                        pools: &self.pools,
-                    };
                     let (mutant, change) = mutator.mutate(
                         &parent,
                         &self.corpus.get(donor_index).sequence,
                         &mut self.rng,
                         &self.dict,
-                        guide,
+                        self.sequencing.guide(),
                     );
                     (mutant, Some(change), None)
                 }
             };
             let ran = self.execute(&input);
-            let stop = ran.is_none();
             // Count a predicted input even when it ends the campaign: it may be the one
             // that found the bug.
-            let followed = chain.map(|prediction| self.follow(&prediction));
-            if stop {
-                return (true, spent + 1);
-            }
-            if change.is_some() && self.aggressive_due(&input) {
+            let followed = prediction.and_then(|prediction| {
+                self.predictor
+                    .as_mut()
+                    .map(|predictor| predictor.follow(&prediction))
+            });
+            let novelty = ran?;
+            if change.is_some() && self.sequencing.aggressive_due(&input, &mut self.rng) {
                 // The same mutant again with fuzzed storage: does state change its path?
                 spent += 1;
-                if self.aggressive(&input) {
-                    return (true, spent);
-                }
+                self.aggressive(&input)?;
             }
+            let predicting = self.predictor.is_some() && spent < energy;
             predicted = match (followed, change) {
                 (Some(next), _) => next,
                 (None, Some(Change::Structure))
-                    if self.predict
-                        && spent < energy
-                        && ran == Some(false)
+                    if predicting
+                        && novelty == Novelty::Known
                         && self.rng.random_bool(TWIN_PROBABILITY) =>
                 {
                     // A structure mutant on a known path may still be a new context for
                     // the metrics of its last transaction: pair it with a one-leaf twin.
                     spent += 1;
-                    let costs: CostMap =
-                        self.executor.costs().iter().map(|c| (c.key, *c)).collect();
+                    let costs = self.predictor.as_ref().map(Predictor::cost_map);
                     let (twin, change) = mutator.mutate_input(&input, &mut self.rng, &self.dict);
-                    match self.execute(&twin) {
-                        None => return (true, spent + 1),
-                        Some(_) => self.predict_from(&input, &costs, &twin, &change),
-                    }
+                    self.execute(&twin)?;
+                    self.predict(&input, &costs.unwrap_or_default(), &twin, &change)
                 }
-                (None, Some(change)) if self.predict && spent < energy => {
-                    self.predict_from(&parent, &parent_costs, &input, &change)
+                (None, Some(change)) if predicting => {
+                    self.predict(&parent, &parent_costs, &input, &change)
                 }
                 _ => None,
             };
             spent += 1;
         }
-        (false, spent)
+        Ok(spent)
     }
 
-    /// Whether the mutant `input`, just run, should also get an aggressive run: with
-    /// demand-driven fuzzing, with probability p_a, while its last function is not known
-    /// to depend on state and has been seen to read storage (there is nothing to fuzz
-    /// otherwise).
-    fn aggressive_due(&mut self, input: &Sequence) -> bool {
-        if !self.demand_driven {
-            return false;
-        }
-        let Some(last) = input.txs.last() else {
-            return false;
-        };
-        let dataflow = self.executor.dataflow();
-        dataflow.dependence(last.function).is_none()
-            && !dataflow.reads(last.function).is_empty()
-            && self.rng.random_bool(AGGRESSIVE_PROBABILITY)
+    /// The first prediction from the mutant `input` (just run) of `parent` by `change`.
+    fn predict(
+        &mut self,
+        parent: &Sequence,
+        parent_costs: &CostMap,
+        input: &Sequence,
+        change: &Change,
+    ) -> Option<Prediction> {
+        self.predictor.as_ref()?.first(
+            self.executor.surface(),
+            self.executor.coverage(),
+            parent,
+            parent_costs,
+            input,
+            change,
+            &mut self.rng,
+        )
     }
 
     /// An aggressive run of `sequence` (a mutant whose regular run was just kept or
@@ -425,233 +316,106 @@ impl<'a> Worker<'a> {
     /// set to fuzzed values before it. A path no regular run has taken (the regular run of
     /// the same inputs is in the corpus by now, if new) shows the function's coverage
     /// depends on state and marks it; the run itself is discarded, never kept or checked,
-    /// since the state it fuzzed may be unreachable. True when the budget is spent.
-    fn aggressive(&mut self, sequence: &Sequence) -> bool {
-        if !self.shared.claim() {
-            return true;
-        }
-        if self.id == 0 {
-            self.shared.tick();
-        }
+    /// since the state it fuzzed may be unreachable.
+    fn aggressive(&mut self, sequence: &Sequence) -> Result<(), Stop> {
+        self.shared.claim(self.id)?;
         let function = sequence.txs[sequence.txs.len() - 1].function;
-        let reads = self.executor.dataflow().reads(function);
-        let mut slots: Vec<Slot> = reads
-            .iter()
-            .filter(|_| self.rng.random_bool(0.5))
-            .copied()
-            .collect();
-        if slots.is_empty() {
-            slots.push(reads[self.rng.random_range(0..reads.len())]);
-        }
+        let slots = self.sequencing.aggressive_slots(function, &mut self.rng);
         let (rng, dict) = (&mut self.rng, &self.dict);
         let path = self
             .executor
             .run_aggressive(sequence, &slots, &mut |current| {
                 abi::mutate_uint(current, 256, rng, dict)
             });
-        self.shared
-            .transactions
-            .fetch_add(sequence.txs.len() as u64, Ordering::Relaxed);
+        self.shared.count_transactions(sequence.txs.len());
         if !self.corpus.contains(path) {
-            self.executor
-                .dataflow_mut()
-                .mark(function, Dependence::Aggressive);
+            self.sequencing.aggressive_found_new_path(function);
         }
-        false
-    }
-
-    /// After running `prediction`: counts it, and returns the chain's next step, if any.
-    /// A chain that ends without minimizing its metric counts against the metric.
-    fn follow(&mut self, prediction: &Prediction) -> Option<Prediction> {
-        let cost = self
-            .executor
-            .costs()
-            .iter()
-            .find(|c| c.key == prediction.key)
-            .copied();
-        self.predictions
-            .count(prediction.step, cost.map(|c| c.value));
-        let next = predict::next(prediction, cost.as_ref());
-        let minimized = cost.is_some_and(|c| c.value.is_zero());
-        if next.is_none() && !minimized {
-            let key = prediction.key;
-            let missed = self.missed.entry((key.code, key.pc, key.kind)).or_insert(0);
-            *missed = missed.saturating_add(1);
-        }
-        next
-    }
-
-    /// The first prediction from the mutant `input` (just run) of `parent` by `change`.
-    fn predict_from(
-        &mut self,
-        parent: &Sequence,
-        parent_costs: &CostMap,
-        input: &Sequence,
-        change: &Change,
-    ) -> Option<Prediction> {
-        let coverage = self.executor.coverage();
-        let misses = &self.missed;
-        // Prefer metrics whose chains have failed least often (some branches, like overflow
-        // checks on narrow inputs, cannot flip), then branch directions no run has taken.
-        let preference = |key: &CostKey| {
-            let covered = match key.kind {
-                CostKind::Jump => coverage.contains(&(key.code, key.pc, true)),
-                CostKind::Fall => coverage.contains(&(key.code, key.pc, false)),
-                CostKind::Store => false,
-            };
-            let missed = misses
-                .get(&(key.code, key.pc, key.kind))
-                .copied()
-                .unwrap_or(0);
-            if missed >= GIVE_UP_AFTER {
-                return predict::NEVER;
-            }
-            2 * missed + u32::from(covered)
-        };
-        predict::first(
-            self.executor.surface(),
-            parent,
-            parent_costs,
-            input,
-            self.executor.costs(),
-            change,
-            preference,
-            &mut self.rng,
-        )
+        Ok(())
     }
 
     /// One single-transaction sequence per function, in surface order, so every function
-    /// is in the corpus from the start. True when the campaign should stop.
-    fn seed_corpus(&mut self, mutator: &Mutator<'_>) -> bool {
+    /// is in the corpus from the start.
+    fn seed_corpus(&mut self, mutator: &Mutator<'_>) -> Result<(), Stop> {
         for function in 0..self.executor.surface().functions.len() {
             let tx = mutator.tx_for(function, &mut self.rng, &self.dict);
-            if self.execute(&Sequence { txs: vec![tx] }).is_none() {
-                return true;
-            }
+            self.execute(&Sequence { txs: vec![tx] })?;
         }
         // A corpus entry always exists now, unless the budget ran out first.
-        self.corpus.is_empty()
+        if self.corpus.is_empty() {
+            return Err(Stop);
+        }
+        Ok(())
     }
 
-    /// Runs `sequence`; keeps it on a new path id. Whether it was kept, or `None` when the
-    /// campaign should stop (budget spent, or a violation, which is then reported).
-    fn execute(&mut self, sequence: &Sequence) -> Option<bool> {
-        if !self.shared.claim() {
-            return None;
-        }
-        if self.id == 0 {
-            self.shared.tick();
-        }
-        let run = self.executor.run(sequence);
+    /// Runs `sequence`, feeding every stage; keeps it on a new path id. A violation is
+    /// reported to the other workers and stops the campaign.
+    fn execute(&mut self, sequence: &Sequence) -> Result<Novelty, Stop> {
+        self.shared.claim(self.id)?;
+        let run = self.executor.run(
+            sequence,
+            &mut [
+                &mut self.operands as &mut dyn Sink,
+                &mut self.predictor,
+                &mut self.sequencing,
+                &mut self.targeting,
+            ],
+        );
         let executed = run
             .violation
             .as_ref()
             .map_or(sequence.txs.len(), |f| f.tx + 1);
-        self.shared
-            .transactions
-            .fetch_add(executed as u64, Ordering::Relaxed);
-        for (target, tx) in self.targets.newly_reached(self.executor.hits()) {
-            let mut reaching = sequence.clone();
-            reaching.txs.truncate(tx + 1);
-            self.shared.reach(target, reaching);
+        self.shared.count_transactions(executed);
+        if let Some(targeting) = &mut self.targeting {
+            for (target, tx) in targeting.newly_reached() {
+                let mut reaching = sequence.clone();
+                reaching.txs.truncate(tx + 1);
+                self.shared.reach(target, reaching);
+            }
         }
         if let Some(found) = run.violation {
             let mut sequence = sequence.clone();
             sequence.txs.truncate(found.tx + 1);
             self.shared.report(sequence, found);
-            return None;
+            return Err(Stop);
         }
-        let kept = self
-            .corpus
-            .observe(run.path, sequence, self.executor.costs());
+        let costs = self.predictor.as_ref().map_or(&[][..], Predictor::costs);
+        let kept = self.corpus.observe(run.path, sequence, costs);
         if kept {
-            for &operand in self.executor.operands() {
+            for &operand in &self.operands.0 {
                 self.dict.observe(operand);
             }
-            for missed in self.missed.values_mut() {
-                *missed /= 2;
+            if let Some(predictor) = &mut self.predictor {
+                predictor.corpus_grew();
             }
             self.fresh.push(sequence.clone());
-            self.shared
-                .corpus
-                .fetch_max(self.corpus.len(), Ordering::Relaxed);
+            self.shared.count_corpus(self.corpus.len());
         }
-        if kept || run.new_edges > 0 {
-            // Transactions that increased coverage and changed state in a new way.
-            let last = sequence.txs.len() - 1;
-            for (index, note) in self.executor.notes().iter().enumerate() {
-                if let Some(pattern) = note.pattern {
-                    if note.new_edges || (kept && index == last) {
-                        self.pools.offer(sequence, index, pattern);
-                    }
-                }
-            }
-        }
-        self.executor.dataflow_mut().refresh();
+        self.sequencing.learn(sequence, kept, run.new_edges > 0);
         if run.new_edges > 0 {
-            let edges = self.executor.coverage().len();
-            self.shared.edges.fetch_max(edges, Ordering::Relaxed);
+            self.shared.count_edges(self.executor.coverage().len());
         }
-        if kept && !self.lookaheads.is_empty() {
-            self.analyze(self.corpus.len() - 1, sequence);
-        }
-        Some(kept)
-    }
-
-    /// ICSE'20 Alg. 1 line 11: the lookahead analysis of new corpus entry `index`, whose
-    /// run was `sequence`, on the path of its last transaction.
-    fn analyze(&mut self, index: usize, sequence: &Sequence) {
-        let started = Instant::now();
-        if let Some((address, path)) = self.executor.path_of_last(sequence) {
-            if let Some((_, lookahead)) = self.lookaheads.iter_mut().find(|(a, _)| *a == address) {
-                let analysis = if self.analyse {
-                    lookahead.analyze(&path)
-                } else {
-                    lookahead.assume_reachable(&path)
-                };
-                self.lookahead_stats.analyses += 1;
-                self.lookahead_stats.bounded += u64::from(analysis.bounded);
-                // Prefixes are per code: the same pcs in two contracts are different ids.
-                let lid = analysis.lid
-                    ^ u64::from_be_bytes(address[12..20].try_into().unwrap_or_default());
-                self.corpus.set_lookahead(
-                    index,
-                    LookaheadMark {
-                        lid,
-                        split_points: analysis
-                            .split_points
-                            .iter()
-                            .map(|&pc| (address, pc))
-                            .collect(),
-                    },
-                );
+        if kept {
+            if let Some(targeting) = self.targeting.as_mut().filter(|t| t.steers()) {
+                let index = self.corpus.len() - 1;
+                targeting.analyze(&mut self.executor, &mut self.corpus, index, sequence);
             }
         }
-        self.lookahead_stats.time += started.elapsed();
+        Ok(if kept { Novelty::Kept } else { Novelty::Known })
     }
 
     /// Publishes this worker's new entries and runs the other workers' (keeping those
-    /// with a path id new to this worker). True when the campaign should stop.
-    fn exchange(&mut self) -> bool {
-        let incoming: Vec<Sequence> = {
-            let mut pool = self.shared.pool.lock().unwrap_or_else(|e| e.into_inner());
-            pool.extend(self.fresh.drain(..).map(|s| (self.id, s)));
-            let incoming = pool[self.imported..]
-                .iter()
-                .filter(|(from, _)| *from != self.id)
-                .map(|(_, s)| s.clone())
-                .collect();
-            self.imported = pool.len();
-            incoming
-        };
+    /// with a path id new to this worker).
+    fn exchange(&mut self) -> Result<(), Stop> {
+        let incoming = self
+            .shared
+            .exchange(self.id, &mut self.fresh, &mut self.imported);
         for sequence in incoming {
-            if self.execute(&sequence).is_none() {
-                return true;
-            }
+            self.execute(&sequence)?;
         }
         // Imported entries were pushed to `fresh` again; they are already in the pool.
         self.fresh.clear();
-        false
+        Ok(())
     }
 
     fn report(self) -> WorkerReport {
@@ -659,21 +423,27 @@ impl<'a> Worker<'a> {
         for entry in self.corpus.entries() {
             SequenceStats::count_length(&mut corpus_lengths, entry.sequence.txs.len());
         }
-        let dataflow = self.executor.dataflow();
+        let functions = self.executor.surface().functions.len();
         WorkerReport {
             coverage: self.executor.coverage().clone(),
             paths: self.corpus.entries().iter().map(|e| e.path).collect(),
             functions: self.executor.function_stats(),
-            predictions: self.predictions,
-            lengths: self.executor.lengths().to_vec(),
+            predictions: self
+                .predictor
+                .as_ref()
+                .map(Predictor::stats)
+                .unwrap_or_default(),
+            lengths: self.sequencing.lengths().to_vec(),
             corpus_lengths,
-            aggressive_runs: self.executor.aggressive_runs(),
-            dependence: (0..self.executor.surface().functions.len())
-                .map(|f| dataflow.dependence(f))
-                .collect(),
+            aggressive_runs: self.sequencing.aggressive_runs(),
+            dependence: self.sequencing.dependence(functions),
             lookahead: LookaheadStats {
                 ids: self.corpus.lookahead_ids(),
-                ..self.lookahead_stats
+                ..self
+                    .targeting
+                    .as_ref()
+                    .map(Targeting::stats)
+                    .unwrap_or_default()
             },
         }
     }

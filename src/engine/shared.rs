@@ -1,0 +1,216 @@
+//! What the workers of one campaign share: the budget, the stop flag, the first violation,
+//! new corpus entries to exchange, the first reach of each target, and the counters progress
+//! reports show.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::engine::executor::Found;
+use crate::engine::input::Sequence;
+use crate::engine::reach::Reach;
+use crate::outcome::Progress;
+
+/// How often progress is reported.
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
+/// The budget is spent, or a worker found a violation (or reached every target, when the
+/// campaign stops there): every worker's loop unwinds with this.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Stop;
+
+/// A violation with the sequence that showed it (truncated after the violating
+/// transaction) and when it was seen.
+#[derive(Debug, Clone)]
+pub(crate) struct Sighting {
+    pub(crate) sequence: Sequence,
+    pub(crate) found: Found,
+    pub(crate) after: Duration,
+    pub(crate) after_sequences: u64,
+}
+
+/// What the workers of one campaign share: the budget, the stop flag, the first violation,
+/// new corpus entries, and counters for progress reports.
+pub(crate) struct Shared<'a> {
+    start: Instant,
+    /// Worker threads; one worker has nobody to exchange entries with.
+    pub(crate) workers: usize,
+    max_sequences: Option<u64>,
+    deadline: Option<Instant>,
+    /// Sequences started, over all workers (the budget counter).
+    sequences: AtomicU64,
+    transactions: AtomicU64,
+    /// Largest edge count and corpus size of any worker.
+    edges: AtomicUsize,
+    corpus: AtomicUsize,
+    stop: AtomicBool,
+    sighting: Mutex<Option<Sighting>>,
+    /// Called by worker 0 about once per [`PROGRESS_EVERY`].
+    progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
+    last_progress: Mutex<Instant>,
+    /// Every worker's new corpus entries, tagged with the worker's id.
+    pool: Mutex<Vec<(usize, Sequence)>>,
+    /// Per target: the first run of any worker that reached it.
+    reaches: Mutex<Vec<Option<Reach>>>,
+    /// Stop once every target was reached.
+    stop_at_targets: bool,
+}
+
+impl<'a> Shared<'a> {
+    /// Shared state for a campaign that started at `start`.
+    pub(crate) fn new(
+        start: Instant,
+        workers: usize,
+        max_sequences: Option<u64>,
+        time: Option<Duration>,
+        progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
+        targets: usize,
+        stop_at_targets: bool,
+    ) -> Self {
+        Shared {
+            start,
+            workers,
+            max_sequences,
+            deadline: time.map(|t| start + t),
+            sequences: AtomicU64::new(0),
+            transactions: AtomicU64::new(0),
+            edges: AtomicUsize::new(0),
+            corpus: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+            sighting: Mutex::new(None),
+            progress,
+            last_progress: Mutex::new(start),
+            pool: Mutex::new(Vec::new()),
+            reaches: Mutex::new(vec![None; targets]),
+            stop_at_targets,
+        }
+    }
+
+    /// Records that `sequence` reached `target`, unless a run reached it before; stops
+    /// the campaign when that was the last one and it should.
+    pub(crate) fn reach(&self, target: usize, sequence: Sequence) {
+        let mut reaches = self.reaches.lock().unwrap_or_else(|e| e.into_inner());
+        if reaches[target].is_none() {
+            reaches[target] = Some(Reach {
+                sequence,
+                after: self.start.elapsed(),
+                after_sequences: self.sequences.load(Ordering::Relaxed),
+            });
+            if self.stop_at_targets && reaches.iter().all(Option::is_some) {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The first reach of every target.
+    pub(crate) fn take_reaches(&self) -> Vec<Option<Reach>> {
+        std::mem::take(&mut *self.reaches.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Claims the budget for one more sequence, for worker `worker` (worker 0 also reports
+    /// progress when due); [`Stop`] when it is spent or a worker found a violation.
+    pub(crate) fn claim(&self, worker: usize) -> Result<(), Stop> {
+        if self.stop.load(Ordering::Relaxed) {
+            return Err(Stop);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Stop);
+        }
+        let started = self.sequences.fetch_add(1, Ordering::Relaxed);
+        if self.max_sequences.is_some_and(|max| started >= max) {
+            return Err(Stop);
+        }
+        if worker == 0 {
+            self.tick();
+        }
+        Ok(())
+    }
+
+    /// Records a violation (the first one wins) and stops every worker.
+    pub(crate) fn report(&self, sequence: Sequence, found: Found) {
+        let mut slot = self.sighting.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.is_none() {
+            *slot = Some(Sighting {
+                sequence,
+                found,
+                after: self.start.elapsed(),
+                after_sequences: self.sequences.load(Ordering::Relaxed),
+            });
+        }
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Calls the progress callback if one is due.
+    fn tick(&self) {
+        let Some(progress) = self.progress else {
+            return;
+        };
+        let now = Instant::now();
+        let mut last = self.last_progress.lock().unwrap_or_else(|e| e.into_inner());
+        if now.duration_since(*last) < PROGRESS_EVERY {
+            return;
+        }
+        *last = now;
+        progress(&Progress {
+            elapsed: now.duration_since(self.start),
+            sequences: self.sequences_run(),
+            transactions: self.transactions.load(Ordering::Relaxed),
+            edges: self.edges.load(Ordering::Relaxed),
+            corpus: self.corpus.load(Ordering::Relaxed),
+        });
+    }
+
+    /// Counts `transactions` more executed transactions.
+    pub(crate) fn count_transactions(&self, transactions: usize) {
+        self.transactions
+            .fetch_add(transactions as u64, Ordering::Relaxed);
+    }
+
+    /// A worker's corpus has `entries` entries now.
+    pub(crate) fn count_corpus(&self, entries: usize) {
+        self.corpus.fetch_max(entries, Ordering::Relaxed);
+    }
+
+    /// A worker has covered `edges` edges now.
+    pub(crate) fn count_edges(&self, edges: usize) {
+        self.edges.fetch_max(edges, Ordering::Relaxed);
+    }
+
+    /// Transactions executed, over all workers.
+    pub(crate) fn transactions(&self) -> u64 {
+        self.transactions.load(Ordering::Relaxed)
+    }
+
+    /// Publishes worker `worker`'s `fresh` corpus entries and returns the other workers'
+    /// entries published since its last exchange (`imported` counts how far it has read).
+    pub(crate) fn exchange(
+        &self,
+        worker: usize,
+        fresh: &mut Vec<Sequence>,
+        imported: &mut usize,
+    ) -> Vec<Sequence> {
+        let mut pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        pool.extend(fresh.drain(..).map(|s| (worker, s)));
+        let incoming = pool[*imported..]
+            .iter()
+            .filter(|(from, _)| *from != worker)
+            .map(|(_, s)| s.clone())
+            .collect();
+        *imported = pool.len();
+        incoming
+    }
+
+    /// The violation the workers found, if any.
+    pub(crate) fn take_sighting(&self) -> Option<Sighting> {
+        self.sighting
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+    }
+
+    /// Sequences actually run (claims past the budget are not runs).
+    pub(crate) fn sequences_run(&self) -> u64 {
+        let started = self.sequences.load(Ordering::Relaxed);
+        self.max_sequences.map_or(started, |max| started.min(max))
+    }
+}
