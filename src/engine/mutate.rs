@@ -27,6 +27,42 @@ const WARP_SECONDS: [u64; 8] = [1, 12, 60, 3_600, 86_400, 604_800, 2_592_000, 31
 /// Seconds per block when a warp derives blocks from seconds.
 const BLOCK_TIME: u64 = 12;
 
+/// A change to one transaction of a mutant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TxMutation {
+    /// Copy another transaction's argument of the same type (commit/reveal).
+    ReuseArgument,
+    /// Fuzz one argument leaf.
+    Argument,
+    /// Send it from another sender.
+    Sender,
+    /// Fuzz `msg.value` (payable calls).
+    Value,
+    /// Fuzz the time warp before it.
+    Warp,
+}
+
+/// The one-transaction mutations with their weights out of 100; the other 45 are sequence
+/// operations. A roll picks one; one that does not apply falls through to the next.
+const INPUT_MUTATIONS: [(TxMutation, u32); 5] = [
+    (TxMutation::ReuseArgument, 7),
+    (TxMutation::Argument, 28),
+    (TxMutation::Sender, 10),
+    (TxMutation::Value, 5),
+    (TxMutation::Warp, 5),
+];
+
+/// The weight of all one-transaction mutations together.
+const INPUT_WEIGHT: u32 = {
+    let mut sum = 0;
+    let mut i = 0;
+    while i < INPUT_MUTATIONS.len() {
+        sum += INPUT_MUTATIONS[i].1;
+        i += 1;
+    }
+    sum
+};
+
 /// What sequence operations consult: the worker's dataflow and pools, which change as it
 /// learns.
 #[derive(Clone, Copy)]
@@ -175,39 +211,18 @@ impl<'a> Mutator<'a> {
         // A sequence that may not grow has one operation left (replacing its transaction):
         // mostly fuzz its inputs instead.
         let roll = if fixed && rng.random_bool(0.75) {
-            rng.random_range(0..55)
+            rng.random_range(0..INPUT_WEIGHT)
         } else {
             rng.random_range(0..100)
         };
-        if roll < 7 {
-            if let Some(path) = self.reuse_argument(seq, at, rng) {
-                self.surface.conform(&mut seq.txs[at]);
-                return Change::Leaf { tx: at, path };
+        let mut upto = 0;
+        for (mutation, weight) in INPUT_MUTATIONS {
+            upto += weight;
+            if roll < upto {
+                if let Some(change) = self.mutate_tx(mutation, seq, at, rng, dict) {
+                    return change;
+                }
             }
-        }
-        if roll < 35 {
-            let tx = &mut seq.txs[at];
-            let types = &self.surface.functions[tx.function].types;
-            if let Some(path) = abi::mutate(&mut tx.args, types, rng, dict) {
-                self.surface.conform(tx);
-                return Change::Leaf { tx: at, path };
-            }
-            // No arguments: change how it is sent instead.
-        }
-        if roll < 45 && self.surface.senders.len() > 1 {
-            let tx = &mut seq.txs[at];
-            let other = rng.random_range(1..self.surface.senders.len());
-            tx.sender = (tx.sender + other) % self.surface.senders.len();
-            return Change::Sender { tx: at };
-        }
-        if roll < 50 && self.surface.functions[seq.txs[at].function].payable {
-            let tx = &mut seq.txs[at];
-            tx.value = abi::mutate_uint(tx.value, 256, rng, dict) % MAX_VALUE;
-            return Change::Value { tx: at };
-        }
-        if roll < 55 {
-            mutate_warp(&mut seq.txs[at].warp, rng, dict);
-            return Change::Warp { tx: at };
         }
         if fixed {
             seq.txs[at] = self.new_tx(None, rng, dict, guide);
@@ -215,6 +230,54 @@ impl<'a> Mutator<'a> {
             self.mutate_structure(seq, donor, rng, dict, guide);
         }
         Change::Structure
+    }
+
+    /// Applies `mutation` to transaction `at` of `seq`; `None` when it does not apply (no
+    /// arguments, no other transaction's argument to reuse, one sender, not payable).
+    fn mutate_tx(
+        &self,
+        mutation: TxMutation,
+        seq: &mut Sequence,
+        at: usize,
+        rng: &mut StdRng,
+        dict: &Dictionary,
+    ) -> Option<Change> {
+        match mutation {
+            TxMutation::ReuseArgument => {
+                let path = self.reuse_argument(seq, at, rng)?;
+                self.surface.conform(&mut seq.txs[at]);
+                Some(Change::Leaf { tx: at, path })
+            }
+            TxMutation::Argument => {
+                let tx = &mut seq.txs[at];
+                let types = &self.surface.functions[tx.function].types;
+                let path = abi::mutate(&mut tx.args, types, rng, dict)?;
+                self.surface.conform(tx);
+                Some(Change::Leaf { tx: at, path })
+            }
+            TxMutation::Sender => {
+                let senders = self.surface.senders.len();
+                if senders < 2 {
+                    return None;
+                }
+                let tx = &mut seq.txs[at];
+                let other = rng.random_range(1..senders);
+                tx.sender = (tx.sender + other) % senders;
+                Some(Change::Sender { tx: at })
+            }
+            TxMutation::Value => {
+                if !self.surface.functions[seq.txs[at].function].payable {
+                    return None;
+                }
+                let tx = &mut seq.txs[at];
+                tx.value = abi::mutate_uint(tx.value, 256, rng, dict) % MAX_VALUE;
+                Some(Change::Value { tx: at })
+            }
+            TxMutation::Warp => {
+                mutate_warp(&mut seq.txs[at].warp, rng, dict);
+                Some(Change::Warp { tx: at })
+            }
+        }
     }
 
     /// Copies an argument of another transaction in `seq` into an argument of the same type
