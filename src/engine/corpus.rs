@@ -3,9 +3,8 @@
 //! path ids, or in targeted campaigns ICSE'20's schedule on rare lookahead ids and split
 //! points (or, for its configuration D, COE on lookahead ids).
 
-use alloy_primitives::Address;
-
 use crate::engine::cost::Cost;
+use crate::engine::executor::CodePc;
 use crate::engine::input::Sequence;
 use crate::hash::FastMap;
 
@@ -21,8 +20,8 @@ const MAX_LOOKAHEAD_ENERGY: u64 = 1024;
 pub(crate) struct LookaheadMark {
     /// The lookahead id of the no-target-ahead prefix.
     pub(crate) lid: u64,
-    /// The split points along that prefix: (code address, pc).
-    pub(crate) split_points: Vec<(Address, u32)>,
+    /// The split points along that prefix.
+    pub(crate) split_points: Vec<CodePc>,
 }
 
 /// A kept input.
@@ -54,7 +53,7 @@ pub(crate) struct Corpus {
     /// Fuzzed inputs per lookahead id and per split point (ICSE'20's fuzz(λ) and fuzz(p)),
     /// counted through the path ids of analysed entries.
     lid_hits: FastMap<u64, u64>,
-    split_hits: FastMap<(Address, u32), u64>,
+    split_hits: FastMap<CodePc, u64>,
     /// How analysed entries get their energy.
     schedule: Schedule,
 }
@@ -245,10 +244,10 @@ mod tests {
         let mut corpus = Corpus::default();
         corpus.schedule(Schedule::RareLookahead);
         let seq = Sequence::default();
-        let a = Address::with_last_byte(1);
+        let a = alloy_primitives::Address::with_last_byte(1);
         let mark = |lid, splits: &[u32]| LookaheadMark {
             lid,
-            split_points: splits.iter().map(|&pc| (a, pc)).collect(),
+            split_points: splits.iter().map(|&pc| CodePc { code: a, pc }).collect(),
         };
         corpus.observe(1, &seq, &[]);
         corpus.set_lookahead(0, mark(100, &[0, 5]));

@@ -5,6 +5,7 @@
 
 use alloy_primitives::{Address, I256, U256};
 
+use crate::engine::executor::CodePc;
 use crate::hash::FastMap;
 use crate::observe::{CmpOp, Comparison, StorageOp, Trace};
 
@@ -48,8 +49,9 @@ pub(crate) struct Cost {
     pub(crate) xor: Option<U256>,
 }
 
-/// Occurrence counters reused across transactions (one allocation per worker).
-pub(crate) type Occurrences = FastMap<(Address, u32, bool), u32>;
+/// Occurrence counters reused across transactions (one allocation per worker): per JUMPI
+/// or SSTORE (`store`) position.
+pub(crate) type Occurrences = FastMap<(CodePc, bool), u32>;
 
 /// A run's metrics by key, for comparing a mutant's costs with its parent's.
 pub(crate) type CostMap = FastMap<CostKey, Cost>;
@@ -120,7 +122,7 @@ pub(crate) fn costs_of(
 
 /// The occurrence index (from 0) of this evaluation at (`code`, `pc`) in the transaction.
 fn next_occurrence(seen: &mut Occurrences, code: Address, pc: u32, store: bool) -> u32 {
-    let count = seen.entry((code, pc, store)).or_insert(0);
+    let count = seen.entry((CodePc { code, pc }, store)).or_insert(0);
     *count += 1;
     *count - 1
 }

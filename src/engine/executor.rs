@@ -20,6 +20,14 @@ use crate::outcome::{FunctionStats, Violation};
 /// Path id of a transaction the EVM refused (value above the sender's balance).
 const REFUSED_PATH: u64 = 0x5eed_0f7e_f05e;
 
+/// A position in deployed code: the code's address and a pc in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct CodePc {
+    /// The code's address.
+    pub(crate) code: Address,
+    pub(crate) pc: u32,
+}
+
 /// A branch direction in some code: the coverage unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct EdgeKey {

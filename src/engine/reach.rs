@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use alloy_primitives::Address;
 
+use crate::engine::executor::CodePc;
 use crate::engine::input::Sequence;
 use crate::hash::FastMap;
 
@@ -30,27 +31,28 @@ pub(crate) struct Reach {
 pub(crate) struct Hit {
     /// The transaction's index in its sequence.
     pub(crate) tx: usize,
-    /// The code's address.
-    pub(crate) code: Address,
-    /// The block's start pc.
-    pub(crate) pc: u32,
+    /// The block's start.
+    pub(crate) block: CodePc,
 }
 
 /// One worker's map from entered blocks to targets, and which it has seen reached.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TargetIndex {
-    by_block: FastMap<(Address, u32), Vec<usize>>,
+    by_block: FastMap<CodePc, Vec<usize>>,
     reached: Vec<bool>,
 }
 
 impl TargetIndex {
     /// The index of `watches` (target `i` is `watches[i]`).
     pub(crate) fn new(watches: &[Watch]) -> TargetIndex {
-        let mut by_block: FastMap<(Address, u32), Vec<usize>> = FastMap::default();
+        let mut by_block: FastMap<CodePc, Vec<usize>> = FastMap::default();
         for (target, watch) in watches.iter().enumerate() {
             for &pc in &watch.pcs {
                 by_block
-                    .entry((watch.address, pc as u32))
+                    .entry(CodePc {
+                        code: watch.address,
+                        pc: pc as u32,
+                    })
                     .or_default()
                     .push(target);
             }
@@ -66,7 +68,7 @@ impl TargetIndex {
     pub(crate) fn newly_reached(&mut self, hits: &[Hit]) -> Vec<(usize, usize)> {
         let mut new = Vec::new();
         for hit in hits {
-            for &target in self.by_block.get(&(hit.code, hit.pc)).into_iter().flatten() {
+            for &target in self.by_block.get(&hit.block).into_iter().flatten() {
                 if !self.reached[target] {
                     self.reached[target] = true;
                     new.push((target, hit.tx));
@@ -94,7 +96,10 @@ mod tests {
                 pcs: vec![20],
             },
         ];
-        let hit = |tx, code, pc| Hit { tx, code, pc };
+        let hit = |tx, code, pc| Hit {
+            tx,
+            block: CodePc { code, pc },
+        };
         let mut index = TargetIndex::new(&watches);
         assert_eq!(index.newly_reached(&[hit(0, a, 5)]), []);
         assert_eq!(index.newly_reached(&[hit(1, a, 20)]), [(0, 1), (1, 1)]);

@@ -8,7 +8,7 @@ use std::time::Instant;
 use alloy_primitives::Address;
 
 use crate::engine::corpus::{Corpus, LookaheadMark};
-use crate::engine::executor::{Executor, Seen, Sink};
+use crate::engine::executor::{CodePc, Executor, Seen, Sink};
 use crate::engine::input::Sequence;
 use crate::engine::reach::{Hit, TargetIndex};
 use crate::lookahead::Lookahead;
@@ -84,7 +84,7 @@ impl Targeting {
                         split_points: analysis
                             .split_points
                             .iter()
-                            .map(|&pc| (address, pc))
+                            .map(|&pc| CodePc { code: address, pc })
                             .collect(),
                     },
                 );
@@ -108,8 +108,7 @@ impl Sink for Targeting {
         self.hits
             .extend(seen.trace.target_hits().iter().map(|&(code, pc)| Hit {
                 tx: seen.index,
-                code,
-                pc,
+                block: CodePc { code, pc },
             }));
     }
 }
