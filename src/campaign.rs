@@ -123,17 +123,17 @@ impl<'a> Campaign<'a> {
         self
     }
 
-    /// At most `runs` sequences.
+    /// At most `runs` sequences (with [`Campaign::time`]: whichever ends first). Without
+    /// either, a campaign runs [`crate::config::RUNS_WITHOUT_BUDGET`] sequences.
     pub fn runs(mut self, runs: u64) -> Self {
         self.config.runs = Some(runs);
         self
     }
 
-    /// At most `time` of fuzzing (without a run limit unless [`Campaign::runs`] is set
-    /// after this).
+    /// At most `time` of fuzzing (with [`Campaign::runs`]: whichever ends first; without
+    /// it, no run limit).
     pub fn time(mut self, time: Duration) -> Self {
         self.config.time = Some(time);
-        self.config.runs = None;
         self
     }
 
@@ -190,6 +190,14 @@ impl<'a> Campaign<'a> {
     /// worth the whole budget.
     pub fn stop_when_targets_reached(mut self, stop: bool) -> Self {
         self.stop_at_targets = stop;
+        self
+    }
+
+    /// With targets: a campaign that ends without a violation but with a target never
+    /// reached does not pass ([`Outcome::passed`], [`Outcome::missed_targets`]): the check a
+    /// pull request wants. Default off.
+    pub fn require_targets(mut self, require: bool) -> Self {
+        self.config.require_targets = require;
         self
     }
 
@@ -301,7 +309,7 @@ impl<'a> Campaign<'a> {
         stats.transactions += executor.transactions();
         stats.elapsed = start.elapsed();
         if let Some(sighting) = sighting {
-            let budget = ShrinkBudget::for_campaign(self.config.runs, self.config.time);
+            let budget = ShrinkBudget::for_campaign(self.config.run_bound(), self.config.time);
             let (shrunk, spent) =
                 shrink_sighting(sighting, &mut executor, budget, self.config.seed);
             stats.shrink = Some(spent);
@@ -317,6 +325,7 @@ impl<'a> Campaign<'a> {
             failure,
             stats,
             warnings,
+            require_targets: self.config.require_targets,
         })
     }
 }
@@ -431,7 +440,7 @@ fn dictionary(chain: &Chain, surface: &Surface) -> Dictionary {
 fn settings_hash(panics: &PanicSet, surface: &Surface) -> String {
     let mut text = String::new();
     for code in panics.codes() {
-        text.push_str(&format!("{:x},", code.code()));
+        text.push_str(&format!("{code:x},"));
     }
     for sender in &surface.senders {
         text.push_str(&format!("{sender},"));

@@ -2,8 +2,8 @@
 //! `HARVEY_*` variables (so CI can run longer campaigns without touching code), each read
 //! through its row of [`SETTINGS`].
 
-use crate::table::{Config, SETTINGS, Setting};
 use crate::Invalid;
+use crate::table::{Config, SETTINGS, Setting};
 
 /// Sequences a campaign runs when neither `runs` nor `time` is set.
 pub const RUNS_WITHOUT_BUDGET: u64 = 10_000;

@@ -109,6 +109,9 @@ mod tests {
         }
         assert_eq!(Steering::NoAnalysis.to_string(), "no-analysis (C)");
         let err = "fast".parse::<Steering>().unwrap_err().to_string();
-        assert!(err.contains("`fast`") && err.contains("no-analysis"), "{err}");
+        assert!(
+            err.contains("`fast`") && err.contains("no-analysis"),
+            "{err}"
+        );
     }
 }

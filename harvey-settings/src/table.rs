@@ -218,17 +218,33 @@ mod tests {
     /// Per setting: texts the README documents (as the attribute's literal becomes text, and
     /// as the variable is written), and garbage.
     const DOCUMENTED: &[(&str, &[&str], &[&str])] = &[
-        ("runs", &["10000", "2_000", "1"], &["0", "lots", "-5", "1.5"]),
-        ("time", &["30s", "500ms", "5m", "1h"], &["30", "1d", "0s", "soon"]),
+        (
+            "runs",
+            &["10000", "2_000", "1"],
+            &["0", "lots", "-5", "1.5"],
+        ),
+        (
+            "time",
+            &["30s", "500ms", "5m", "1h"],
+            &["30", "1d", "0s", "soon"],
+        ),
         ("depth", &["8", "1"], &["0", "deep", "5000000000"]),
-        ("seed", &["0", "7", "0x10"], &["x", "-1", "18446744073709551616"]),
+        (
+            "seed",
+            &["0", "7", "0x10"],
+            &["x", "-1", "18446744073709551616"],
+        ),
         ("workers", &["1", "4"], &["0", "many"]),
         ("prediction", &["false", "true", "0", "1"], &["maybe", "2"]),
         ("demand_driven", &["false", "on", "off"], &["maybe"]),
         ("dataflow", &["false", "no", "yes"], &["maybe"]),
         (
             "targets",
-            &["diff:origin/main", "src/Vault.sol:42", "src/Vault.sol:42,src/Vault.sol:50"],
+            &[
+                "diff:origin/main",
+                "src/Vault.sol:42",
+                "src/Vault.sol:42,src/Vault.sol:50",
+            ],
             &["nonsense", "diff:", "src/Vault.sol:0"],
         ),
         ("require_targets", &["true", "false"], &["always"]),
@@ -251,9 +267,15 @@ mod tests {
         assert_eq!(names, tested);
         for setting in SETTINGS {
             assert!(setting.var.starts_with("HARVEY_"), "{}", setting.var);
-            assert_eq!(setting.var, format!("HARVEY_{}", setting.name.to_uppercase()));
+            assert_eq!(
+                setting.var,
+                format!("HARVEY_{}", setting.name.to_uppercase())
+            );
             assert!(!setting.doc().is_empty() && !setting.doc().starts_with(' '));
-            assert_eq!(Setting::named(setting.name).map(|s| s.var), Some(setting.var));
+            assert_eq!(
+                Setting::named(setting.name).map(|s| s.var),
+                Some(setting.var)
+            );
         }
         assert!(Setting::named("colour").is_none());
     }
@@ -272,9 +294,15 @@ mod tests {
                 assert!(why.message().contains(text), "{name} = {text}: {why}");
                 let env = |var: &str| (var == setting.var).then(|| text.to_string());
                 let err = Config::resolve(&[], env).unwrap_err().to_string();
-                assert!(err.starts_with(&format!("{}={text}: ", setting.var)), "{err}");
+                assert!(
+                    err.starts_with(&format!("{}={text}: ", setting.var)),
+                    "{err}"
+                );
                 let err = Config::resolve(&[(name, text)], |_| None).unwrap_err();
-                assert!(err.to_string().contains(&format!("{name} = {text}")), "{err}");
+                assert!(
+                    err.to_string().contains(&format!("{name} = {text}")),
+                    "{err}"
+                );
             }
         }
     }

@@ -92,7 +92,7 @@ pub(crate) fn run(input: &EngineInput<'_>) -> Result<EngineResult> {
     let shared = Shared::new(
         input.start,
         workers,
-        input.config.runs,
+        input.config.run_bound(),
         input.config.time,
         input.progress,
         input.targets.len(),

@@ -7,5 +7,5 @@ pub(crate) mod shrink;
 
 pub use render::{
     ALWAYS_REVERTS_AFTER, account, failure_report, progress_line, render_call, short_address,
-    summary, unreached_targets,
+    summary,
 };
