@@ -96,7 +96,9 @@ fn text(setting: &Setting, value: &Expr) -> syn::Result<String> {
             Expr::Lit(ExprLit {
                 lit: Lit::Int(i), ..
             }),
-        ) if i.suffix().is_empty() => i.base10_digits().to_string(),
+        ) if i.suffix().is_empty() && !i.base10_digits().starts_with('-') => {
+            i.base10_digits().to_string()
+        }
         (
             Literal::Bool,
             Expr::Lit(ExprLit {
