@@ -40,7 +40,7 @@ pub struct InvariantTest<'a> {
 /// report on a violation or a setup error, prints the summary otherwise.
 pub fn run_invariant(test: InvariantTest<'_>) {
     let config = Config::from_attributes(test.attributes)
-        .unwrap_or_else(|e| panic!("harvey: {}: invalid configuration: {e}", test.name));
+        .unwrap_or_else(|e| panic!("harvey: {}: {}", test.name, crate::Error::from(e)));
     let root = Path::new(test.manifest_dir);
     let file = regression::path_for(root, test.module_path, test.name);
     let last_shown = std::sync::Mutex::new(Duration::ZERO);
