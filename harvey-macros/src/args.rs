@@ -89,7 +89,6 @@ impl InvariantArgs {
 /// that parser: a literal of the wrong kind, or text the parser rejects, is an error on
 /// `value`.
 fn text(setting: &Setting, value: &Expr) -> syn::Result<String> {
-    let wrong_kind = || syn::Error::new(value.span(), format!("expected {}", setting.expected));
     let text = match (setting.literal, value) {
         (
             Literal::Integer,
@@ -130,7 +129,7 @@ fn text(setting: &Setting, value: &Expr) -> syn::Result<String> {
             "none".to_string()
         }
         (Literal::ListOrWords(_), Expr::Array(array)) => list(setting, array)?,
-        _ => return Err(wrong_kind()),
+        _ => return Err(wrong_kind(setting, value)),
     };
     setting
         .check(&text)
@@ -147,15 +146,15 @@ fn list(setting: &Setting, array: &syn::ExprArray) -> syn::Result<String> {
             Expr::Lit(ExprLit {
                 lit: Lit::Str(s), ..
             }) => items.push(s.value()),
-            _ => {
-                return Err(syn::Error::new(
-                    element.span(),
-                    format!("expected {}", setting.expected),
-                ));
-            }
+            _ => return Err(wrong_kind(setting, element)),
         }
     }
     Ok(items.join(","))
+}
+
+/// A literal `setting` does not take, reported on it.
+fn wrong_kind(setting: &Setting, value: &Expr) -> syn::Error {
+    syn::Error::new(value.span(), format!("expected {}", setting.expected))
 }
 
 fn string(value: &Expr) -> syn::Result<LitStr> {
