@@ -307,3 +307,63 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::{PANIC_NAMES, PanicNumber};
+
+    proptest! {
+        /// Whatever the text, a parser answers (never panics), and the macro's check agrees
+        /// with what the runtime does with the same text from the attribute or the variable.
+        #[test]
+        fn check_and_resolve_agree_on_any_text(text in ".{0,24}", index in 0..SETTINGS.len()) {
+            let setting = &SETTINGS[index];
+            let checked = setting.check(&text).is_ok();
+            let from_attribute = Config::resolve(&[(setting.name, &text)], |_| None);
+            prop_assert_eq!(checked, from_attribute.is_ok());
+            let from_env = Config::resolve(&[], |var| (var == setting.var).then(|| text.clone()));
+            // A blank variable counts as unset.
+            prop_assert_eq!(checked || text.trim().is_empty(), from_env.is_ok());
+        }
+
+        #[test]
+        fn counts_read_back_with_or_without_separators(n in 1..=u64::MAX) {
+            let digits = n.to_string();
+            let grouped: String = digits
+                .chars()
+                .enumerate()
+                .flat_map(|(i, c)| (i > 0 && (digits.len() - i) % 3 == 0).then_some('_').into_iter().chain([c]))
+                .collect();
+            let c = Config::resolve(&[("runs", &grouped)], |_| None).unwrap();
+            prop_assert_eq!(c.runs, Some(n));
+            let c = Config::resolve(&[], |var| (var == "HARVEY_SEED").then(|| format!("{n:#x}"))).unwrap();
+            prop_assert_eq!(c.seed, n);
+        }
+
+        /// A set's text (what the summary and the regression file's settings show) reads back
+        /// as the same set.
+        #[test]
+        fn panic_sets_read_back_from_their_text(
+            named in proptest::sample::subsequence(PANIC_NAMES.to_vec(), 0..=PANIC_NAMES.len()),
+            numbers in proptest::collection::vec(any::<[u64; 4]>(), 0..3),
+        ) {
+            let set = PanicSet::of(
+                named.iter().map(|&(code, _)| PanicNumber::from(code))
+                    .chain(numbers.into_iter().map(PanicNumber::from_limbs)),
+            );
+            prop_assert_eq!(set.to_string().parse::<PanicSet>(), Ok(set));
+        }
+
+        #[test]
+        fn target_lines_read_back_from_their_text(
+            lines in proptest::collection::vec(("[a-z][a-z/]{0,8}\\.sol", 1..u32::MAX), 1..4),
+        ) {
+            let text: Vec<String> = lines.iter().map(|(file, line)| format!("{file}:{line}")).collect();
+            let spec: TargetSpec = text.join(",").parse().unwrap();
+            prop_assert_eq!(spec.to_string(), text.join(","));
+        }
+    }
+}
