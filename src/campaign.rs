@@ -116,17 +116,17 @@ impl<'a> Campaign<'a> {
         self
     }
 
-    /// At most `runs` sequences.
+    /// At most `runs` sequences (with [`Campaign::time`]: whichever ends first). Without
+    /// either, a campaign runs [`crate::config::RUNS_WITHOUT_BUDGET`] sequences.
     pub fn runs(mut self, runs: u64) -> Self {
         self.config.runs = Some(runs);
         self
     }
 
-    /// At most `time` of fuzzing (without a run limit unless [`Campaign::runs`] is set
-    /// after this).
+    /// At most `time` of fuzzing (with [`Campaign::runs`]: whichever ends first; without
+    /// it, no run limit).
     pub fn time(mut self, time: Duration) -> Self {
         self.config.time = Some(time);
-        self.config.runs = None;
         self
     }
 
@@ -183,6 +183,14 @@ impl<'a> Campaign<'a> {
     /// worth the whole budget.
     pub fn stop_when_targets_reached(mut self, stop: bool) -> Self {
         self.stop_at_targets = stop;
+        self
+    }
+
+    /// With targets: a campaign that ends without a violation but with a target never
+    /// reached does not pass ([`Outcome::passed`], [`Outcome::missed_targets`]): the check a
+    /// pull request wants. Default off.
+    pub fn require_targets(mut self, require: bool) -> Self {
+        self.config.require_targets = require;
         self
     }
 
@@ -286,7 +294,7 @@ impl<'a> Campaign<'a> {
         engine.count_own_runs(&mut stats);
         stats.elapsed = start.elapsed();
         if let Some(sighting) = sighting {
-            let budget = ShrinkBudget::for_campaign(self.config.runs, self.config.time);
+            let budget = ShrinkBudget::for_campaign(self.config.run_bound(), self.config.time);
             let (shrunk, spent) = engine.shrink(sighting, budget, self.config.seed);
             stats.shrink = Some(spent);
             failure = Some(shrunk);
@@ -301,6 +309,7 @@ impl<'a> Campaign<'a> {
             failure,
             stats,
             warnings,
+            require_targets: self.config.require_targets,
         })
     }
 }

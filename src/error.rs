@@ -99,7 +99,8 @@ pub enum Error {
     #[error("ABI error: {0}")]
     Abi(String),
 
-    /// Invalid configuration: foundry.toml, attribute values, `HARVEY_*` variables.
+    /// Invalid configuration: foundry.toml, attribute values, `HARVEY_*` variables, and
+    /// settings' texts (target specifications, Panic code lists, steering names).
     #[error("invalid configuration: {0}")]
     Config(String),
 
@@ -122,9 +123,10 @@ pub enum Error {
         message: String,
     },
 
-    /// Targets for targeted fuzzing that cannot be used: a malformed target specification
-    /// (the message lists the accepted forms), or a `diff:<rev>` that git cannot compute (git
-    /// missing, not a git repository, unknown revision; the message carries git's own words).
+    /// Targets for targeted fuzzing that cannot be used: a `diff:<rev>` that git cannot
+    /// compute (git missing, not a git repository, unknown revision; the message carries
+    /// git's own words). A malformed target specification is a [`harvey_settings::Invalid`],
+    /// an [`Error::Config`] once converted.
     #[error("targets: {0}")]
     Targets(String),
 

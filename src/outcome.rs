@@ -20,12 +20,30 @@ pub struct Outcome {
     /// Things the user should know that did not stop the campaign: skipped functions,
     /// stale regression entries, contracts with nothing to call.
     pub warnings: Vec<String>,
+    /// Whether every target had to be reached (`require_targets`): then a target never
+    /// reached fails the campaign too.
+    pub require_targets: bool,
 }
 
 impl Outcome {
-    /// Whether no violation was found.
+    /// Whether no violation was found and, with `require_targets`, every target was
+    /// reached.
     pub fn passed(&self) -> bool {
-        self.failure.is_none()
+        self.failure.is_none() && self.missed_targets().is_empty()
+    }
+
+    /// The targets that had to be reached (`require_targets`) but never were, as
+    /// `file:line (Contract)`; empty without `require_targets`.
+    pub fn missed_targets(&self) -> Vec<String> {
+        if !self.require_targets {
+            return Vec::new();
+        }
+        self.stats
+            .targets
+            .iter()
+            .filter(|t| t.reached.is_none())
+            .map(|t| format!("{} ({})", t.location, t.contract))
+            .collect()
     }
 }
 

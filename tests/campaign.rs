@@ -404,6 +404,23 @@ fn every_abi_type_is_encoded_so_that_solidity_accepts_it() {
 }
 
 #[test]
+fn runs_and_time_together_end_at_whichever_comes_first() {
+    // `time` after `runs` keeps the run limit (it used to clear it).
+    for campaign in [
+        Campaign::new(env!("CARGO_MANIFEST_DIR"))
+            .runs(40)
+            .time(std::time::Duration::from_secs(600)),
+        Campaign::new(env!("CARGO_MANIFEST_DIR"))
+            .time(std::time::Duration::from_secs(600))
+            .runs(40),
+    ] {
+        let outcome = campaign.seed(2).contract("Bank").run().unwrap();
+        assert!(outcome.passed());
+        assert_eq!(outcome.stats.sequences, 40);
+    }
+}
+
+#[test]
 fn a_time_budget_alone_bounds_the_campaign() {
     let budget = std::time::Duration::from_millis(300);
     let outcome = Campaign::new(env!("CARGO_MANIFEST_DIR"))

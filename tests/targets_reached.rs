@@ -47,8 +47,30 @@ fn reached_and_unreached_targets_are_reported_with_the_reaching_calls() {
         summary.contains("Guarded.sol:24 (Guarded)  NOT REACHED"),
         "{summary}"
     );
+    // Not required: the unreached target does not fail the campaign.
+    assert!(outcome.missed_targets().is_empty());
+    let required = Outcome {
+        require_targets: true,
+        ..outcome
+    };
+    assert!(!required.passed());
     assert_eq!(
-        harvey::report::unreached_targets(&outcome.stats),
+        required.missed_targets(),
+        ["contracts/sequences/Guarded.sol:24 (Guarded)"]
+    );
+}
+
+#[test]
+fn a_campaign_that_requires_its_targets_fails_when_one_is_never_reached() {
+    let outcome = campaign("contracts/sequences/Guarded.sol:18,contracts/sequences/Guarded.sol:24")
+        .runs(500)
+        .require_targets(true)
+        .run()
+        .unwrap();
+    assert!(outcome.failure.is_none());
+    assert!(!outcome.passed());
+    assert_eq!(
+        outcome.missed_targets(),
         ["contracts/sequences/Guarded.sol:24 (Guarded)"]
     );
 }

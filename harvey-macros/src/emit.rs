@@ -91,22 +91,8 @@ pub(crate) fn invariant_test(
     let check = quote_spanned! { output_span =>
         |chain: &::harvey::chain::Chain| ::harvey::__private::IntoCheck::into_check(#name(chain))
     };
-    let option = |value: Option<TokenStream>| match value {
-        Some(v) => quote!(::core::option::Option::Some(#v)),
-        None => quote!(::core::option::Option::None),
-    };
-    let runs = option(args.runs.map(|v| quote!(#v)));
-    let time_ms = option(args.time_ms.map(|v| quote!(#v)));
-    let depth = option(args.depth.map(|v| quote!(#v)));
-    let seed = option(args.seed.map(|v| quote!(#v)));
-    let workers = option(args.workers.map(|v| quote!(#v)));
-    let prediction = option(args.prediction.map(|v| quote!(#v)));
-    let demand_driven = option(args.demand_driven.map(|v| quote!(#v)));
-    let dataflow = option(args.dataflow.map(|v| quote!(#v)));
-    let targets = option(args.targets.as_ref().map(|v| quote!(#v)));
-    let require_targets = option(args.require_targets.map(|v| quote!(#v)));
-    let lookahead = option(args.lookahead.as_ref().map(|v| quote!(#v)));
-    let panics = option(args.panics.as_ref().map(|v| quote!(#v)));
+    let names = args.settings.iter().map(|(name, _)| name);
+    let texts = args.settings.iter().map(|(_, text)| text);
     Ok(quote! {
         #[test]
         #(#test_attrs)*
@@ -119,20 +105,7 @@ pub(crate) fn invariant_test(
                 contracts: &[#(#contracts),*],
                 setup: #setup,
                 check: &#check,
-                attributes: ::harvey::__private::Attributes {
-                    runs: #runs,
-                    time_ms: #time_ms,
-                    depth: #depth,
-                    seed: #seed,
-                    workers: #workers,
-                    prediction: #prediction,
-                    demand_driven: #demand_driven,
-                    dataflow: #dataflow,
-                    targets: #targets,
-                    require_targets: #require_targets,
-                    lookahead: #lookahead,
-                    panics: #panics,
-                },
+                attributes: &[#((#names, #texts)),*],
             });
         }
     })

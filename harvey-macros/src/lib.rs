@@ -1,6 +1,7 @@
 //! The `#[harvey::invariant]` attribute. This crate only parses and validates the attribute
 //! and the function it is on, then emits one `#[test]` that calls
-//! `harvey::__private::run_invariant`; every decision about fuzzing lives in `harvey`.
+//! `harvey::__private::run_invariant`; every decision about fuzzing lives in `harvey`, and
+//! what each setting accepts in `harvey-settings`.
 //! Misuse is a compile error spanned on the offending token.
 
 mod args;
@@ -15,11 +16,14 @@ use syn::{ItemFn, parse_macro_input};
 ///
 /// Arguments: `contract = "Name"` or `contracts = ["A", "B"]` (deployed with no constructor
 /// arguments when there is no setup), `setup = path::to::fn` (a
-/// `fn(&mut Chain) -> harvey::Result<()>`), `runs = N`, `time = "30s"`, `depth = N`,
-/// `seed = N`, `workers = N`, `prediction = false`, `demand_driven = false`,
-/// `dataflow = false`, `targets = "diff:origin/main"` (or `"src/Vault.sol:42"`, or a list of
-/// such lines), `require_targets = true`, `lookahead = false`. `HARVEY_*` environment variables override them at
-/// run time.
+/// `fn(&mut Chain) -> harvey::Result<()>`), and the campaign settings of
+/// `harvey::config::SETTINGS`: `runs = N`, `time = "30s"`, `depth = N`, `seed = N`,
+/// `workers = N`, `prediction = false`, `demand_driven = false`, `dataflow = false`,
+/// `targets = "diff:origin/main"` (or `"src/Vault.sol:42"`, or a list of such lines),
+/// `require_targets = true`, `lookahead = false` (or `"no-analysis"`,
+/// `"standard-schedule"`), `panics = ["assert", "overflow"]` (or `[]`, `"all"`, `"none"`).
+/// Each value is checked at compile time by the parser that reads its `HARVEY_*`
+/// variable, which overrides it at run time.
 #[proc_macro_attribute]
 pub fn invariant(attr: TokenStream, item: TokenStream) -> TokenStream {
     let function = parse_macro_input!(item as ItemFn);

@@ -35,16 +35,15 @@ mod labels;
 mod link;
 mod logs;
 mod outcome;
-mod panics;
 mod vm;
 
 pub use abi::SolReturns;
 pub use args::{SolArg, SolArgs};
 pub(crate) use fuzz_plan::FuzzPlan;
 pub use fuzz_plan::{AddressArgs, BoundValue, Param};
+pub use harvey_settings::PanicSet;
 pub use labels::Labels;
 pub use outcome::{HaltReason, PanicCode, RevertReason, SolDisplay, TxOutcome, TxStatus};
-pub use panics::PanicSet;
 pub use vm::{CHAIN_ID, TX_GAS_LIMIT};
 
 use std::cell::RefCell;

@@ -13,6 +13,7 @@ use revm::context::result::{ExecutionResult, HaltReason as EvmHalt, Output};
 
 use crate::error::{Error, Result};
 use crate::project::ContractArtifact;
+use harvey_settings::PanicNumber;
 
 /// The result of one executed transaction. A revert is an outcome, not an error.
 #[derive(Debug, Clone, PartialEq)]
@@ -295,38 +296,18 @@ impl PanicCode {
     ];
 
     /// The short name settings use for the code (`panics = ["assert", "overflow"]`,
-    /// `HARVEY_PANICS=assert,overflow`); `None` for [`PanicCode::Other`], which is written as
-    /// its hex code.
+    /// `HARVEY_PANICS=assert,overflow`; the names are `harvey_settings::PANIC_NAMES`);
+    /// `None` for [`PanicCode::Other`], which is written as its hex code.
     pub fn name(self) -> Option<&'static str> {
-        Some(match self {
-            PanicCode::Generic => "generic",
-            PanicCode::Assert => "assert",
-            PanicCode::ArithmeticOverflow => "overflow",
-            PanicCode::DivisionByZero => "division-by-zero",
-            PanicCode::EnumConversion => "enum-conversion",
-            PanicCode::StorageEncoding => "storage-encoding",
-            PanicCode::EmptyArrayPop => "empty-pop",
-            PanicCode::ArrayOutOfBounds => "out-of-bounds",
-            PanicCode::TooMuchMemory => "memory",
-            PanicCode::ZeroInternalFunction => "zero-function",
-            PanicCode::Other(_) => return None,
-        })
+        match self {
+            PanicCode::Other(_) => None,
+            named => PanicNumber::from(named).name(),
+        }
     }
 
     /// The code called `name` ([`PanicCode::name`]), or written as a number (`0x11`, `17`).
     pub fn from_name(name: &str) -> Option<PanicCode> {
-        let name = name.trim();
-        if let Some(code) = PanicCode::NAMED
-            .into_iter()
-            .find(|c| c.name() == Some(name))
-        {
-            return Some(code);
-        }
-        let number = match name.strip_prefix("0x") {
-            Some(hex) => U256::from_str_radix(hex, 16).ok()?,
-            None => U256::from_str_radix(name, 10).ok()?,
-        };
-        Some(PanicCode::from_code(number))
+        PanicNumber::from_name(name).map(PanicCode::from)
     }
 
     /// What the code means, as the Solidity documentation puts it.
@@ -344,6 +325,20 @@ impl PanicCode {
             PanicCode::ZeroInternalFunction => "call to a zero-initialized internal function",
             PanicCode::Other(_) => "unknown panic code",
         }
+    }
+}
+
+impl From<PanicCode> for PanicNumber {
+    /// The code's number, for [`crate::PanicSet`] (which lives in `harvey-settings`,
+    /// without a 256-bit integer type).
+    fn from(code: PanicCode) -> PanicNumber {
+        PanicNumber::from_limbs(code.code().into_limbs())
+    }
+}
+
+impl From<PanicNumber> for PanicCode {
+    fn from(number: PanicNumber) -> PanicCode {
+        PanicCode::from_code(U256::from_limbs(number.limbs()))
     }
 }
 

@@ -39,7 +39,7 @@ pub(super) fn run(
     let shared = Shared::new(
         plan.start,
         workers,
-        plan.config.runs,
+        plan.config.run_bound(),
         plan.config.time,
         plan.progress,
         plan.targets.len(),

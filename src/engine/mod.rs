@@ -130,7 +130,7 @@ impl<'a> Engine<'a> {
         let surface = self.executor.surface();
         let mut text = String::new();
         for code in panics.codes() {
-            text.push_str(&format!("{:x},", code.code()));
+            text.push_str(&format!("{code:x},"));
         }
         for sender in &surface.senders {
             text.push_str(&format!("{sender},"));

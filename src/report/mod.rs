@@ -5,5 +5,5 @@ mod render;
 
 pub use render::{
     ALWAYS_REVERTS_AFTER, account, failure_report, progress_line, render_call, short_address,
-    summary, unreached_targets,
+    summary,
 };

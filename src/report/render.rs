@@ -489,17 +489,6 @@ fn render_targets(out: &mut String, stats: &Stats) {
     }
 }
 
-/// The targets no run reached, as `file:line (Contract)`; empty when all were (or there
-/// were none).
-pub fn unreached_targets(stats: &Stats) -> Vec<String> {
-    stats
-        .targets
-        .iter()
-        .filter(|t| t.reached.is_none())
-        .map(|t| format!("{} ({})", t.location, t.contract))
-        .collect()
-}
-
 /// Counts by length grouped in powers of two: `1: 9,120 · 2-3: 310 · 4-7: 95`.
 fn by_length(counts: &[u64]) -> String {
     let mut groups = Vec::new();

@@ -10,7 +10,6 @@
 mod diff;
 mod git;
 mod map;
-mod spec;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -18,7 +17,7 @@ use std::path::{Path, PathBuf};
 use crate::error::Result;
 use crate::project::Artifacts;
 
-pub use spec::{SourceLine, TargetSpec};
+pub use harvey_settings::{SourceLine, TargetSpec};
 
 use diff::{ChangedLines, FileChange};
 use map::{Index, normalise};

@@ -71,6 +71,50 @@ fn every_panic_code_is_named() {
 }
 
 #[test]
+fn panic_codes_take_their_names_and_numbers_from_the_settings_table() {
+    assert_eq!(PanicCode::NAMED.len(), harvey_settings::PANIC_NAMES.len());
+    assert_eq!(crate::PanicSet::all().codes().len(), PanicCode::NAMED.len());
+    for (code, (number, name)) in PanicCode::NAMED
+        .into_iter()
+        .zip(harvey_settings::PANIC_NAMES)
+    {
+        assert_eq!(code.code(), U256::from(number), "{name}");
+        assert_eq!(code.name(), Some(name));
+        assert_eq!(PanicCode::from_name(name), Some(code), "{name}");
+        assert!(crate::PanicSet::all().contains(code), "{name}");
+    }
+    assert_eq!(PanicCode::Other(U256::from(1)).name(), None);
+    assert_eq!(
+        PanicCode::from_name("0x11"),
+        Some(PanicCode::ArithmeticOverflow)
+    );
+    assert_eq!(
+        PanicCode::from_name("17"),
+        Some(PanicCode::ArithmeticOverflow)
+    );
+    assert_eq!(PanicCode::from_name("overflw"), None);
+    let set: crate::PanicSet = "assert, overflow,0x32".parse().unwrap();
+    assert_eq!(
+        set,
+        crate::PanicSet::of([
+            PanicCode::Assert,
+            PanicCode::ArithmeticOverflow,
+            PanicCode::ArrayOutOfBounds
+        ])
+    );
+    assert!(!crate::PanicSet::default().contains(PanicCode::ArithmeticOverflow));
+    // Numbers round-trip through the settings crate's representation and print as U256
+    // does (the regression files' settings hash writes them with `{:x}`).
+    for value in [U256::ZERO, U256::from(0x99), U256::from(1) << 64, U256::MAX] {
+        let code = PanicCode::from_code(value);
+        let number = harvey_settings::PanicNumber::from(code);
+        assert_eq!(PanicCode::from(number), code);
+        assert_eq!(format!("{number:x}"), format!("{value:x}"));
+        assert_eq!(format!("{number:#x}"), format!("{value:#x}"));
+    }
+}
+
+#[test]
 fn custom_error_from_the_first_abi_that_declares_it() {
     let vault = artifact(
         "Vault",

@@ -1,0 +1,369 @@
+//! The table: every campaign setting, declared once. A row gives the [`Config`] field with
+//! its type, default and doc, the attribute argument with the literal it takes, the
+//! `HARVEY_*` variable, and the parser from text to the field's value. The `settings!`
+//! macro below turns the rows into [`Config`] and [`SETTINGS`], so that neither can list a
+//! setting the other lacks.
+
+use std::time::Duration;
+
+use crate::config::clock_seed;
+use crate::parse;
+use crate::{Invalid, PanicSet, Steering, TargetSpec};
+
+/// One campaign setting: how the attribute and the environment spell it, and how its text
+/// is read.
+#[derive(Debug)]
+pub struct Setting {
+    /// The `#[harvey::invariant(...)]` argument: `runs`.
+    pub name: &'static str,
+    /// The environment variable that overrides it: `HARVEY_RUNS`.
+    pub var: &'static str,
+    /// The literal the attribute takes, and how it becomes the parser's text.
+    pub literal: Literal,
+    /// What the attribute expects, for a literal of the wrong kind: "`true` or `false`".
+    pub expected: &'static str,
+    /// The [`Config`] field's documentation, as one line.
+    doc: &'static str,
+    /// The row's parser, the value dropped: all the attribute macro needs.
+    check: fn(&str) -> Result<(), Invalid>,
+    /// The row's parser, the value stored in its [`Config`] field.
+    apply: fn(&mut Config, &str) -> Result<(), Invalid>,
+}
+
+/// The kind of literal an attribute argument takes, and the text the macro makes of it for
+/// the setting's parser.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Literal {
+    /// An unsigned integer without a suffix (`runs = 2_000`): its decimal digits.
+    Integer,
+    /// `true` or `false`: that word.
+    Bool,
+    /// A string (`time = "30s"`): its value.
+    Str,
+    /// `true`/`false` as `on`/`off`, or a string (`lookahead = "no-analysis"`).
+    BoolOrStr,
+    /// A string, or a non-empty list of strings joined with commas (`targets`).
+    StrOrList,
+    /// A list of strings joined with commas (`none` for `[]`), or one of these words as a
+    /// string (`panics = "all"`).
+    ListOrWords(&'static [&'static str]),
+}
+
+impl Setting {
+    /// The setting whose attribute argument is `name`.
+    pub fn named(name: &str) -> Option<&'static Setting> {
+        SETTINGS.iter().find(|s| s.name == name)
+    }
+
+    /// Reads `text` with the setting's parser, keeping only whether it is valid.
+    pub fn check(&self, text: &str) -> Result<(), Invalid> {
+        (self.check)(text)
+    }
+
+    /// Reads `text` with the setting's parser into its field of `config`.
+    pub(crate) fn apply(&self, config: &mut Config, text: &str) -> Result<(), Invalid> {
+        (self.apply)(config, text)
+    }
+
+    /// The [`Config`] field's documentation, as one line.
+    pub fn doc(&self) -> &'static str {
+        self.doc.trim()
+    }
+}
+
+/// Declares [`Config`] (fields, docs, [`Default`]) and [`SETTINGS`] from the same rows.
+macro_rules! settings {
+    ($(
+        $(#[doc = $doc:literal])*
+        $field:ident: $ty:ty = $default:expr;
+        $name:literal as $literal:expr, expected $expected:literal;
+        $var:literal;
+        parse $parse:expr;
+    )*) => {
+        /// How long and how a campaign runs. Every field documents its default, its
+        /// attribute argument and its `HARVEY_*` variable ([`SETTINGS`] has them all).
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct Config {
+            $(
+                $(#[doc = $doc])*
+                #[doc = ""]
+                #[doc = concat!("Attribute: `", $name, "`. Environment: `", $var, "`.")]
+                pub $field: $ty,
+            )*
+        }
+
+        impl Default for Config {
+            /// Every default, with a seed from the clock: what a campaign runs when nothing
+            /// is set.
+            fn default() -> Config {
+                Config { $($field: $default,)* }
+            }
+        }
+
+        /// Every setting, in the order the attribute's documentation lists them.
+        pub const SETTINGS: &[Setting] = &[$(
+            Setting {
+                name: $name,
+                var: $var,
+                literal: $literal,
+                expected: $expected,
+                doc: concat!($($doc),*),
+                check: |text| ($parse)(text).map(drop),
+                apply: |config, text| {
+                    config.$field = ($parse)(text)?;
+                    Ok(())
+                },
+            },
+        )*];
+    };
+}
+
+settings! {
+    /// Sequences to execute, at most. Default: none, and 10,000 when `time` is not set
+    /// either ([`Config::run_bound`]). When the environment gives `HARVEY_RUNS` or
+    /// `HARVEY_TIME`, it replaces the attribute's whole budget.
+    runs: Option<u64> = None;
+    "runs" as Literal::Integer, expected "an unsigned integer without a suffix, e.g. 1000";
+    "HARVEY_RUNS";
+    parse |text| parse::count(text).map(Some);
+
+    /// Wall-clock budget, at most (`"500ms"`, `"30s"`, `"5m"`, `"1h"`). Default: none.
+    time: Option<Duration> = None;
+    "time" as Literal::Str, expected "a duration string such as \"30s\"";
+    "HARVEY_TIME";
+    parse |text| parse::duration(text).map(Some);
+
+    /// Maximum transactions per sequence. Default 8.
+    depth: u32 = 8;
+    "depth" as Literal::Integer, expected "an unsigned integer without a suffix, e.g. 1000";
+    "HARVEY_DEPTH";
+    parse parse::small_count;
+
+    /// Seed of worker 0's RNG (worker `i` uses `seed + i`), decimal or `0x`-hex. Default:
+    /// drawn from the clock and printed in every report so the run can be replayed.
+    seed: u64 = clock_seed();
+    "seed" as Literal::Integer, expected "an unsigned integer without a suffix, e.g. 1000";
+    "HARVEY_SEED";
+    parse parse::seed;
+
+    /// Worker threads. Default 1 (deterministic).
+    workers: u32 = 1;
+    "workers" as Literal::Integer, expected "an unsigned integer without a suffix, e.g. 1000";
+    "HARVEY_WORKERS";
+    parse parse::small_count;
+
+    /// Input prediction (HARVEY §4: cost metrics and the secant method). Default on; off
+    /// is for measuring what it brings. The variable takes `0`/`1`, `false`/`true`.
+    prediction: bool = true;
+    "prediction" as Literal::Bool, expected "`true` or `false`";
+    "HARVEY_PREDICTION";
+    parse parse::switch;
+
+    /// Demand-driven sequence fuzzing (HARVEY §5): path ids cover the last transaction,
+    /// aggressive runs fuzz storage directly, and only functions whose coverage depends on
+    /// state get longer sequences. Off is the paper's configuration D: path ids span the
+    /// whole sequence and every sequence is extended eagerly. Default on.
+    demand_driven: bool = true;
+    "demand_driven" as Literal::Bool, expected "`true` or `false`";
+    "HARVEY_DEMAND_DRIVEN";
+    parse parse::switch;
+
+    /// Read-after-write ordering (MuFuzz, ConFuzzius): new transactions prefer functions
+    /// that write what the next one reads, and self-dependent calls are repeated. Default
+    /// on.
+    dataflow: bool = true;
+    "dataflow" as Literal::Bool, expected "`true` or `false`";
+    "HARVEY_DATAFLOW";
+    parse parse::switch;
+
+    /// What to target: the lines a change touched (`diff:origin/main`) or explicit lines
+    /// (`src/Vault.sol:42,src/Vault.sol:50`; the attribute also takes a list of lines). The
+    /// summary reports for each target whether and when it was reached. Default none.
+    targets: Option<TargetSpec> = None;
+    "targets" as Literal::StrOrList,
+        expected "targets as \"diff:origin/main\", \"src/Vault.sol:42\" or [\"src/Vault.sol:42\", \"src/Vault.sol:50\"]";
+    "HARVEY_TARGETS";
+    parse |text: &str| text.parse::<TargetSpec>().map(Some);
+
+    /// Fail when a target was never reached (the check a pull request wants). Default off.
+    require_targets: bool = false;
+    "require_targets" as Literal::Bool, expected "`true` or `false`";
+    "HARVEY_REQUIRE_TARGETS";
+    parse parse::switch;
+
+    /// With targets: how to steer towards them (ICSE'20's configurations A–D, see
+    /// [`Steering`]): `on`/`off` (`true`/`false` in the attribute), `no-analysis`,
+    /// `standard-schedule`, or the paper's letters `A`–`D`. Default [`Steering::Lookahead`].
+    lookahead: Steering = Steering::Lookahead;
+    "lookahead" as Literal::BoolOrStr,
+        expected "`true`, `false`, \"no-analysis\" or \"standard-schedule\"";
+    "HARVEY_LOOKAHEAD";
+    parse str::parse::<Steering>;
+
+    /// Which Solidity Panic codes are violations: names such as `assert,overflow` (a list
+    /// in the attribute), hex codes, `all` or `none` (`[]`). Default: a failed `assert`
+    /// only (forge's `fail_on_assert`, Medusa's default), since checked arithmetic
+    /// reverting is how Solidity 0.8 code rejects an overdraft.
+    panics: PanicSet = PanicSet::default();
+    "panics" as Literal::ListOrWords(&["all", "none"]),
+        expected "a list of Panic code names, e.g. [\"assert\", \"overflow\"], or \"all\" / \"none\"";
+    "HARVEY_PANICS";
+    parse str::parse::<PanicSet>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Per setting: texts the README documents (as the attribute's literal becomes text, and
+    /// as the variable is written), and garbage.
+    const DOCUMENTED: &[(&str, &[&str], &[&str])] = &[
+        (
+            "runs",
+            &["10000", "2_000", "1"],
+            &["0", "lots", "-5", "1.5"],
+        ),
+        (
+            "time",
+            &["30s", "500ms", "5m", "1h"],
+            &["30", "1d", "0s", "soon"],
+        ),
+        ("depth", &["8", "1"], &["0", "deep", "5000000000"]),
+        (
+            "seed",
+            &["0", "7", "0x10"],
+            &["x", "-1", "18446744073709551616"],
+        ),
+        ("workers", &["1", "4"], &["0", "many"]),
+        ("prediction", &["false", "true", "0", "1"], &["maybe", "2"]),
+        ("demand_driven", &["false", "on", "off"], &["maybe"]),
+        ("dataflow", &["false", "no", "yes"], &["maybe"]),
+        (
+            "targets",
+            &[
+                "diff:origin/main",
+                "src/Vault.sol:42",
+                "src/Vault.sol:42,src/Vault.sol:50",
+            ],
+            &["nonsense", "diff:", "src/Vault.sol:0"],
+        ),
+        ("require_targets", &["true", "false"], &["always"]),
+        (
+            "lookahead",
+            &["on", "off", "no-analysis", "standard-schedule", "A", "D"],
+            &["fast", "E"],
+        ),
+        (
+            "panics",
+            &["assert,overflow", "none", "all", "0x11", "assert"],
+            &["overflw", "0xzz"],
+        ),
+    ];
+
+    #[test]
+    fn every_setting_is_documented_here_once() {
+        let names: Vec<&str> = SETTINGS.iter().map(|s| s.name).collect();
+        let tested: Vec<&str> = DOCUMENTED.iter().map(|(name, _, _)| *name).collect();
+        assert_eq!(names, tested);
+        for setting in SETTINGS {
+            assert!(setting.var.starts_with("HARVEY_"), "{}", setting.var);
+            assert_eq!(
+                setting.var,
+                format!("HARVEY_{}", setting.name.to_uppercase())
+            );
+            assert!(!setting.doc().is_empty() && !setting.doc().starts_with(' '));
+            assert_eq!(
+                Setting::named(setting.name).map(|s| s.var),
+                Some(setting.var)
+            );
+        }
+        assert!(Setting::named("colour").is_none());
+    }
+
+    #[test]
+    fn parsers_accept_what_is_documented_and_name_the_setting_in_errors() {
+        for &(name, good, bad) in DOCUMENTED {
+            let setting = Setting::named(name).unwrap();
+            for text in good {
+                assert_eq!(setting.check(text), Ok(()), "{name} = {text}");
+                let env = |var: &str| (var == setting.var).then(|| text.to_string());
+                assert!(Config::resolve(&[(name, text)], env).is_ok(), "{name}");
+            }
+            for text in bad {
+                let why = setting.check(text).unwrap_err();
+                assert!(why.message().contains(text), "{name} = {text}: {why}");
+                let env = |var: &str| (var == setting.var).then(|| text.to_string());
+                let err = Config::resolve(&[], env).unwrap_err().to_string();
+                assert!(
+                    err.starts_with(&format!("{}={text}: ", setting.var)),
+                    "{err}"
+                );
+                let err = Config::resolve(&[(name, text)], |_| None).unwrap_err();
+                assert!(
+                    err.to_string().contains(&format!("{name} = {text}")),
+                    "{err}"
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::{PANIC_NAMES, PanicNumber};
+
+    proptest! {
+        /// Whatever the text, a parser answers (never panics), and the macro's check agrees
+        /// with what the runtime does with the same text from the attribute or the variable.
+        #[test]
+        fn check_and_resolve_agree_on_any_text(text in ".{0,24}", index in 0..SETTINGS.len()) {
+            let setting = &SETTINGS[index];
+            let checked = setting.check(&text).is_ok();
+            let from_attribute = Config::resolve(&[(setting.name, &text)], |_| None);
+            prop_assert_eq!(checked, from_attribute.is_ok());
+            let from_env = Config::resolve(&[], |var| (var == setting.var).then(|| text.clone()));
+            // A blank variable counts as unset.
+            prop_assert_eq!(checked || text.trim().is_empty(), from_env.is_ok());
+        }
+
+        #[test]
+        fn counts_read_back_with_or_without_separators(n in 1..=u64::MAX) {
+            let digits = n.to_string();
+            let grouped: String = digits
+                .chars()
+                .enumerate()
+                .flat_map(|(i, c)| (i > 0 && (digits.len() - i) % 3 == 0).then_some('_').into_iter().chain([c]))
+                .collect();
+            let c = Config::resolve(&[("runs", &grouped)], |_| None).unwrap();
+            prop_assert_eq!(c.runs, Some(n));
+            let c = Config::resolve(&[], |var| (var == "HARVEY_SEED").then(|| format!("{n:#x}"))).unwrap();
+            prop_assert_eq!(c.seed, n);
+        }
+
+        /// A set's text (what the summary and the regression file's settings show) reads back
+        /// as the same set.
+        #[test]
+        fn panic_sets_read_back_from_their_text(
+            named in proptest::sample::subsequence(PANIC_NAMES.to_vec(), 0..=PANIC_NAMES.len()),
+            numbers in proptest::collection::vec(any::<[u64; 4]>(), 0..3),
+        ) {
+            let set = PanicSet::of(
+                named.iter().map(|&(code, _)| PanicNumber::from(code))
+                    .chain(numbers.into_iter().map(PanicNumber::from_limbs)),
+            );
+            prop_assert_eq!(set.to_string().parse::<PanicSet>(), Ok(set));
+        }
+
+        #[test]
+        fn target_lines_read_back_from_their_text(
+            lines in proptest::collection::vec(("[a-z][a-z/]{0,8}\\.sol", 1..u32::MAX), 1..4),
+        ) {
+            let text: Vec<String> = lines.iter().map(|(file, line)| format!("{file}:{line}")).collect();
+            let spec: TargetSpec = text.join(",").parse().unwrap();
+            prop_assert_eq!(spec.to_string(), text.join(","));
+        }
+    }
+}
