@@ -7,6 +7,8 @@
 //! passed explicitly, see `harvey::project::Environment`), and anything memoized per
 //! process (`harvey::project::compiled`) is shared by every module.
 
+mod support;
+
 mod campaign;
 mod chain;
 mod chain_settings;

@@ -4,8 +4,10 @@
 use harvey::prelude::*;
 use harvey::targets::TargetSpec;
 
+use crate::support::{chain, repo};
+
 fn campaign<'a>(targets: &str) -> Campaign<'a> {
-    Campaign::new(env!("CARGO_MANIFEST_DIR"))
+    Campaign::new(repo())
         .contract("Guarded")
         .seed(4)
         .runs(5_000)
@@ -83,7 +85,7 @@ fn targets_in_contracts_the_campaign_does_not_deploy_are_named() {
 fn the_lookahead_analysis_steers_towards_a_hard_assertion() {
     // Loops.sol after ICSE'20's running example: two input-dependent loops on one side,
     // `a * a == b + 7` behind a mode set by an earlier transaction on the other.
-    let outcome = Campaign::new(env!("CARGO_MANIFEST_DIR"))
+    let outcome = Campaign::new(repo())
         .contract("Loops")
         .seed(1)
         .runs(50_000)
@@ -174,9 +176,7 @@ fn a_campaign_can_stop_once_every_target_is_reached() {
 #[test]
 fn the_escrow_appeal_is_reachable_by_direct_calls() {
     use alloy_dyn_abi::DynSolValue;
-    let artifacts = harvey::project::compiled(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
-        .expect("contracts/ compiles");
-    let mut chain = Chain::new(artifacts);
+    let mut chain = chain();
     let escrow = chain.deploy("Escrow", ()).unwrap();
     let n = |v: u64| DynSolValue::Uint(U256::from(v), 256);
     let steps: [(&str, Vec<DynSolValue>); 9] = [
