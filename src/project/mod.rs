@@ -10,7 +10,11 @@
 
 mod artifacts;
 mod compile;
+// `ProjectConfig` and `Environment` are for the `internals` feature (harvey's own tests and
+// benches); without it their `pub` items are reachable only inside the crate.
+#[cfg_attr(not(feature = "internals"), allow(unreachable_pub))]
 mod config;
+#[cfg_attr(not(feature = "internals"), allow(unreachable_pub))]
 mod env;
 mod remappings;
 mod solc;
@@ -25,16 +29,19 @@ use once_cell::sync::Lazy;
 pub use artifacts::{
     Artifacts, ContractArtifact, LibraryLink, SourceFile, SourceLocation, SourceSet,
 };
-pub use config::{ChainSettings, ProjectConfig};
-pub use env::Environment;
+pub use config::ChainSettings;
+internal! { use config::ProjectConfig; }
+internal! { use env::Environment; }
 pub(crate) use source_map::instruction_pcs;
 
 use crate::error::Result;
 
+#[cfg_attr(not(feature = "internals"), allow(unreachable_pub))]
 impl ProjectConfig {
     /// Compiles the project now (foundry-compilers' on-disk cache still applies: unchanged
     /// sources are not recompiled). Most callers want [`compiled`], which also shares the
     /// result within the process.
+    #[cfg(any(test, feature = "internals"))] // the crate itself goes through `compile_in`
     pub fn compile(&self) -> Result<Artifacts> {
         self.compile_in(&Environment::from_process())
     }
@@ -57,21 +64,23 @@ pub fn compiled(root: &Path) -> Result<Arc<Artifacts>> {
     compiled_in(root, &Environment::from_process())
 }
 
-/// [`compiled`] with the settings of `env` rather than the process environment. The memo is
-/// the same and is keyed by root alone: the first of the two to compile a root decides its
-/// artifacts for the whole process, so a caller with its own environment calls this before
-/// anything (a `Campaign` on that root, say) calls [`compiled`].
-pub fn compiled_in(root: &Path, env: &Environment) -> Result<Arc<Artifacts>> {
-    // Holding the lock while compiling is deliberate: concurrent tests wait for the one
-    // compilation instead of starting their own.
-    let mut memo = COMPILED
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    memo.entry(root.to_path_buf())
-        .or_insert_with(|| {
-            ProjectConfig::discover_in(root, env)?
-                .compile_in(env)
-                .map(Arc::new)
-        })
-        .clone()
+internal! {
+    /// [`compiled`] with the settings of `env` rather than the process environment. The memo
+    /// is the same and is keyed by root alone: the first of the two to compile a root decides
+    /// its artifacts for the whole process, so a caller with its own environment calls this
+    /// before anything (a `Campaign` on that root, say) calls [`compiled`].
+    fn compiled_in(root: &Path, env: &Environment) -> Result<Arc<Artifacts>> {
+        // Holding the lock while compiling is deliberate: concurrent tests wait for the one
+        // compilation instead of starting their own.
+        let mut memo = COMPILED
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        memo.entry(root.to_path_buf())
+            .or_insert_with(|| {
+                ProjectConfig::discover_in(root, env)?
+                    .compile_in(env)
+                    .map(Arc::new)
+            })
+            .clone()
+    }
 }
