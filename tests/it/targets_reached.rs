@@ -2,7 +2,7 @@
 //! and by which calls; runs with fuzzed storage (aggressive runs) never count.
 
 use harvey::prelude::*;
-use harvey::targets::TargetSpec;
+use harvey::TargetSpec;
 
 use crate::support::{chain, repo};
 
