@@ -1,8 +1,8 @@
 //! Targeted campaigns report, for every target line, whether and when fuzzing reached it
 //! and by which calls; runs with fuzzed storage (aggressive runs) never count.
 
-use harvey::prelude::*;
 use harvey::TargetSpec;
+use harvey::prelude::*;
 
 use crate::support::{chain, repo};
 
