@@ -1,12 +1,12 @@
 //! The README's first command: compile the repository's `contracts/` with a real solc, deploy
 //! a vault on an in-memory revm chain, make calls from several senders, and print every
-//! decoded outcome (success values, custom errors, Panics) and what the observer recorded.
+//! decoded outcome (success values, custom errors, Panics).
 //!
 //! Run with `cargo run --example quickstart`.
 
 use std::path::Path;
 
-use alloy_dyn_abi::{DynSolValue, JsonAbiExt};
+use alloy_dyn_abi::DynSolValue;
 use harvey::chain::{SolDisplay, TxOptions};
 use harvey::prelude::*;
 
@@ -68,36 +68,5 @@ fn main() -> harvey::Result<()> {
             outcome.status
         );
     }
-
-    // The observer's record of one transaction: what the fuzzer will learn from.
-    let tx = harvey::chain::Tx {
-        sender: alice,
-        to: vault,
-        calldata: alloy_json_abi::Function::parse("withdraw(uint256)")
-            .map_err(|e| harvey::Error::Abi(e.to_string()))?
-            .abi_encode_input(&[DynSolValue::Uint(ether, 256)])
-            .map_err(|e| harvey::Error::Abi(e.to_string()))?
-            .into(),
-        ..Default::default()
-    };
-    let outcome = chain.execute(&tx)?;
-    let trace = chain.last_trace();
-    println!(
-        "alice withdraw(1 ether) under the observer -> {}: {} branches, {} comparisons feeding them, {} storage reads, {} writes, {} calls",
-        outcome.status,
-        trace.edges().len(),
-        trace.comparisons().len(),
-        trace.loads().count(),
-        trace.stores().count(),
-        trace.calls().len()
-    );
-    chain.reset();
-    println!(
-        "after reset: alice's balance in the vault is back to {} wei",
-        {
-            let b: U256 = chain.view(vault, "balanceOf(address)", (alice,))?;
-            b
-        }
-    );
     Ok(())
 }

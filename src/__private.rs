@@ -33,7 +33,7 @@ pub struct InvariantTest<'a> {
     /// The invariant.
     pub check: &'a (dyn Fn(&Chain) -> Result<(), String> + Sync),
     /// The attribute's settings as `(name, text)` pairs, each already checked at compile
-    /// time by its row of [`crate::config::SETTINGS`].
+    /// time by its row of [`harvey_settings::SETTINGS`].
     pub attributes: &'static [(&'static str, &'static str)],
 }
 

@@ -117,7 +117,7 @@ impl<'a> Campaign<'a> {
     }
 
     /// At most `runs` sequences (with [`Campaign::time`]: whichever ends first). Without
-    /// either, a campaign runs [`crate::config::RUNS_WITHOUT_BUDGET`] sequences.
+    /// either, a campaign runs [`harvey_settings::RUNS_WITHOUT_BUDGET`] sequences.
     pub fn runs(mut self, runs: u64) -> Self {
         self.config.runs = Some(runs);
         self

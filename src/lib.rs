@@ -1,46 +1,65 @@
 //! harvey: property and invariant tests for Solidity contracts, written in Rust and run by
 //! a greybox fuzzer under plain `cargo test`.
 //!
-//! The crate is built in layers (see `ARCHITECTURE.md`):
-//! - [`project`] finds solc, compiles the Solidity sources with foundry-compilers and exposes
-//!   the artifacts (ABI, bytecode, source maps, pc → line index);
-//! - [`chain`] is an in-memory revm chain: deploy, call, view, snapshot/restore, decoded
-//!   outcomes;
-//! - [`config`] resolves campaign settings from the attribute and `HARVEY_*` variables;
-//! - [`observe`] records what a transaction did (branches, comparison operands, storage,
-//!   calls) for the fuzzer's feedback;
-//! - [`targets`] turns what a change touched (a git diff, or explicit `file:line`s) into the
-//!   bytecode locations targeted fuzzing steers towards;
-//! - [`lookahead`] is the static lookahead analysis: the shortest prefix of a run's path
-//!   after which no target is reachable, which steers targeted campaigns.
+//! What a user needs:
+//! - [`Campaign`] runs an invariant campaign and returns an [`Outcome`] (what
+//!   `#[harvey::invariant]` runs), configured by its builder methods or a [`Config`], and
+//!   aimed at the lines of a [`TargetSpec`] (a git diff, or explicit `file:line`s);
+//! - [`chain`] is an in-memory revm chain: deploy, call, view, decoded outcomes, and what a
+//!   setup declares about the fuzzed calls;
+//! - [`project`] compiles the Solidity sources with foundry-compilers
+//!   ([`project::compiled`]) and exposes the artifacts (ABI, bytecode, source maps);
+//! - [`report`] renders a failure and a campaign's summary.
+//!
+//! The layers behind them (see `ARCHITECTURE.md`) are internal. harvey's own tests and
+//! benches reach some of them (the observer, the lookahead analysis, the settings'
+//! resolution, a chain's raw transactions) through the `internals` feature, which is not
+//! for users and has no stability promise.
+
+/// Declares an item `pub` (and doc-hidden) with the `internals` feature and `pub(crate)`
+/// without it: what harvey's own tests and benches reach but users do not need. Inside such
+/// an item, `pub` means public with the feature, so `unreachable_pub` is allowed there.
+macro_rules! internal {
+    ($(#[$meta:meta])* $kind:ident $($rest:tt)*) => {
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        $(#[$meta])*
+        pub $kind $($rest)*
+        #[cfg(not(feature = "internals"))]
+        #[allow(unreachable_pub)]
+        $(#[$meta])*
+        pub(crate) $kind $($rest)*
+    };
+}
 
 mod abi;
 mod campaign;
 pub mod chain;
-pub mod config;
+internal! { mod config; }
 mod engine;
 mod error;
 mod hash;
-pub mod lookahead;
-pub mod observe;
+internal! { mod lookahead; }
+internal! { mod observe; }
 mod oracle;
 mod outcome;
 pub mod project;
 mod regression;
 pub mod report;
-pub mod targets;
+internal! { mod targets; }
 
 pub use campaign::Campaign;
 pub use chain::Labels;
 pub use chain::PanicSet;
-pub use config::Steering;
+pub use config::{Config, Steering};
 pub use error::{Error, Result};
 pub use harvey_macros::invariant;
 pub use oracle::IntoCheck;
 pub use outcome::{
     Call, Dependence, Failure, FunctionStats, LookaheadStats, Outcome, PredictionStats, Progress,
-    SequenceStats, ShrinkStats, StateDependent, Stats, Violation,
+    SequenceStats, ShrinkStats, StateDependent, Stats, TargetReach, TargetStats, Violation,
 };
+pub use targets::{SourceLine, TargetSpec};
 
 #[doc(hidden)]
 pub mod __private;

@@ -1,5 +1,7 @@
 //! What a campaign returns: passed or violated, the shrunk failing call sequence, and the
-//! statistics of the run. Plain data; `report` renders it.
+//! statistics of the run. Plain data; `report` renders it. The structs and [`Violation`] are
+//! `#[non_exhaustive]`: users read them and only harvey builds them, so fields (and kinds of
+//! violation) can be added without breaking anyone.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -12,6 +14,7 @@ use crate::config::Steering;
 
 /// The result of a campaign. A violation is an outcome, not an error.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Outcome {
     /// The violation found, if any (already shrunk).
     pub failure: Option<Failure>,
@@ -49,6 +52,7 @@ impl Outcome {
 
 /// What was violated.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Violation {
     /// A Rust invariant returned `false` or `Err`, or panicked.
     Invariant {
@@ -91,6 +95,7 @@ impl Violation {
 
 /// A violation with the call sequence that shows it.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Failure {
     /// What was violated.
     pub violation: Violation,
@@ -117,6 +122,7 @@ pub struct Failure {
 
 /// One call of a failing sequence, decoded.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Call {
     /// `msg.sender`.
     pub sender: Address,
@@ -147,6 +153,7 @@ impl Call {
 
 /// What a campaign did.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Stats {
     /// The campaign's name, first in the summary (the test's `cargo test` filter under
     /// `#[harvey::invariant]`; see [`Campaign::name`](crate::Campaign::name)).
@@ -191,6 +198,7 @@ pub struct Stats {
 /// What shrinking a failing sequence spent, against its own budget (a share of the
 /// campaign's).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ShrinkStats {
     /// Calls in the sequence as found.
     pub from: usize,
@@ -213,6 +221,7 @@ pub struct ShrinkStats {
 
 /// The lookahead analysis' record in a targeted campaign.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LookaheadStats {
     /// Which of ICSE'20's configurations steered.
     pub steering: Steering,
@@ -239,6 +248,7 @@ impl LookaheadStats {
 
 /// One target: a changed (or named) source line in one contract's code.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct TargetStats {
     /// `file:line`.
     pub location: String,
@@ -250,6 +260,7 @@ pub struct TargetStats {
 
 /// How a target was first reached.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct TargetReach {
     /// Sequences run before, over all workers.
     pub after_sequences: u64,
@@ -261,6 +272,7 @@ pub struct TargetReach {
 
 /// Demand-driven sequence fuzzing's record (HARVEY §5).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SequenceStats {
     /// Regular fuzzing runs by sequence length: `runs_by_length[n]` sequences of `n`
     /// transactions (aggressive runs, replays and shrinking not counted).
@@ -276,6 +288,7 @@ pub struct SequenceStats {
 
 /// A function whose coverage depends on state, so sequences ending in it grow.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct StateDependent {
     /// The contract's name.
     pub contract: String,
@@ -318,6 +331,7 @@ impl SequenceStats {
 
 /// Input prediction's record: how often a predicted input drove its cost metric to zero.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PredictionStats {
     /// Predicted inputs run (every secant step counts).
     pub inputs: u64,
@@ -366,6 +380,7 @@ impl Stats {
 
 /// Calls and reverts of one fuzzed function.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct FunctionStats {
     /// The contract's name.
     pub contract: String,
@@ -381,6 +396,7 @@ pub struct FunctionStats {
 
 /// A campaign's progress, as reported while it runs (at most about once a second).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Progress {
     /// Time since the campaign started.
     pub elapsed: Duration,

@@ -9,10 +9,10 @@
 //!
 //! - the **base**: the committed state (revm's `CacheDB`) and the base block env. Setup
 //!   builds it: [`Chain::deploy`], [`Chain::call`] and [`Chain::commit`] write to it.
-//! - the **pending** state: revm's journal on top of the base. [`Chain::execute`] runs a
-//!   transaction (under the [`Observer`](crate::observe::Observer)) and leaves its effects
-//!   there; the next transaction sees them. [`Chain::warp`], [`Chain::roll`],
-//!   [`Chain::set_balance`] and [`Chain::set_storage`] also write pending state.
+//! - the **pending** state: revm's journal on top of the base. The fuzzer runs its
+//!   transactions there (under the observer), each seeing the effects of those before it.
+//!   [`Chain::warp`], [`Chain::roll`], [`Chain::set_balance`] and [`Chain::set_storage`]
+//!   also write pending state.
 //!
 //! [`Chain::commit`] folds pending into base. [`Chain::reset`] drops pending and restores
 //! the base block: this is "restore the snapshot", and it costs only what the dropped
@@ -108,19 +108,21 @@ pub struct Warp {
     pub blocks: u64,
 }
 
-/// A raw transaction for [`Chain::execute`]: what the fuzzer generates.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Tx {
-    /// `msg.sender` (and `tx.origin`).
-    pub sender: Address,
-    /// The called account.
-    pub to: Address,
-    /// Calldata: selector and ABI-encoded arguments.
-    pub calldata: Bytes,
-    /// `msg.value`, in wei.
-    pub value: U256,
-    /// Time passing before the transaction.
-    pub warp: Warp,
+internal! {
+    /// A raw transaction for [`Chain::execute`]: what the fuzzer generates.
+    #[derive(Debug, Clone, Default, PartialEq, Eq)]
+    struct Tx {
+        /// `msg.sender` (and `tx.origin`).
+        pub sender: Address,
+        /// The called account.
+        pub to: Address,
+        /// Calldata: selector and ABI-encoded arguments.
+        pub calldata: Bytes,
+        /// `msg.value`, in wei.
+        pub value: U256,
+        /// Time passing before the transaction.
+        pub warp: Warp,
+    }
 }
 
 /// An in-memory chain with compiled contracts to deploy. See the [module docs](self) for
@@ -497,42 +499,50 @@ impl Chain {
         Ok(calldata.into())
     }
 
-    /// Runs `tx` into the pending state under the observer (see [`Chain::last_trace`]),
-    /// after applying its warp. Nothing is committed. `Err` only when the EVM refuses the
-    /// transaction (value above the sender's balance); pending state is then unchanged
-    /// apart from the warp.
-    pub fn execute(&mut self, tx: &Tx) -> Result<TxOutcome> {
-        let vm = self.vm.get_mut();
-        advance(vm.block_mut(), tx.warp);
-        let result = vm.run(
-            tx.sender,
-            Target::Call(tx.to),
-            tx.calldata.clone(),
-            tx.value,
-            true,
-        )?;
-        let outcome = self.outcome(tx.to, result);
-        self.logs.record(&outcome.logs);
-        Ok(outcome)
+    internal! {
+        /// Runs `tx` into the pending state under the observer (see [`Chain::last_trace`]),
+        /// after applying its warp. Nothing is committed. `Err` only when the EVM refuses the
+        /// transaction (value above the sender's balance); pending state is then unchanged
+        /// apart from the warp.
+        fn execute(&mut self, tx: &Tx) -> Result<TxOutcome> {
+            let vm = self.vm.get_mut();
+            advance(vm.block_mut(), tx.warp);
+            let result = vm.run(
+                tx.sender,
+                Target::Call(tx.to),
+                tx.calldata.clone(),
+                tx.value,
+                true,
+            )?;
+            let outcome = self.outcome(tx.to, result);
+            self.logs.record(&outcome.logs);
+            Ok(outcome)
+        }
     }
 
-    /// Target blocks [`Chain::execute`] watches for: block start pcs of the runtime code at
-    /// each address; entering one shows in [`Trace::target_hits`].
-    pub fn watch_targets(&mut self, targets: impl IntoIterator<Item = (Address, Vec<usize>)>) {
-        self.vm
-            .get_mut()
-            .watch_targets(targets.into_iter().collect());
+    internal! {
+        /// Target blocks [`Chain::execute`] watches for: block start pcs of the runtime code at
+        /// each address; entering one shows in [`Trace::target_hits`].
+        fn watch_targets(&mut self, targets: impl IntoIterator<Item = (Address, Vec<usize>)>) {
+            self.vm
+                .get_mut()
+                .watch_targets(targets.into_iter().collect());
+        }
     }
 
-    /// Whether [`Chain::execute`] records the pcs of each transaction's own frame
-    /// ([`Trace::path`]); off by default, since it costs a push per instruction.
-    pub fn record_paths(&mut self, on: bool) {
-        self.vm.get_mut().record_path(on);
+    internal! {
+        /// Whether [`Chain::execute`] records the pcs of each transaction's own frame
+        /// ([`Trace::path`]); off by default, since it costs a push per instruction.
+        fn record_paths(&mut self, on: bool) {
+            self.vm.get_mut().record_path(on);
+        }
     }
 
-    /// What the observer recorded during the last [`Chain::execute`].
-    pub fn last_trace(&mut self) -> &Trace {
-        self.vm.get_mut().trace()
+    internal! {
+        /// What the observer recorded during the last [`Chain::execute`].
+        fn last_trace(&mut self) -> &Trace {
+            self.vm.get_mut().trace()
+        }
     }
 
     /// Folds the pending state (and block, and logs) into the base state.

@@ -43,12 +43,24 @@ pub(super) struct Vm {
     gas_limit: u64,
 }
 
-// SAFETY: `Evm` is !Send only because revm's `LocalContext` and the interpreter frames
-// share one memory buffer through `Rc<RefCell<..>>`. Every clone of that `Rc` is owned by
-// this `Evm` (the context and its frame stack); `Vm` never clones it or hands it out. So
-// moving a `Vm` to another thread moves all the owners together, and no two threads can
-// ever touch the reference count. Everything else in the `Evm` (the `CacheDB`, the
-// journal, the `Observer`) is `Send`.
+// Why `Vm` (and so `Chain`) is `Send`: the engine does not need it (each worker builds its
+// own chain inside its thread), but `Chain` is documented as `Send` so that a user can set a
+// chain up on one thread and use it on another (the `chain_is_send` unit test and the
+// `chain::chain_moves_across_threads` integration test hold it to that).
+//
+// SAFETY: revm 43's `Evm` is !Send for exactly two reasons, and neither lets two threads
+// touch the same data:
+// - `LocalContext::shared_memory_buffer` is an `Rc<RefCell<Vec<u8>>>` whose clones are the
+//   `SharedMemory` of the interpreter frames on the `Evm`'s frame stack. Every clone is
+//   owned by this `Evm`; `Vm` never clones it or hands it (or a frame) out, so moving the
+//   `Vm` moves every owner of the `Rc` together and its reference count is never touched by
+//   two threads.
+// - `ExtBytecode::instruction_pointer` is a `*const u8` into the same frame's `base:
+//   Bytecode`, whose bytes live in a reference-counted immutable heap buffer (`Bytes`) that
+//   moving the frame does not move, and which is only read.
+// Everything else in the `Evm` (the `CacheDB`, the journal, the `Observer`) is `Send`. A revm
+// upgrade must check this list again: the compiler names the !Send fields when this impl is
+// removed and `Chain` is asserted `Send`.
 unsafe impl Send for Vm {}
 
 impl Vm {

@@ -258,8 +258,9 @@ mod tests {
         for _ in 0..6 {
             corpus.observe(1, &seq, &[]);
         }
-        let lid_cutoff = 1u64.next_power_of_two();
-        assert_eq!(lid_cutoff, 1, "min 1: 2^0 < ... nothing is below 1");
+        assert_eq!((corpus.lid_hits[&100], corpus.lid_hits[&200]), (7, 1));
+        let split = |pc| corpus.split_hits[&CodePc { code: a, pc }];
+        assert_eq!((split(0), split(5), split(9)), (8, 7, 1));
         // With the smallest count 1 the cut-off is 1, so nothing is rare yet: energy 1.
         assert_eq!(corpus.pick(), Some((0, 1)));
         assert_eq!(corpus.pick(), Some((1, 1)));

@@ -19,6 +19,7 @@ pub struct Edge {
 
 impl Edge {
     /// The pc execution continued at: `dest` when taken, `pc + 1` otherwise.
+    #[cfg(any(test, feature = "internals"))] // only harvey's own tests read it
     pub fn next_pc(&self) -> u32 {
         if self.taken { self.dest } else { self.pc + 1 }
     }
@@ -44,6 +45,7 @@ pub enum CmpOp {
 
 impl CmpOp {
     /// Whether the operands are compared as signed integers.
+    #[cfg(any(test, feature = "internals"))] // only harvey's own tests read it
     pub fn is_signed(self) -> bool {
         matches!(self, CmpOp::Slt | CmpOp::Sgt)
     }
@@ -87,6 +89,7 @@ pub struct Comparison {
 
 impl Comparison {
     /// Whether the comparison itself held (before the `negations`).
+    #[cfg(any(test, feature = "internals"))] // only harvey's own tests read it
     pub fn holds(&self) -> bool {
         self.op.eval(self.lhs, self.rhs)
     }
@@ -214,11 +217,13 @@ impl Trace {
     }
 
     /// Every selfdestruct, in order.
+    #[cfg(any(test, feature = "internals"))] // only harvey's own tests read it
     pub fn selfdestructs(&self) -> &[SelfDestruct] {
         &self.selfdestructs
     }
 
     /// How many opcodes ran.
+    #[cfg(any(test, feature = "internals"))] // only harvey's own tests read it
     pub fn steps(&self) -> u64 {
         self.steps
     }

@@ -16,21 +16,19 @@ use foundry_compilers::{
 use crate::error::{Error, Result};
 use crate::project::artifacts::{Artifacts, ContractArtifact, LibraryLink, SourceFile, SourceSet};
 use crate::project::config::ProjectConfig;
+use crate::project::env::Environment;
 use crate::project::solc::{self, Compilers, Need, Pragma};
 use crate::project::source_map::PcIndex;
 
 type Output = ProjectCompileOutput<Compilers, ConfigurableArtifacts>;
 
 /// Compiles the project described by `config`: its input files (see [`input_files`]) and
-/// what they import, each file with a compiler fitting its pragmas and its imports'.
-pub(crate) fn compile(config: &ProjectConfig) -> Result<Artifacts> {
+/// what they import, each file with a compiler fitting its pragmas and its imports', found
+/// in `env`.
+pub(crate) fn compile(config: &ProjectConfig, env: &Environment) -> Result<Artifacts> {
     let inputs = input_files(config)?;
     let paths = project_paths(config)?;
-    let mut compilers = solc::find(
-        &solc::SearchEnv::from_process(),
-        &config.root,
-        config.solc.as_deref(),
-    )?;
+    let mut compilers = solc::find(env, &config.root, config.solc.as_deref())?;
     compilers.cover(&needs(config, &paths, &inputs)?)?;
     let project = foundry_project(config, paths, compilers)?;
     let output = project

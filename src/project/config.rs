@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
+use crate::project::env::Environment;
 use crate::project::remappings::{self, Origin};
 
 /// How a project is compiled: its layout, remappings, compiler choice and solc settings.
@@ -149,13 +150,20 @@ struct FoundryToml {
 impl ProjectConfig {
     /// The configuration of the project rooted at `root`: its `foundry.toml` (profile from
     /// `FOUNDRY_PROFILE`, default `default`) if present, else `contracts/` with defaults.
+    #[cfg(any(test, feature = "internals"))] // the crate itself goes through `discover_in`
     pub fn discover(root: &Path) -> Result<Self> {
+        Self::discover_in(root, &Environment::from_process())
+    }
+
+    /// [`ProjectConfig::discover`] with `FOUNDRY_PROFILE` and `HARVEY_SKIP` taken from `env`
+    /// rather than from the process.
+    pub fn discover_in(root: &Path, env: &Environment) -> Result<Self> {
         let manifest = root.join("foundry.toml");
         let foundry = manifest.is_file();
         let profile = if foundry {
             let text = std::fs::read_to_string(&manifest).map_err(|e| Error::io(&manifest, &e))?;
-            let selected = std::env::var("FOUNDRY_PROFILE").unwrap_or_else(|_| "default".into());
-            read_profile(&text, &selected)
+            let selected = env.foundry_profile.as_deref().unwrap_or("default");
+            read_profile(&text, selected)
                 .map_err(|message| Error::Config(format!("{}: {message}", manifest.display())))?
         } else {
             FoundryProfile {
@@ -199,10 +207,7 @@ impl ProjectConfig {
             )
             .collect();
         let remappings = remappings::resolve(root, &written, &libs)?;
-        let skip = skip_globs(
-            profile.skip.unwrap_or_default(),
-            std::env::var("HARVEY_SKIP").ok().as_deref(),
-        );
+        let skip = skip_globs(profile.skip.unwrap_or_default(), env.harvey_skip.as_deref());
         Ok(ProjectConfig {
             root: root.to_path_buf(),
             sources: root.join(profile.src.unwrap_or_else(|| "src".into())),

@@ -3,13 +3,19 @@
 //! (`remappings.rs`), the solc compilers and which one compiles which file (`solc.rs`),
 //! compiling with foundry-compilers (cached on disk, at most once per process; `compile.rs`)
 //! and exposing the artifacts, with their library link references, and a pc → source line
-//! index (`artifacts.rs`, `source_map.rs`).
+//! index (`artifacts.rs`, `source_map.rs`). The environment variables all this reads are one
+//! value (`env.rs`), which callers may also pass explicitly.
 //!
 //! This module knows nothing about fuzzing.
 
 mod artifacts;
 mod compile;
+// `ProjectConfig` and `Environment` are for the `internals` feature (harvey's own tests and
+// benches); without it their `pub` items are reachable only inside the crate.
+#[cfg_attr(not(feature = "internals"), allow(unreachable_pub))]
 mod config;
+#[cfg_attr(not(feature = "internals"), allow(unreachable_pub))]
+mod env;
 mod remappings;
 mod solc;
 mod source_map;
@@ -23,17 +29,27 @@ use once_cell::sync::Lazy;
 pub use artifacts::{
     Artifacts, ContractArtifact, LibraryLink, SourceFile, SourceLocation, SourceSet,
 };
-pub use config::{ChainSettings, ProjectConfig};
+pub use config::ChainSettings;
+internal! { use config::ProjectConfig; }
+internal! { use env::Environment; }
 pub(crate) use source_map::instruction_pcs;
 
 use crate::error::Result;
 
+#[cfg_attr(not(feature = "internals"), allow(unreachable_pub))]
 impl ProjectConfig {
     /// Compiles the project now (foundry-compilers' on-disk cache still applies: unchanged
     /// sources are not recompiled). Most callers want [`compiled`], which also shares the
     /// result within the process.
+    #[cfg(any(test, feature = "internals"))] // the crate itself goes through `compile_in`
     pub fn compile(&self) -> Result<Artifacts> {
-        compile::compile(self)
+        self.compile_in(&Environment::from_process())
+    }
+
+    /// [`ProjectConfig::compile`] with the compilers found through `env` (`HARVEY_SOLC`,
+    /// `PATH`, `HOME`, `XDG_DATA_HOME`) rather than through the process environment.
+    pub fn compile_in(&self, env: &Environment) -> Result<Artifacts> {
+        compile::compile(self, env)
     }
 }
 
@@ -45,12 +61,26 @@ static COMPILED: Lazy<Mutex<HashMap<PathBuf, Result<Arc<Artifacts>>>>> =
 /// The artifacts of the project at `root` (usually `env!("CARGO_MANIFEST_DIR")`), compiled at
 /// most once per process.
 pub fn compiled(root: &Path) -> Result<Arc<Artifacts>> {
-    // Holding the lock while compiling is deliberate: concurrent tests wait for the one
-    // compilation instead of starting their own.
-    let mut memo = COMPILED
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    memo.entry(root.to_path_buf())
-        .or_insert_with(|| ProjectConfig::discover(root)?.compile().map(Arc::new))
-        .clone()
+    compiled_in(root, &Environment::from_process())
+}
+
+internal! {
+    /// [`compiled`] with the settings of `env` rather than the process environment. The memo
+    /// is the same and is keyed by root alone: the first of the two to compile a root decides
+    /// its artifacts for the whole process, so a caller with its own environment calls this
+    /// before anything (a `Campaign` on that root, say) calls [`compiled`].
+    fn compiled_in(root: &Path, env: &Environment) -> Result<Arc<Artifacts>> {
+        // Holding the lock while compiling is deliberate: concurrent tests wait for the one
+        // compilation instead of starting their own.
+        let mut memo = COMPILED
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        memo.entry(root.to_path_buf())
+            .or_insert_with(|| {
+                ProjectConfig::discover_in(root, env)?
+                    .compile_in(env)
+                    .map(Arc::new)
+            })
+            .clone()
+    }
 }

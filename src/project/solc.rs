@@ -13,7 +13,6 @@
 //! compiler; with harvey's `svm` feature the newest released solc that fits is downloaded
 //! first.
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use foundry_compilers::artifacts::{Contract, Error as SolcMessage};
@@ -25,6 +24,7 @@ use foundry_compilers::solc::Solc;
 use semver::{Version, VersionReq};
 
 use crate::error::{Error, Result};
+use crate::project::env::Environment;
 
 /// One source file's `pragma solidity` requirement.
 #[derive(Debug, Clone)]
@@ -66,7 +66,7 @@ fn unsatisfied<'a>(version: &Version, pragmas: &'a [Pragma]) -> Option<&'a Pragm
 }
 
 /// A compiler asked for by name: a path to an executable, or a version to find under svm.
-fn explicit(env: &SearchEnv, origin: &str, wanted: &str, root: &Path) -> Result<Compilers> {
+fn explicit(env: &Environment, origin: &str, wanted: &str, root: &Path) -> Result<Compilers> {
     let attempt = if let Ok(version) = Version::parse(wanted.trim_start_matches('v')) {
         svm_installed(&env.svm_dirs())
             .into_iter()
@@ -95,54 +95,8 @@ fn explicit(env: &SearchEnv, origin: &str, wanted: &str, root: &Path) -> Result<
     }
 }
 
-/// The parts of the process environment that solc discovery reads, gathered in one place so
-/// that discovery can be tested without touching the real environment.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct SearchEnv {
-    /// `HARVEY_SOLC`.
-    pub(crate) harvey_solc: Option<String>,
-    /// `PATH`.
-    pub(crate) path: Option<OsString>,
-    /// `HOME`.
-    pub(crate) home: Option<PathBuf>,
-    /// `XDG_DATA_HOME`.
-    pub(crate) xdg_data_home: Option<PathBuf>,
-}
-
-impl SearchEnv {
-    /// The environment of this process.
-    pub(crate) fn from_process() -> Self {
-        SearchEnv {
-            harvey_solc: std::env::var("HARVEY_SOLC").ok().filter(|v| !v.is_empty()),
-            path: std::env::var_os("PATH"),
-            home: std::env::var_os("HOME").map(PathBuf::from),
-            xdg_data_home: std::env::var_os("XDG_DATA_HOME").map(PathBuf::from),
-        }
-    }
-
-    /// Where svm keeps compilers: `~/.svm` and `$XDG_DATA_HOME/svm` (default
-    /// `~/.local/share/svm`).
-    fn svm_dirs(&self) -> Vec<PathBuf> {
-        let data = self
-            .xdg_data_home
-            .clone()
-            .or_else(|| self.home.as_ref().map(|h| h.join(".local/share")));
-        let home = self.home.as_ref().map(|h| h.join(".svm"));
-        home.into_iter()
-            .chain(data.map(|d| d.join("svm")))
-            .collect()
-    }
-
-    /// The first executable `solc` on `PATH`.
-    fn solc_on_path(&self) -> Option<PathBuf> {
-        std::env::split_paths(self.path.as_ref()?)
-            .map(|dir| dir.join("solc"))
-            .find(|candidate| candidate.is_file())
-    }
-}
-
 /// The compilers to choose from; `configured` is foundry.toml's `solc`/`solc_version`.
-pub(crate) fn find(env: &SearchEnv, root: &Path, configured: Option<&str>) -> Result<Compilers> {
+pub(crate) fn find(env: &Environment, root: &Path, configured: Option<&str>) -> Result<Compilers> {
     if let Some(wanted) = &env.harvey_solc {
         return explicit(env, "HARVEY_SOLC", wanted, root);
     }
@@ -380,6 +334,8 @@ fn svm_installed(dirs: &[PathBuf]) -> Vec<(Version, PathBuf)> {
 
 #[cfg(test)]
 mod tests {
+    use std::ffi::OsString;
+
     use super::*;
 
     fn pragma(req: &str) -> Pragma {
@@ -399,10 +355,10 @@ mod tests {
     #[test]
     fn nothing_found_lists_every_place_tried() {
         let home = tempfile::tempdir().unwrap();
-        let env = SearchEnv {
+        let env = Environment {
             home: Some(home.path().to_path_buf()),
             path: Some(OsString::from(home.path())),
-            ..SearchEnv::default()
+            ..Environment::default()
         };
         let need = Need {
             file: PathBuf::from("A.sol"),
@@ -430,17 +386,17 @@ mod tests {
     #[test]
     fn an_explicit_choice_that_fails_is_the_error() {
         let dir = tempfile::tempdir().unwrap();
-        let env = SearchEnv {
+        let env = Environment {
             harvey_solc: Some("no/such/solc".into()),
-            ..SearchEnv::default()
+            ..Environment::default()
         };
         let text = find(&env, dir.path(), Some("0.8.28"))
             .unwrap_err()
             .to_string();
         assert!(text.contains("HARVEY_SOLC = \"no/such/solc\""), "{text}");
-        let env = SearchEnv {
+        let env = Environment {
             home: Some(dir.path().to_path_buf()),
-            ..SearchEnv::default()
+            ..Environment::default()
         };
         let text = find(&env, dir.path(), Some("0.8.28"))
             .unwrap_err()
@@ -477,9 +433,9 @@ mod tests {
     fn a_pragma_no_compiler_satisfies_names_the_files_and_how_to_install_one() {
         let home = tempfile::tempdir().unwrap();
         fake_svm(home.path(), &["0.8.28"]);
-        let env = SearchEnv {
+        let env = Environment {
             home: Some(home.path().to_path_buf()),
-            ..SearchEnv::default()
+            ..Environment::default()
         };
         let mut compilers = find(&env, home.path(), None).unwrap();
         let needs = [
@@ -514,10 +470,10 @@ mod tests {
             assert!(text.contains(part), "`{part}` missing from:\n{text}");
         }
         // The explicit choice is binding: the fix says so instead of suggesting an install.
-        let env = SearchEnv {
+        let env = Environment {
             home: Some(home.path().to_path_buf()),
             harvey_solc: Some("0.8.28".into()),
-            ..SearchEnv::default()
+            ..Environment::default()
         };
         let mut compilers = find(&env, home.path(), None).unwrap();
         let text = compilers.cover(&needs[1..]).unwrap_err().to_string();

@@ -5,34 +5,34 @@
 //! linked at deploy, mocks and a handler in `test/`, a script that is not compiled. Witness
 //! tests reach each planted bug by direct calls and check the correct contracts.
 //!
-//! The compilers come from a fake svm directory (`$XDG_DATA_HOME/svm/<v>/solc-<v>` scripts
-//! running the repo's solcjs shims), set up once per process before anything compiles: this
-//! binary owns the environment variables it sets.
+//! The compilers come from a fake svm directory (`<data>/svm/<v>/solc-<v>` scripts running the
+//! repo's solcjs shims), set up once per process. Discovery is told about it through an
+//! explicit `Environment` (`XDG_DATA_HOME` pointing at it, no `HARVEY_SOLC`, `HARVEY_SKIP` or
+//! `FOUNDRY_PROFILE`) rather than through the process environment, which the other tests of
+//! this binary read on other threads.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Once};
+use std::sync::{Arc, OnceLock};
 
 use alloy_dyn_abi::DynSolValue;
 use harvey::Error;
 use harvey::chain::{Chain, PanicCode, RevertReason, Tx, TxOptions};
 use harvey::prelude::*;
-use harvey::project::{Artifacts, ProjectConfig, compiled};
+use harvey::project::{Artifacts, Environment, ProjectConfig, compiled_in};
 
-const ETHER: u64 = 1_000_000_000_000_000_000;
-
-fn repo() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::support::{ether, repo};
 
 fn fixture() -> PathBuf {
     repo().join("tests/fixtures/foundry-project")
 }
 
-/// Installs the fixture's npm dependencies and points svm discovery at a fake svm directory
-/// holding solc 0.8.28 (the shim) and 0.8.7 (npm's `solc@0.8.7-fixed`), once per process.
-fn environment() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
+/// Installs the fixture's npm dependencies and sets up a fake svm directory holding solc
+/// 0.8.28 (the shim) and 0.8.7 (npm's `solc@0.8.7-fixed`), once per process; returns the
+/// environment that points svm discovery at it, with nothing else choosing the compiler or
+/// the files (`HARVEY_SOLC`, `HARVEY_SKIP`, `FOUNDRY_PROFILE` unset).
+fn environment() -> &'static Environment {
+    static ENVIRONMENT: OnceLock<Environment> = OnceLock::new();
+    ENVIRONMENT.get_or_init(|| {
         let status = std::process::Command::new(fixture().join("npm-install"))
             .status()
             .expect("run the fixture's npm-install");
@@ -53,24 +53,21 @@ fn environment() {
             use std::os::unix::fs::PermissionsExt;
             std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
         }
-        // SAFETY: set once, before this binary's tests compile or spawn anything that reads
-        // the environment (every test calls `environment()` first, under this `Once`).
-        unsafe {
-            std::env::set_var("XDG_DATA_HOME", &data);
-            for name in ["HARVEY_SOLC", "HARVEY_SKIP", "FOUNDRY_PROFILE"] {
-                std::env::remove_var(name);
-            }
+        Environment {
+            xdg_data_home: Some(data),
+            harvey_solc: None,
+            harvey_skip: None,
+            foundry_profile: None,
+            ..Environment::from_process()
         }
-    });
+    })
 }
 
+/// The fixture compiled in [`environment`], once per process. Whatever else compiles the
+/// fixture's root in this process (a `Campaign` on it) shares this compilation, so it must
+/// come first.
 fn artifacts() -> Arc<Artifacts> {
-    environment();
-    compiled(&fixture()).unwrap_or_else(|e| panic!("the fixture compiles:\n{e}"))
-}
-
-fn ether(n: u64) -> U256 {
-    U256::from(n) * U256::from(ETHER)
+    compiled_in(&fixture(), environment()).unwrap_or_else(|e| panic!("the fixture compiles:\n{e}"))
 }
 
 /// The solc version in a runtime code's CBOR metadata (`64 736f6c63 43 <major minor patch>`).
@@ -83,8 +80,7 @@ fn solc_version_of(code: &[u8]) -> Option<[u8; 3]> {
 
 #[test]
 fn remappings_are_inferred_as_forge_1_7_1_infers_them() {
-    environment();
-    let config = ProjectConfig::discover(&fixture()).unwrap();
+    let config = ProjectConfig::discover_in(&fixture(), environment()).unwrap();
     let mut remappings = config.remappings.clone();
     remappings.sort();
     // `forge remappings` of forge 1.7.1 in the fixture, sorted.
@@ -140,11 +136,10 @@ fn sources_and_test_helpers_compile_with_two_solc_versions_and_scripts_do_not() 
 
 #[test]
 fn skip_globs_narrow_what_is_compiled() {
-    environment();
-    let mut config = ProjectConfig::discover(&fixture()).unwrap();
+    let mut config = ProjectConfig::discover_in(&fixture(), environment()).unwrap();
     config.skip = vec!["test/**".into(), "Vault.sol".into()];
     config.cache_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("foundry-project-skip");
-    let artifacts = config.compile().unwrap();
+    let artifacts = config.compile_in(environment()).unwrap();
     assert!(artifacts.get("Token").is_ok());
     for skipped in ["MockAsset", "WETHHandler", "Vault"] {
         assert!(artifacts.get(skipped).is_err(), "{skipped} was compiled");
@@ -373,7 +368,6 @@ fn treasury_links_fee_math_once_and_pays_out_more_than_it_debits() {
 
 #[test]
 fn a_pragma_no_installed_compiler_satisfies_is_an_error_naming_the_file() {
-    environment();
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("foundry.toml"), "[profile.default]\n").unwrap();
     std::fs::create_dir_all(dir.path().join("src")).unwrap();
@@ -387,9 +381,9 @@ fn a_pragma_no_installed_compiler_satisfies_is_an_error_naming_the_file() {
         "pragma solidity ^0.8.20;\ncontract New {}\n",
     )
     .unwrap();
-    let err = ProjectConfig::discover(dir.path())
+    let err = ProjectConfig::discover_in(dir.path(), environment())
         .unwrap()
-        .compile()
+        .compile_in(environment())
         .unwrap_err();
     assert!(matches!(err, Error::NoSolcForPragma { .. }), "{err:?}");
     let text = err.to_string();
@@ -401,9 +395,10 @@ fn a_pragma_no_installed_compiler_satisfies_is_an_error_naming_the_file() {
 
 // ------------------------------------------------------------------ campaigns on the fixture
 
-/// A campaign on the fixture with seed 1 and `runs` sequences.
+/// A campaign on the fixture with seed 1 and `runs` sequences. The campaign compiles its
+/// root through the per-process memo, so the fixture is compiled in its environment first.
 fn campaign<'a>(runs: u64) -> Campaign<'a> {
-    environment();
+    artifacts();
     Campaign::new(fixture()).seed(1).runs(runs)
 }
 

@@ -4,13 +4,14 @@
 //! and its invariants hold along a scripted run.
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use alloy_dyn_abi::DynSolValue;
-use harvey::chain::{PanicCode, RevertReason, TxOptions, TxOutcome, TxStatus};
+use harvey::chain::{PanicCode, RevertReason, TxOutcome, TxStatus};
 use harvey::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+
+use crate::support::{deployed, send, uint};
 
 /// The key `TwoStep.arm` compares against.
 const MAGIC: u64 = 0xC0FFEE;
@@ -23,12 +24,7 @@ struct Deployed {
 
 impl Deployed {
     fn new(name: &str) -> Deployed {
-        let artifacts = harvey::project::compiled(Path::new(env!("CARGO_MANIFEST_DIR")))
-            .expect("contracts/ compiles");
-        let mut chain = Chain::new(artifacts);
-        let at = chain
-            .deploy(name, ())
-            .unwrap_or_else(|e| panic!("deploying {name}: {e}"));
+        let (chain, at) = deployed(name);
         Deployed { chain, at }
     }
 
@@ -51,13 +47,7 @@ impl Deployed {
         signature: &str,
         args: &[DynSolValue],
     ) -> TxOutcome {
-        let options = TxOptions {
-            sender: Some(from),
-            value,
-        };
-        self.chain
-            .call_with(self.at, signature, args, options)
-            .unwrap_or_else(|e| panic!("calling {signature}: {e}"))
+        send(&mut self.chain, from, self.at, signature, args, value)
     }
 
     /// Reads a view function with arguments `args` (a tuple).
@@ -70,10 +60,6 @@ impl Deployed {
             .view(self.at, signature, args)
             .unwrap_or_else(|e| panic!("viewing {signature}: {e}"))
     }
-}
-
-fn uint(x: u64) -> DynSolValue {
-    DynSolValue::from(U256::from(x))
 }
 
 fn assert_success(outcome: &TxOutcome, what: &str) {

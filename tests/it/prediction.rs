@@ -7,22 +7,15 @@ use std::sync::Mutex;
 
 use harvey::chain::{Chain, PanicCode};
 use harvey::prelude::*;
-use harvey::{Failure, Outcome, Violation};
+use harvey::{Outcome, Violation};
+
+use crate::support::{failure, repo};
 
 fn campaign<'a>(contract: &str) -> Campaign<'a> {
-    Campaign::new(env!("CARGO_MANIFEST_DIR"))
+    Campaign::new(repo())
         .contract(contract)
         .seed(1)
         .runs(100_000)
-}
-
-fn failure(outcome: &Outcome) -> &Failure {
-    outcome.failure.as_ref().unwrap_or_else(|| {
-        panic!(
-            "expected a violation; summary:\n{}",
-            harvey::report::summary(&outcome.stats)
-        )
-    })
 }
 
 fn uint(v: u64, bits: usize) -> alloy_dyn_abi::DynSolValue {

@@ -1,31 +1,13 @@
 //! Compiling Solidity with foundry-compilers and a real solc (the repo's solcjs shim):
 //! cache hits, the pc → line index, and the errors a user sees for bad input.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use harvey::Error;
 use harvey::project::{ProjectConfig, compiled};
 
-/// The repo's solc shim (solcjs from npm, installed on first use).
-fn shim() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/solc-shim/solc")
-}
-
-/// A throwaway project: `files` under `contracts/`, compiled by the shim.
-fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let toml = format!(
-        "[profile.default]\nsrc = \"contracts\"\nlibs = []\nsolc = {:?}\n",
-        shim().display().to_string()
-    );
-    std::fs::write(dir.path().join("foundry.toml"), toml).unwrap();
-    std::fs::create_dir_all(dir.path().join("contracts")).unwrap();
-    for (name, text) in files {
-        std::fs::write(dir.path().join("contracts").join(name), text).unwrap();
-    }
-    dir
-}
+use crate::support::{project, repo, shim};
 
 const GUARD: &str = "// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
@@ -39,7 +21,7 @@ contract Guard {
 
 #[test]
 fn second_compile_is_a_cache_hit() {
-    let dir = project(&[("Guard.sol", GUARD)]);
+    let dir = project("", &[("Guard.sol", GUARD)]);
     let config = ProjectConfig::discover(dir.path()).unwrap();
     let first = config.compile().unwrap();
     assert!(!first.cache_hit(), "a fresh project must be compiled");
@@ -60,7 +42,7 @@ fn second_compile_is_a_cache_hit() {
 
 #[test]
 fn artifacts_carry_abi_bytecode_and_a_pc_to_line_index() {
-    let dir = project(&[("Guard.sol", GUARD)]);
+    let dir = project("", &[("Guard.sol", GUARD)]);
     let artifacts = ProjectConfig::discover(dir.path())
         .unwrap()
         .compile()
@@ -99,7 +81,7 @@ fn artifacts_carry_abi_bytecode_and_a_pc_to_line_index() {
 #[test]
 fn compile_errors_show_solc_messages_with_file_line_column() {
     let broken = "pragma solidity ^0.8.0;\ncontract Broken {\n    function f() external { undefinedThing(); }\n}\n";
-    let dir = project(&[("Broken.sol", broken)]);
+    let dir = project("", &[("Broken.sol", broken)]);
     let err = ProjectConfig::discover(dir.path())
         .unwrap()
         .compile()
@@ -116,7 +98,7 @@ fn unknown_and_ambiguous_contract_names_list_the_choices() {
         format!("pragma solidity ^0.8.0;\ncontract Token {{ uint256 public {file}; }}\n")
     };
     let (a, b) = (token("a"), token("b"));
-    let dir = project(&[("A.sol", &a), ("B.sol", &b), ("Guard.sol", GUARD)]);
+    let dir = project("", &[("A.sol", &a), ("B.sol", &b), ("Guard.sol", GUARD)]);
     let artifacts = ProjectConfig::discover(dir.path())
         .unwrap()
         .compile()
@@ -140,7 +122,7 @@ fn unknown_and_ambiguous_contract_names_list_the_choices() {
 
 #[test]
 fn a_configured_solc_that_does_not_exist_is_a_clear_error() {
-    let dir = project(&[("Guard.sol", GUARD)]);
+    let dir = project("", &[("Guard.sol", GUARD)]);
     let toml = "[profile.default]\nsrc = \"contracts\"\nsolc = \"bin/solc-missing\"\n";
     std::fs::write(dir.path().join("foundry.toml"), toml).unwrap();
     let err = ProjectConfig::discover(dir.path())
@@ -158,7 +140,7 @@ fn a_configured_solc_that_does_not_exist_is_a_clear_error() {
 
 #[test]
 fn a_project_without_sources_says_where_it_looked() {
-    let dir = project(&[]);
+    let dir = project("", &[]);
     let text = ProjectConfig::discover(dir.path())
         .unwrap()
         .compile()
@@ -172,9 +154,8 @@ fn a_project_without_sources_says_where_it_looked() {
 
 #[test]
 fn compiled_shares_one_compilation_per_process() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let first = compiled(root).unwrap();
-    let second = compiled(root).unwrap();
+    let first = compiled(repo()).unwrap();
+    let second = compiled(repo()).unwrap();
     assert!(Arc::ptr_eq(&first, &second));
     assert!(
         first.contracts().next().is_some(),
@@ -184,7 +165,7 @@ fn compiled_shares_one_compilation_per_process() {
 
 #[test]
 fn a_remapping_whose_target_is_missing_names_it_its_origin_and_the_path() {
-    let dir = project(&[("Guard.sol", GUARD)]);
+    let dir = project("", &[("Guard.sol", GUARD)]);
     let toml = format!(
         "[profile.default]\nsrc = \"contracts\"\nsolc = {:?}\nremappings = [\"gone/=lib/gone/src/\"]\n",
         shim().display().to_string()
@@ -206,7 +187,7 @@ fn a_remapping_whose_target_is_missing_names_it_its_origin_and_the_path() {
 #[test]
 fn an_explicit_solc_is_binding_and_a_pragma_it_fails_names_the_file() {
     let pinned = "pragma solidity =0.8.7;\ncontract Pinned {}\n";
-    let dir = project(&[("Guard.sol", GUARD), ("Pinned.sol", pinned)]);
+    let dir = project("", &[("Guard.sol", GUARD), ("Pinned.sol", pinned)]);
     let err = ProjectConfig::discover(dir.path())
         .unwrap()
         .compile()
@@ -227,7 +208,7 @@ fn a_library_that_cannot_be_deployed_is_a_link_error_naming_it_and_its_user() {
         "ab".repeat(25_000)
     );
     let user = "pragma solidity ^0.8.0;\nimport {Big} from \"./Big.sol\";\ncontract User {\n    function size() external pure returns (uint256) { return Big.blob().length; }\n}\n";
-    let dir = project(&[("Big.sol", &big), ("User.sol", user)]);
+    let dir = project("", &[("Big.sol", &big), ("User.sol", user)]);
     let artifacts = Arc::new(
         ProjectConfig::discover(dir.path())
             .unwrap()

@@ -1,11 +1,11 @@
 //! foundry.toml's execution keys (`evm_version`, `code_size_limit`, `gas_limit`, `chain_id`,
 //! `block_timestamp`, `block_number`) change how a chain executes, as they do under forge.
 
-use std::path::Path;
-
 use harvey::chain::{CHAIN_ID, GENESIS_NUMBER, GENESIS_TIMESTAMP};
 use harvey::prelude::*;
 use harvey::project::ProjectConfig;
+
+use crate::support::project;
 
 const PROBE: &str = "// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
@@ -31,16 +31,8 @@ fn big_contract() -> String {
 
 /// A chain over a throwaway project whose foundry.toml adds `keys`.
 fn chain_with(keys: &str) -> Chain {
-    let dir = tempfile::tempdir().unwrap();
-    let shim = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/solc-shim/solc");
-    let toml = format!(
-        "[profile.default]\nsrc = \"contracts\"\nlibs = []\nsolc = {:?}\n{keys}",
-        shim.display().to_string()
-    );
-    std::fs::write(dir.path().join("foundry.toml"), toml).unwrap();
-    std::fs::create_dir_all(dir.path().join("contracts")).unwrap();
-    std::fs::write(dir.path().join("contracts/EnvProbe.sol"), PROBE).unwrap();
-    std::fs::write(dir.path().join("contracts/Big.sol"), big_contract()).unwrap();
+    let big = big_contract();
+    let dir = project(keys, &[("EnvProbe.sol", PROBE), ("Big.sol", &big)]);
     let artifacts = ProjectConfig::discover(dir.path())
         .unwrap()
         .compile()

@@ -22,8 +22,9 @@ fn bank_accounts_add_up(chain: &Chain) -> harvey::Result<()> {
     Ok(())
 }
 
-/// The sequence in `harvey-regressions/seats_founder_keeps_the_first_seat.json` breaks this
-/// invariant, so the test fails before any fuzzing (its run budget is a single sequence).
+/// The sequence in `harvey-regressions/invariants.seats_founder_keeps_the_first_seat.json`
+/// (named by this test's module path and name) breaks this invariant, so the test fails
+/// before any fuzzing (its run budget is a single sequence).
 #[harvey::invariant(contract = "Seats", runs = 1, seed = 5)]
 #[should_panic(expected = "replaying the regression file")]
 fn seats_founder_keeps_the_first_seat(chain: &Chain) -> bool {

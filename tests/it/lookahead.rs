@@ -3,15 +3,16 @@
 //! sets, whenever the analysis says no target is reachable after a prefix of one run's
 //! path, no other run that shares that prefix reaches a target after it.
 
-use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use alloy_dyn_abi::DynSolValue;
-use harvey::chain::{Chain, Tx, TxOptions};
+use harvey::chain::{Chain, TxOptions};
 use harvey::lookahead::Lookahead;
 use harvey::prelude::*;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
+
+use crate::support::{chain, tx, uint};
 
 /// The pcs of every `JUMPDEST` in `code` (basic-block starts), skipping PUSH data.
 fn jumpdests(code: &[u8]) -> Vec<usize> {
@@ -31,27 +32,11 @@ fn jumpdests(code: &[u8]) -> Vec<usize> {
     found
 }
 
-/// A call of `signature` with `args` from the first sender.
-fn tx(chain: &Chain, to: Address, signature: &str, args: &[DynSolValue]) -> Tx {
-    use alloy_dyn_abi::JsonAbiExt;
-    let calldata = alloy_json_abi::Function::parse(signature)
-        .unwrap()
-        .abi_encode_input(args)
-        .unwrap();
-    Tx {
-        sender: chain.senders()[0],
-        to,
-        calldata: calldata.into(),
-        ..Tx::default()
-    }
-}
-
 /// One input: the mode set first, then `run(a, b, n, k)`.
 type Input = (u64, u64, u64, u8, u8);
 
 /// The path `run` took through Loops for each input, from the same deployed state.
 fn paths(chain: &mut Chain, loops: Address, inputs: &[Input]) -> Vec<Vec<u32>> {
-    let uint = |v: u64| DynSolValue::Uint(U256::from(v), 256);
     let byte = |v: u8| DynSolValue::Uint(U256::from(v), 8);
     inputs
         .iter()
@@ -172,8 +157,7 @@ fn assert_sound<S: Strategy>(
 
 #[test]
 fn no_target_ahead_is_never_claimed_when_a_run_sharing_the_prefix_reaches_one() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut chain = Chain::new(harvey::project::compiled(root).unwrap());
+    let mut chain = chain();
     let loops = chain.deploy("Loops", ()).unwrap();
     chain.record_paths(true);
     let code = chain.artifact_at(loops).unwrap().runtime_code.to_vec();
@@ -192,10 +176,8 @@ fn no_target_ahead_is_never_claimed_when_a_run_sharing_the_prefix_reaches_one() 
 /// of every function from that state.
 #[test]
 fn the_analysis_is_sound_on_the_escrow_too() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut chain = Chain::new(harvey::project::compiled(root).unwrap());
+    let mut chain = chain();
     let escrow = chain.deploy("Escrow", ()).unwrap();
-    let uint = |v: u64| DynSolValue::Uint(U256::from(v), 256);
     for (signature, arg) in [
         ("addMilestone(uint256)", 1),
         ("addMilestone(uint256)", 2),
@@ -240,8 +222,7 @@ fn the_analysis_is_sound_on_the_escrow_too() {
 
 #[test]
 fn paths_are_recorded_for_the_transactions_own_frame_only_when_asked() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut chain = Chain::new(harvey::project::compiled(root).unwrap());
+    let mut chain = chain();
     let loops = chain.deploy("Loops", ()).unwrap();
     let tx = tx(
         &chain,

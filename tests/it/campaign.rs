@@ -4,21 +4,12 @@
 
 use harvey::chain::{Chain, PanicCode};
 use harvey::prelude::*;
-use harvey::{Failure, Outcome, PanicSet, Violation};
+use harvey::{Failure, PanicSet, Violation};
+
+use crate::support::{failure, repo};
 
 fn campaign<'a>() -> Campaign<'a> {
-    Campaign::new(env!("CARGO_MANIFEST_DIR"))
-        .seed(1)
-        .runs(50_000)
-}
-
-fn failure(outcome: &Outcome) -> &Failure {
-    outcome.failure.as_ref().unwrap_or_else(|| {
-        panic!(
-            "expected a violation; summary:\n{}",
-            harvey::report::summary(&outcome.stats)
-        )
-    })
+    Campaign::new(repo()).seed(1).runs(50_000)
 }
 
 /// `Contract.function` of every call in the failing sequence.
@@ -423,7 +414,7 @@ fn runs_and_time_together_end_at_whichever_comes_first() {
 #[test]
 fn a_time_budget_alone_bounds_the_campaign() {
     let budget = std::time::Duration::from_millis(300);
-    let outcome = Campaign::new(env!("CARGO_MANIFEST_DIR"))
+    let outcome = Campaign::new(repo())
         .seed(2)
         .time(budget)
         .contract("Bank")

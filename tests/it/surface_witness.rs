@@ -4,16 +4,10 @@
 //! matches no selector, and the recorders flag exactly the calls outside what a setup
 //! allows (so a campaign that keeps them clean never made such a call).
 
-use std::path::Path;
-
-use harvey::chain::{Tx, TxOptions, TxOutcome};
+use harvey::chain::{Tx, TxOutcome};
 use harvey::prelude::*;
 
-fn chain() -> Chain {
-    let artifacts = harvey::project::compiled(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .expect("contracts/ compiles");
-    Chain::new(artifacts)
-}
+use crate::support::{chain, send};
 
 /// Sends `calldata` with `value` from `from` to `to` as a raw transaction, and commits.
 fn send_raw(
@@ -36,23 +30,6 @@ fn send_raw(
     outcome
 }
 
-fn call(
-    chain: &mut Chain,
-    from: Address,
-    to: Address,
-    signature: &str,
-    args: &[DynSolValue],
-    value: u64,
-) -> TxOutcome {
-    let options = TxOptions {
-        sender: Some(from),
-        value: U256::from(value),
-    };
-    chain
-        .call_with(to, signature, args, options)
-        .unwrap_or_else(|e| panic!("calling {signature}: {e}"))
-}
-
 /// Ether held by `weth` minus the sum of its holders' balances (the senders' and the
 /// deployer's: nobody else received any here).
 fn unbacked(chain: &Chain, weth: Address) -> U256 {
@@ -73,11 +50,21 @@ fn leaky_weth_leaks_on_a_plain_transfer_and_on_nothing_else() {
         let weth = chain.deploy(name, ()).unwrap();
         let [a, b, _] = [chain.senders()[0], chain.senders()[1], chain.senders()[2]];
         // Deposits, transfers and withdrawals keep every wei backed.
-        assert!(call(&mut chain, a, weth, "deposit()", &[], 10).is_success());
+        assert!(send(&mut chain, a, weth, "deposit()", &[], U256::from(10)).is_success());
         let args = [DynSolValue::from(b), DynSolValue::from(U256::from(4))];
-        assert!(call(&mut chain, a, weth, "transfer(address,uint256)", &args, 0).is_success());
+        assert!(
+            send(
+                &mut chain,
+                a,
+                weth,
+                "transfer(address,uint256)",
+                &args,
+                U256::ZERO
+            )
+            .is_success()
+        );
         let args = [DynSolValue::from(U256::from(3))];
-        assert!(call(&mut chain, b, weth, "withdraw(uint256)", &args, 0).is_success());
+        assert!(send(&mut chain, b, weth, "withdraw(uint256)", &args, U256::ZERO).is_success());
         assert_eq!(unbacked(&chain, weth), U256::ZERO, "{name}");
         // A plain transfer: WETH credits the sender, LeakyWETH keeps the ether unbacked.
         assert!(send_raw(&mut chain, b, weth, &[], 5).is_success());
@@ -95,7 +82,7 @@ fn the_wallet_hatch_opens_only_through_the_fallback_with_0xff() {
     let stranger = chain.senders()[1];
     let owner = |chain: &Chain| chain.view::<Address>(wallet, "owner()", ()).unwrap();
     assert_eq!(owner(&chain), chain.deployer());
-    assert!(call(&mut chain, stranger, wallet, "ping()", &[], 0).is_success());
+    assert!(send(&mut chain, stranger, wallet, "ping()", &[], U256::ZERO).is_success());
     // Empty calldata and other unknown calldata reach the fallback, which leaves the owner.
     for calldata in [&[][..], &[0x00], &[0xfe, 0xff], &[1, 2, 3, 4, 5]] {
         assert!(send_raw(&mut chain, stranger, wallet, calldata, 0).is_success());
@@ -123,19 +110,29 @@ fn the_recorder_flags_addresses_outside_its_list_anywhere_in_the_arguments() {
     let pair = |who: Address| DynSolValue::Tuple(vec![who.into(), U256::from(1).into()]);
     let allowed = [ok, recorder];
     for who in allowed {
-        assert!(call(&mut chain, from, recorder, "one(address)", &[who.into()], 0).is_success());
+        assert!(
+            send(
+                &mut chain,
+                from,
+                recorder,
+                "one(address)",
+                &[who.into()],
+                U256::ZERO
+            )
+            .is_success()
+        );
         let args = [
             DynSolValue::Array(vec![ok.into(), recorder.into()]),
             pair(who),
         ];
         assert!(
-            call(
+            send(
                 &mut chain,
                 from,
                 recorder,
                 "many(address[],(address,uint256))",
                 &args,
-                0
+                U256::ZERO
             )
             .is_success()
         );
@@ -145,13 +142,13 @@ fn the_recorder_flags_addresses_outside_its_list_anywhere_in_the_arguments() {
     // Outside, in the struct only.
     let args = [DynSolValue::Array(vec![ok.into()]), pair(other)];
     assert!(
-        call(
+        send(
             &mut chain,
             from,
             recorder,
             "many(address[],(address,uint256))",
             &args,
-            0
+            U256::ZERO
         )
         .is_success()
     );
@@ -172,13 +169,13 @@ fn ranges_flag_calls_outside_100_to_1000_and_minus_5_to_5_and_over_fails_from_50
     };
     for (amount, delta) in [(100, -5), (1000, 5), (500, 0)] {
         assert!(
-            call(
+            send(
                 &mut chain,
                 from,
                 ranges,
                 "set(uint256,int64)",
                 &set(amount, delta),
-                0
+                U256::ZERO
             )
             .is_success()
         );
@@ -188,13 +185,13 @@ fn ranges_flag_calls_outside_100_to_1000_and_minus_5_to_5_and_over_fails_from_50
         let mut fresh = self::chain();
         let ranges = fresh.deploy("Ranges", ()).unwrap();
         assert!(
-            call(
+            send(
                 &mut fresh,
                 from,
                 ranges,
                 "set(uint256,int64)",
                 &set(amount, delta),
-                0
+                U256::ZERO
             )
             .is_success()
         );
@@ -204,13 +201,13 @@ fn ranges_flag_calls_outside_100_to_1000_and_minus_5_to_5_and_over_fails_from_50
         );
     }
     let over = |chain: &mut Chain, amount: u64| {
-        call(
+        send(
             chain,
             from,
             ranges,
             "over(uint256)",
             &[U256::from(amount).into()],
-            0,
+            U256::ZERO,
         )
         .is_success()
     };

@@ -4,22 +4,12 @@
 //! arguments among those an invariant can enumerate; `bound` keeps integer parameters in
 //! range through generation, mutation, prediction and shrinking.
 
-use harvey::Failure;
 use harvey::prelude::*;
 
-fn campaign<'a>() -> Campaign<'a> {
-    Campaign::new(env!("CARGO_MANIFEST_DIR"))
-        .seed(3)
-        .runs(30_000)
-}
+use crate::support::{chain, failure, repo};
 
-fn failure(outcome: &Outcome) -> &Failure {
-    outcome.failure.as_ref().unwrap_or_else(|| {
-        panic!(
-            "expected a violation; summary:\n{}",
-            harvey::report::summary(&outcome.stats)
-        )
-    })
+fn campaign<'a>() -> Campaign<'a> {
+    Campaign::new(repo()).seed(3).runs(30_000)
 }
 
 fn passed(outcome: &Outcome) {
@@ -285,7 +275,7 @@ fn address_arguments_stay_among_the_allowed_ones_in_arrays_and_structs_too() {
     let open = recorder(AddressArgs::Dictionary, senders);
     failure(&open);
     assert!(matches!(
-        Chain::new(harvey::project::compiled(env!("CARGO_MANIFEST_DIR").as_ref()).unwrap())
+        chain()
             .set_address_args(AddressArgs::Only(Vec::new())),
         Err(harvey::Error::Config(m)) if m.contains("empty list")
     ));
@@ -352,8 +342,7 @@ fn shrinking_simplifies_toward_the_low_end_of_the_bound_and_stops_there() {
 
 #[test]
 fn bounds_on_unknown_functions_parameters_or_types_are_config_errors_saying_what_exists() {
-    let mut chain =
-        Chain::new(harvey::project::compiled(env!("CARGO_MANIFEST_DIR").as_ref()).unwrap());
+    let mut chain = chain();
     let ranges = chain.deploy("Ranges", ()).unwrap();
     let weth = chain.deploy("WETH", ()).unwrap();
     let message = |result: harvey::Result<()>| match result {

@@ -9,22 +9,15 @@ use harvey::chain::Chain;
 use harvey::prelude::*;
 use harvey::{Dependence, Failure, Outcome};
 
+use crate::support::{failure, repo};
+
 /// A campaign deep enough for Counter's 40 increments.
 fn campaign<'a>(contract: &str) -> Campaign<'a> {
-    Campaign::new(env!("CARGO_MANIFEST_DIR"))
+    Campaign::new(repo())
         .contract(contract)
         .seed(1)
         .runs(200_000)
         .depth(64)
-}
-
-fn failure(outcome: &Outcome) -> &Failure {
-    outcome.failure.as_ref().unwrap_or_else(|| {
-        panic!(
-            "expected a violation; summary:\n{}",
-            harvey::report::summary(&outcome.stats)
-        )
-    })
 }
 
 /// The function name of every call in the failing sequence.
@@ -142,7 +135,7 @@ fn aggressive_discoveries_mark_functions_and_are_never_reported() {
 #[test]
 fn functions_whose_coverage_does_not_depend_on_state_keep_single_transactions() {
     // Baz branches on its arguments only; it writes state but never reads it.
-    let outcome = Campaign::new(env!("CARGO_MANIFEST_DIR"))
+    let outcome = Campaign::new(repo())
         .contract("Baz")
         .seed(3)
         .runs(5_000)
@@ -157,7 +150,7 @@ fn functions_whose_coverage_does_not_depend_on_state_keep_single_transactions() 
         stats.runs_by_length
     );
     // Without demand-driven fuzzing every sequence grows.
-    let eager = Campaign::new(env!("CARGO_MANIFEST_DIR"))
+    let eager = Campaign::new(repo())
         .contract("Baz")
         .seed(3)
         .runs(5_000)

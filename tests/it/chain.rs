@@ -4,48 +4,20 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use alloy_dyn_abi::DynSolValue;
-use alloy_json_abi::Function;
 use harvey::chain::{
     Chain, GENESIS_NUMBER, GENESIS_TIMESTAMP, HaltReason, INITIAL_BALANCE, PanicCode, RevertReason,
-    Tx, TxOptions, TxOutcome, TxStatus, Warp,
+    TxOptions, TxOutcome, TxStatus, Warp,
 };
 use harvey::observe::{CallKind, CmpOp, Comparison, StorageOp};
 use harvey::prelude::*;
 use harvey::project::ProjectConfig;
 
+use crate::support::{calldata, chain, repo, tx, uint};
+
 const SUB: u8 = 0x03;
 const EQ: u8 = 0x14;
 const JUMPI: u8 = 0x57;
 const SSTORE: u8 = 0x55;
-
-fn chain() -> Chain {
-    let artifacts = harvey::project::compiled(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .expect("contracts/ compiles");
-    Chain::new(artifacts)
-}
-
-fn uint(x: u64) -> DynSolValue {
-    DynSolValue::from(U256::from(x))
-}
-
-fn calldata(signature: &str, args: &[DynSolValue]) -> Bytes {
-    use alloy_dyn_abi::JsonAbiExt;
-    Function::parse(signature)
-        .expect("valid signature")
-        .abi_encode_input(args)
-        .expect("args fit")
-        .into()
-}
-
-/// A transaction from the first default sender.
-fn tx(chain: &Chain, to: Address, signature: &str, args: &[DynSolValue]) -> Tx {
-    Tx {
-        sender: chain.senders()[0],
-        to,
-        calldata: calldata(signature, args),
-        ..Tx::default()
-    }
-}
 
 fn revert_of(outcome: &TxOutcome) -> &RevertReason {
     outcome
@@ -552,8 +524,7 @@ fn chain_moves_across_threads() {
 fn optimized_chain() -> Chain {
     static OPTIMIZED: OnceLock<Arc<harvey::project::Artifacts>> = OnceLock::new();
     let artifacts = OPTIMIZED.get_or_init(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut config = ProjectConfig::discover(root).expect("foundry.toml");
+        let mut config = ProjectConfig::discover(repo()).expect("foundry.toml");
         config.optimizer = true;
         config.cache_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("harvey-optimized");
         Arc::new(config.compile().expect("contracts/ compiles optimized"))

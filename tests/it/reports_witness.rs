@@ -1,47 +1,27 @@
 //! Witnesses for the planted bugs of `contracts/bugs/Thresholds.sol`, reached by direct
-//! calls at their exact boundaries: the values `tests/reports.rs` expects shrinking to find.
+//! calls at their exact boundaries: the values `reports` expects shrinking to find.
 
-use std::path::Path;
-
-use alloy_dyn_abi::DynSolValue;
 use harvey::chain::{RevertReason, TxOptions, TxOutcome, TxStatus};
 use harvey::prelude::*;
 
-const ETHER: u64 = 1_000_000_000_000_000_000;
+use crate::support::{ETHER, deployed, ether, send};
 
-fn deployed(name: &str) -> (Chain, Address) {
-    let artifacts = harvey::project::compiled(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .expect("contracts/ compiles");
-    let mut chain = Chain::new(artifacts);
-    let at = chain
-        .deploy(name, ())
-        .unwrap_or_else(|e| panic!("deploying {name}: {e}"));
-    (chain, at)
-}
-
-fn send(chain: &mut Chain, to: Address, value: U256, signature: &str, arg: U256) -> TxOutcome {
-    let options = TxOptions {
-        sender: Some(chain.senders()[0]),
-        value,
-    };
-    chain
-        .call_with(to, signature, &[DynSolValue::from(arg)], options)
-        .unwrap_or_else(|e| panic!("calling {signature}: {e}"))
-}
-
-fn initial() -> U256 {
-    U256::from(1_000u64) * U256::from(ETHER)
+/// `Reserve.INITIAL`: any larger release breaks the float.
+pub(crate) fn initial() -> U256 {
+    ether(1_000)
 }
 
 #[test]
 fn reserve_releases_up_to_its_float() {
     let (mut chain, reserve) = deployed("Reserve");
+    let alice = chain.senders()[0];
     let outcome = send(
         &mut chain,
+        alice,
         reserve,
-        U256::ZERO,
         "release(uint256)",
-        initial(),
+        &[initial().into()],
+        U256::ZERO,
     );
     assert!(outcome.is_success(), "{}", outcome.status);
     let float: U256 = chain.view(reserve, "float()", ()).unwrap();
@@ -51,12 +31,14 @@ fn reserve_releases_up_to_its_float() {
 #[test]
 fn reserve_wraps_its_float_one_wei_past_it() {
     let (mut chain, reserve) = deployed("Reserve");
+    let alice = chain.senders()[0];
     let outcome = send(
         &mut chain,
+        alice,
         reserve,
-        U256::ZERO,
         "release(uint256)",
-        initial() + U256::ONE,
+        &[(initial() + U256::ONE).into()],
+        U256::ZERO,
     );
     assert!(outcome.is_success(), "{}", outcome.status);
     let float: U256 = chain.view(reserve, "float()", ()).unwrap();
@@ -91,15 +73,24 @@ fn reserve_close_reverts_for_every_sender_but_the_owner() {
 #[test]
 fn tip_jar_asserts_one_wei_above_its_cap() {
     let (mut chain, jar) = deployed("TipJar");
+    let alice = chain.senders()[0];
     let note = U256::from(12_345);
-    let at_cap = send(&mut chain, jar, U256::from(ETHER), "tip(uint256)", note);
+    let at_cap = send(
+        &mut chain,
+        alice,
+        jar,
+        "tip(uint256)",
+        &[note.into()],
+        U256::from(ETHER),
+    );
     assert!(at_cap.is_success(), "{}", at_cap.status);
     let above = send(
         &mut chain,
+        alice,
         jar,
-        U256::from(ETHER) + U256::ONE,
         "tip(uint256)",
-        note,
+        &[note.into()],
+        U256::from(ETHER) + U256::ONE,
     );
     assert!(
         outcome_is_assert(&above),
@@ -116,12 +107,14 @@ fn outcome_is_assert(outcome: &TxOutcome) -> bool {
 fn timelock_asserts_above_its_limit_one_second_after_the_delay() {
     let release = |amount: u64, wait: u64| {
         let (mut chain, lock) = deployed("Timelock");
+        let alice = chain.senders()[0];
         let locked = send(
             &mut chain,
+            alice,
             lock,
-            U256::ZERO,
             "lock(uint256)",
-            U256::from(amount),
+            &[U256::from(amount).into()],
+            U256::ZERO,
         );
         assert!(locked.is_success(), "{}", locked.status);
         chain.warp(wait);

@@ -1,11 +1,13 @@
 //! Targeted campaigns report, for every target line, whether and when fuzzing reached it
 //! and by which calls; runs with fuzzed storage (aggressive runs) never count.
 
+use harvey::TargetSpec;
 use harvey::prelude::*;
-use harvey::targets::TargetSpec;
+
+use crate::support::{chain, repo};
 
 fn campaign<'a>(targets: &str) -> Campaign<'a> {
-    Campaign::new(env!("CARGO_MANIFEST_DIR"))
+    Campaign::new(repo())
         .contract("Guarded")
         .seed(4)
         .runs(5_000)
@@ -49,10 +51,8 @@ fn reached_and_unreached_targets_are_reported_with_the_reaching_calls() {
     );
     // Not required: the unreached target does not fail the campaign.
     assert!(outcome.missed_targets().is_empty());
-    let required = Outcome {
-        require_targets: true,
-        ..outcome
-    };
+    let mut required = outcome;
+    required.require_targets = true;
     assert!(!required.passed());
     assert_eq!(
         required.missed_targets(),
@@ -105,7 +105,7 @@ fn targets_in_contracts_the_campaign_does_not_deploy_are_named() {
 fn the_lookahead_analysis_steers_towards_a_hard_assertion() {
     // Loops.sol after ICSE'20's running example: two input-dependent loops on one side,
     // `a * a == b + 7` behind a mode set by an earlier transaction on the other.
-    let outcome = Campaign::new(env!("CARGO_MANIFEST_DIR"))
+    let outcome = Campaign::new(repo())
         .contract("Loops")
         .seed(1)
         .runs(50_000)
@@ -196,9 +196,7 @@ fn a_campaign_can_stop_once_every_target_is_reached() {
 #[test]
 fn the_escrow_appeal_is_reachable_by_direct_calls() {
     use alloy_dyn_abi::DynSolValue;
-    let artifacts = harvey::project::compiled(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
-        .expect("contracts/ compiles");
-    let mut chain = Chain::new(artifacts);
+    let mut chain = chain();
     let escrow = chain.deploy("Escrow", ()).unwrap();
     let n = |v: u64| DynSolValue::Uint(U256::from(v), 256);
     let steps: [(&str, Vec<DynSolValue>); 9] = [

@@ -1,24 +1,17 @@
 //! Reports on failing campaigns: numbers shrunk to their exact boundaries, shrinking on its
 //! own budget and counted apart from the campaign's sequences, accounts named beside their
 //! addresses, summaries naming their campaign, and "always reverts" only after enough calls.
-//! The planted bugs are in `contracts/bugs/Thresholds.sol` (witnesses:
-//! `tests/reports_witness.rs`).
+//! The planted bugs are in `contracts/bugs/Thresholds.sol` (witnesses: `reports_witness`).
 
 use harvey::chain::{DEPLOYER, SENDERS};
 use harvey::prelude::*;
-use harvey::{Failure, Outcome, ShrinkStats};
+use harvey::{Outcome, ShrinkStats};
 
-const ETHER: u64 = 1_000_000_000_000_000_000;
-
-/// `Reserve.INITIAL`: any larger release breaks the float.
-fn initial() -> U256 {
-    U256::from(1_000u64) * U256::from(ETHER)
-}
+use crate::reports_witness::initial;
+use crate::support::{ETHER, chain, failure, repo};
 
 fn campaign<'a>() -> Campaign<'a> {
-    Campaign::new(env!("CARGO_MANIFEST_DIR"))
-        .seed(1)
-        .runs(2_000)
+    Campaign::new(repo()).seed(1).runs(2_000)
 }
 
 fn float_within_initial(chain: &Chain) -> harvey::Result<()> {
@@ -28,15 +21,6 @@ fn float_within_initial(chain: &Chain) -> harvey::Result<()> {
     } else {
         Err(harvey::Error::Call(format!("the float is {float}")))
     }
-}
-
-fn failure(outcome: &Outcome) -> &Failure {
-    outcome.failure.as_ref().unwrap_or_else(|| {
-        panic!(
-            "expected a violation; summary:\n{}",
-            harvey::report::summary(&outcome.stats)
-        )
-    })
 }
 
 fn shrink_stats(outcome: &Outcome) -> ShrinkStats {
@@ -142,9 +126,7 @@ fn reports_name_accounts_beside_their_addresses() {
 
 #[test]
 fn the_chain_names_deployed_contracts_the_deployer_and_labelled_accounts() {
-    let artifacts =
-        harvey::project::compiled(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
-    let mut chain = Chain::new(artifacts);
+    let mut chain = chain();
     let first = chain.deploy("Reserve", ()).unwrap();
     let second = chain.deploy("Reserve", ()).unwrap();
     assert_eq!(chain.label_of(first), Some("Reserve"));

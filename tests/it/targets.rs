@@ -9,10 +9,7 @@ use harvey::Error;
 use harvey::project::{ContractArtifact, compiled};
 use harvey::targets::{Resolved, Target, TargetSpec, resolve};
 
-/// The repo's solc shim (solcjs from npm, installed on first use).
-fn shim() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/solc-shim/solc")
-}
+use crate::support::shim_toml;
 
 fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
@@ -33,11 +30,7 @@ fn repository(subdir: &str, vault: &str) -> (tempfile::TempDir, PathBuf) {
     let repo = tempfile::tempdir().unwrap();
     let root = repo.path().join(subdir);
     std::fs::create_dir_all(root.join("contracts")).unwrap();
-    let toml = format!(
-        "[profile.default]\nsrc = \"contracts\"\nlibs = []\nsolc = {:?}\n",
-        shim().display().to_string()
-    );
-    std::fs::write(root.join("foundry.toml"), toml).unwrap();
+    std::fs::write(root.join("foundry.toml"), shim_toml("")).unwrap();
     std::fs::write(root.join(".gitignore"), "target/\n").unwrap();
     std::fs::write(root.join("contracts/Vault.sol"), vault).unwrap();
     git(repo.path(), &["init", "-q", "-b", "main"]);

@@ -1,0 +1,30 @@
+//! harvey's integration tests, in one test binary: each module was a test binary of its own,
+//! and every one of them linked revm and foundry-compilers. Run one module with
+//! `cargo test --test it campaign::` (any module name, or a full test path).
+//!
+//! The tests share one process and run on parallel threads, so none may change process
+//! state another reads: no `std::env::set_var` (settings such as the solc search path are
+//! passed explicitly, see `harvey::project::Environment`), and anything memoized per
+//! process (`harvey::project::compiled`) is shared by every module.
+
+mod support;
+
+mod campaign;
+mod chain;
+mod chain_settings;
+mod foundry_project;
+mod invariants;
+mod lookahead;
+mod macro_ui;
+mod prediction;
+mod prediction_witness;
+mod project;
+mod reports;
+mod reports_witness;
+mod sequences;
+mod sequences_witness;
+mod surface;
+mod surface_witness;
+mod targets;
+mod targets_reached;
+mod witness;

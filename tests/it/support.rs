@@ -1,0 +1,133 @@
+//! What several test modules share: the repository and its compiled `contracts/`, throwaway
+//! projects compiled by the repo's solc shim, transactions and calls by signature, and the
+//! checks on outcomes that more than one module makes.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use alloy_dyn_abi::{DynSolValue, JsonAbiExt};
+use alloy_json_abi::Function;
+use harvey::chain::{RevertReason, Tx, TxOptions};
+use harvey::prelude::*;
+use harvey::project::Artifacts;
+use harvey::{Failure, Outcome};
+
+/// One ether in wei.
+pub(crate) const ETHER: u64 = 1_000_000_000_000_000_000;
+
+/// `n` ether in wei.
+pub(crate) fn ether(n: u64) -> U256 {
+    U256::from(n) * U256::from(ETHER)
+}
+
+/// The repository root: the project whose `contracts/` the tests compile.
+pub(crate) fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The repository's `contracts/`, compiled once per process.
+pub(crate) fn artifacts() -> Arc<Artifacts> {
+    harvey::project::compiled(repo()).expect("contracts/ compiles")
+}
+
+/// A fresh chain over the repository's contracts.
+pub(crate) fn chain() -> Chain {
+    Chain::new(artifacts())
+}
+
+/// A fresh chain with the repository's contract `name` deployed (no constructor arguments).
+pub(crate) fn deployed(name: &str) -> (Chain, Address) {
+    let mut chain = chain();
+    let at = chain
+        .deploy(name, ())
+        .unwrap_or_else(|e| panic!("deploying {name}: {e}"));
+    (chain, at)
+}
+
+/// The repo's solc shim (solcjs from npm, installed on first use).
+pub(crate) fn shim() -> PathBuf {
+    repo().join("tools/solc-shim/solc")
+}
+
+/// A foundry.toml for sources in `contracts/`, no libraries, compiled by the shim, followed
+/// by `keys`.
+pub(crate) fn shim_toml(keys: &str) -> String {
+    format!(
+        "[profile.default]\nsrc = \"contracts\"\nlibs = []\nsolc = {:?}\n{keys}",
+        shim().display().to_string()
+    )
+}
+
+/// A throwaway project: [`shim_toml`] with `keys`, and `files` (name, text) under
+/// `contracts/`.
+pub(crate) fn project(keys: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("foundry.toml"), shim_toml(keys)).unwrap();
+    std::fs::create_dir_all(dir.path().join("contracts")).unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.path().join("contracts").join(name), text).unwrap();
+    }
+    dir
+}
+
+/// A `uint256` argument.
+pub(crate) fn uint(x: u64) -> DynSolValue {
+    DynSolValue::from(U256::from(x))
+}
+
+/// The calldata of `signature` with `args`.
+pub(crate) fn calldata(signature: &str, args: &[DynSolValue]) -> Bytes {
+    Function::parse(signature)
+        .expect("valid signature")
+        .abi_encode_input(args)
+        .expect("args fit")
+        .into()
+}
+
+/// A transaction calling `signature` with `args` on `to` from the first default sender.
+pub(crate) fn tx(chain: &Chain, to: Address, signature: &str, args: &[DynSolValue]) -> Tx {
+    Tx {
+        sender: chain.senders()[0],
+        to,
+        calldata: calldata(signature, args),
+        ..Tx::default()
+    }
+}
+
+/// Calls `signature` with `args` and `value` wei on `to` from `from`, committing; the outcome
+/// is returned whether or not the call reverted (a call that cannot be made panics).
+pub(crate) fn send(
+    chain: &mut Chain,
+    from: Address,
+    to: Address,
+    signature: &str,
+    args: &[DynSolValue],
+    value: U256,
+) -> TxOutcome {
+    let options = TxOptions {
+        sender: Some(from),
+        value,
+    };
+    chain
+        .call_with(to, signature, args, options)
+        .unwrap_or_else(|e| panic!("calling {signature}: {e}"))
+}
+
+/// Asserts that `outcome` is a failed `assert` (`Panic(0x01)`).
+pub(crate) fn assert_assert(outcome: &TxOutcome) {
+    assert_eq!(
+        outcome.status,
+        TxStatus::Revert(RevertReason::Panic(PanicCode::Assert)),
+        "{outcome:?}"
+    );
+}
+
+/// The campaign's failure; panics with its summary when it found none.
+pub(crate) fn failure(outcome: &Outcome) -> &Failure {
+    outcome.failure.as_ref().unwrap_or_else(|| {
+        panic!(
+            "expected a violation; summary:\n{}",
+            harvey::report::summary(&outcome.stats)
+        )
+    })
+}
