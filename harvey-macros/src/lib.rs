@@ -17,7 +17,7 @@ use syn::{ItemFn, parse_macro_input};
 /// Arguments: `contract = "Name"` or `contracts = ["A", "B"]` (deployed with no constructor
 /// arguments when there is no setup), `setup = path::to::fn` (a
 /// `fn(&mut Chain) -> harvey::Result<()>`), and the campaign settings of
-/// `harvey::config::SETTINGS`: `runs = N`, `time = "30s"`, `depth = N`, `seed = N`,
+/// `harvey_settings::SETTINGS` (the README lists them): `runs = N`, `time = "30s"`, `depth = N`, `seed = N`,
 /// `workers = N`, `prediction = false`, `demand_driven = false`, `dataflow = false`,
 /// `targets = "diff:origin/main"` (or `"src/Vault.sol:42"`, or a list of such lines),
 /// `require_targets = true`, `lookahead = false` (or `"no-analysis"`,
