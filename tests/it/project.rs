@@ -7,7 +7,7 @@ use std::sync::Arc;
 use harvey::Error;
 use harvey::project::{ProjectConfig, compiled};
 
-use crate::support::{project, repo, shim};
+use crate::support::{artifacts, environment, project, repo, shim};
 
 const GUARD: &str = "// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
@@ -19,13 +19,18 @@ contract Guard {
 }
 ";
 
+/// `ProjectConfig::discover` in the tests' [`environment`].
+fn discover(root: &Path) -> harvey::Result<ProjectConfig> {
+    ProjectConfig::discover_in(root, &environment())
+}
+
 #[test]
 fn second_compile_is_a_cache_hit() {
     let dir = project("", &[("Guard.sol", GUARD)]);
-    let config = ProjectConfig::discover(dir.path()).unwrap();
-    let first = config.compile().unwrap();
+    let config = discover(dir.path()).unwrap();
+    let first = config.compile_in(&environment()).unwrap();
     assert!(!first.cache_hit(), "a fresh project must be compiled");
-    let second = config.compile().unwrap();
+    let second = config.compile_in(&environment()).unwrap();
     assert!(
         second.cache_hit(),
         "unchanged sources must not be recompiled"
@@ -43,9 +48,9 @@ fn second_compile_is_a_cache_hit() {
 #[test]
 fn artifacts_carry_abi_bytecode_and_a_pc_to_line_index() {
     let dir = project("", &[("Guard.sol", GUARD)]);
-    let artifacts = ProjectConfig::discover(dir.path())
+    let artifacts = discover(dir.path())
         .unwrap()
-        .compile()
+        .compile_in(&environment())
         .unwrap();
     let guard = artifacts.get("Guard").unwrap();
     assert_eq!(guard.source_path, Path::new("contracts/Guard.sol"));
@@ -82,9 +87,9 @@ fn artifacts_carry_abi_bytecode_and_a_pc_to_line_index() {
 fn compile_errors_show_solc_messages_with_file_line_column() {
     let broken = "pragma solidity ^0.8.0;\ncontract Broken {\n    function f() external { undefinedThing(); }\n}\n";
     let dir = project("", &[("Broken.sol", broken)]);
-    let err = ProjectConfig::discover(dir.path())
+    let err = discover(dir.path())
         .unwrap()
-        .compile()
+        .compile_in(&environment())
         .unwrap_err();
     let text = err.to_string();
     assert!(matches!(err, Error::Compile { .. }), "{err:?}");
@@ -99,9 +104,9 @@ fn unknown_and_ambiguous_contract_names_list_the_choices() {
     };
     let (a, b) = (token("a"), token("b"));
     let dir = project("", &[("A.sol", &a), ("B.sol", &b), ("Guard.sol", GUARD)]);
-    let artifacts = ProjectConfig::discover(dir.path())
+    let artifacts = discover(dir.path())
         .unwrap()
-        .compile()
+        .compile_in(&environment())
         .unwrap();
 
     let err = artifacts.get("Vault").unwrap_err().to_string();
@@ -125,9 +130,9 @@ fn a_configured_solc_that_does_not_exist_is_a_clear_error() {
     let dir = project("", &[("Guard.sol", GUARD)]);
     let toml = "[profile.default]\nsrc = \"contracts\"\nsolc = \"bin/solc-missing\"\n";
     std::fs::write(dir.path().join("foundry.toml"), toml).unwrap();
-    let err = ProjectConfig::discover(dir.path())
+    let err = discover(dir.path())
         .unwrap()
-        .compile()
+        .compile_in(&environment())
         .unwrap_err();
     let text = err.to_string();
     assert!(matches!(err, Error::SolcNotFound { .. }), "{err:?}");
@@ -141,9 +146,9 @@ fn a_configured_solc_that_does_not_exist_is_a_clear_error() {
 #[test]
 fn a_project_without_sources_says_where_it_looked() {
     let dir = project("", &[]);
-    let text = ProjectConfig::discover(dir.path())
+    let text = discover(dir.path())
         .unwrap()
-        .compile()
+        .compile_in(&environment())
         .unwrap_err()
         .to_string();
     assert!(
@@ -154,7 +159,9 @@ fn a_project_without_sources_says_where_it_looked() {
 
 #[test]
 fn compiled_shares_one_compilation_per_process() {
-    let first = compiled(repo()).unwrap();
+    // The first compilation of a root is the process' (here in the tests' environment, as
+    // `artifacts` compiles it); later calls, whatever their environment, share it.
+    let first = artifacts();
     let second = compiled(repo()).unwrap();
     assert!(Arc::ptr_eq(&first, &second));
     assert!(
@@ -171,7 +178,7 @@ fn a_remapping_whose_target_is_missing_names_it_its_origin_and_the_path() {
         shim().display().to_string()
     );
     std::fs::write(dir.path().join("foundry.toml"), toml).unwrap();
-    let err = ProjectConfig::discover(dir.path()).unwrap_err();
+    let err = discover(dir.path()).unwrap_err();
     assert!(matches!(err, Error::Config(_)), "{err:?}");
     let text = err.to_string();
     for part in [
@@ -188,9 +195,9 @@ fn a_remapping_whose_target_is_missing_names_it_its_origin_and_the_path() {
 fn an_explicit_solc_is_binding_and_a_pragma_it_fails_names_the_file() {
     let pinned = "pragma solidity =0.8.7;\ncontract Pinned {}\n";
     let dir = project("", &[("Guard.sol", GUARD), ("Pinned.sol", pinned)]);
-    let err = ProjectConfig::discover(dir.path())
+    let err = discover(dir.path())
         .unwrap()
-        .compile()
+        .compile_in(&environment())
         .unwrap_err();
     assert!(matches!(err, Error::NoSolcForPragma { .. }), "{err:?}");
     let text = err.to_string();
@@ -210,9 +217,9 @@ fn a_library_that_cannot_be_deployed_is_a_link_error_naming_it_and_its_user() {
     let user = "pragma solidity ^0.8.0;\nimport {Big} from \"./Big.sol\";\ncontract User {\n    function size() external pure returns (uint256) { return Big.blob().length; }\n}\n";
     let dir = project("", &[("Big.sol", &big), ("User.sol", user)]);
     let artifacts = Arc::new(
-        ProjectConfig::discover(dir.path())
+        discover(dir.path())
             .unwrap()
-            .compile()
+            .compile_in(&environment())
             .unwrap(),
     );
     let user = artifacts.get("User").unwrap();

@@ -9,7 +9,7 @@ use alloy_dyn_abi::{DynSolValue, JsonAbiExt};
 use alloy_json_abi::Function;
 use harvey::chain::{RevertReason, Tx, TxOptions};
 use harvey::prelude::*;
-use harvey::project::Artifacts;
+use harvey::project::{Artifacts, Environment, compiled_in};
 use harvey::{Failure, Outcome};
 
 /// One ether in wei.
@@ -25,9 +25,22 @@ pub(crate) fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The repository's `contracts/`, compiled once per process.
+/// The process environment without the variables a user may have set for their own
+/// projects (`HARVEY_SOLC`, `HARVEY_SKIP`, `FOUNDRY_PROFILE`): the tests' projects name their
+/// compiler in foundry.toml and must compile the same whatever the user's shell says.
+pub(crate) fn environment() -> Environment {
+    Environment {
+        harvey_solc: None,
+        harvey_skip: None,
+        foundry_profile: None,
+        ..Environment::from_process()
+    }
+}
+
+/// The repository's `contracts/`, compiled once per process (in [`environment`]; campaigns
+/// that compile the same root later share this compilation).
 pub(crate) fn artifacts() -> Arc<Artifacts> {
-    harvey::project::compiled(repo()).expect("contracts/ compiles")
+    compiled_in(repo(), &environment()).expect("contracts/ compiles")
 }
 
 /// A fresh chain over the repository's contracts.
