@@ -6,10 +6,10 @@ use harvey::chain::{Chain, PanicCode};
 use harvey::prelude::*;
 use harvey::{Failure, PanicSet, Violation};
 
-use crate::support::{failure, repo};
+use crate::support::{campaign_on, failure, repo};
 
 fn campaign<'a>() -> Campaign<'a> {
-    Campaign::new(repo()).seed(1).runs(50_000)
+    campaign_on(repo()).seed(1).runs(50_000)
 }
 
 /// `Contract.function` of every call in the failing sequence.
@@ -398,10 +398,10 @@ fn every_abi_type_is_encoded_so_that_solidity_accepts_it() {
 fn runs_and_time_together_end_at_whichever_comes_first() {
     // `time` after `runs` keeps the run limit (it used to clear it).
     for campaign in [
-        Campaign::new(env!("CARGO_MANIFEST_DIR"))
+        campaign_on(repo())
             .runs(40)
             .time(std::time::Duration::from_secs(600)),
-        Campaign::new(env!("CARGO_MANIFEST_DIR"))
+        campaign_on(repo())
             .time(std::time::Duration::from_secs(600))
             .runs(40),
     ] {
@@ -414,7 +414,7 @@ fn runs_and_time_together_end_at_whichever_comes_first() {
 #[test]
 fn a_time_budget_alone_bounds_the_campaign() {
     let budget = std::time::Duration::from_millis(300);
-    let outcome = Campaign::new(repo())
+    let outcome = campaign_on(repo())
         .seed(2)
         .time(budget)
         .contract("Bank")

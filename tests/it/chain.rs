@@ -12,7 +12,7 @@ use harvey::observe::{CallKind, CmpOp, Comparison, StorageOp};
 use harvey::prelude::*;
 use harvey::project::ProjectConfig;
 
-use crate::support::{calldata, chain, repo, tx, uint};
+use crate::support::{calldata, chain, environment, repo, tx, uint};
 
 const SUB: u8 = 0x03;
 const EQ: u8 = 0x14;
@@ -524,10 +524,15 @@ fn chain_moves_across_threads() {
 fn optimized_chain() -> Chain {
     static OPTIMIZED: OnceLock<Arc<harvey::project::Artifacts>> = OnceLock::new();
     let artifacts = OPTIMIZED.get_or_init(|| {
-        let mut config = ProjectConfig::discover(repo()).expect("foundry.toml");
+        let env = environment();
+        let mut config = ProjectConfig::discover_in(repo(), &env).expect("foundry.toml");
         config.optimizer = true;
         config.cache_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("harvey-optimized");
-        Arc::new(config.compile().expect("contracts/ compiles optimized"))
+        Arc::new(
+            config
+                .compile_in(&env)
+                .expect("contracts/ compiles optimized"),
+        )
     });
     Chain::new(Arc::clone(artifacts))
 }

@@ -5,7 +5,7 @@ use harvey::chain::{CHAIN_ID, GENESIS_NUMBER, GENESIS_TIMESTAMP};
 use harvey::prelude::*;
 use harvey::project::ProjectConfig;
 
-use crate::support::project;
+use crate::support::{environment, project};
 
 const PROBE: &str = "// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.0;
@@ -33,9 +33,10 @@ fn big_contract() -> String {
 fn chain_with(keys: &str) -> Chain {
     let big = big_contract();
     let dir = project(keys, &[("EnvProbe.sol", PROBE), ("Big.sol", &big)]);
-    let artifacts = ProjectConfig::discover(dir.path())
+    let env = environment();
+    let artifacts = ProjectConfig::discover_in(dir.path(), &env)
         .unwrap()
-        .compile()
+        .compile_in(&env)
         .unwrap();
     Chain::new(std::sync::Arc::new(artifacts))
 }

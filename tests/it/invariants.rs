@@ -36,6 +36,9 @@ fn seats_founder_keeps_the_first_seat(chain: &Chain) -> bool {
 
 /// Targets named by line: `Guarded.lower`'s decrement is reachable, `probe`'s assertion is
 /// not (`level` never leaves 0..9), so with `require_targets` the test fails and names it.
+/// The expected message leaves out how many targets were missed: a user's `HARVEY_RUNS`
+/// overrides the attribute's budget (`targets_reached` checks which one is missed, under a
+/// budget no variable changes).
 #[harvey::invariant(
     contract = "Guarded",
     runs = 3_000,
@@ -43,9 +46,7 @@ fn seats_founder_keeps_the_first_seat(chain: &Chain) -> bool {
     targets = ["contracts/sequences/Guarded.sol:18", "contracts/sequences/Guarded.sol:24"],
     require_targets = true
 )]
-#[should_panic(
-    expected = "1 of 2 targets were never reached (require_targets is on): contracts/sequences/Guarded.sol:24 (Guarded)"
-)]
+#[should_panic(expected = "targets were never reached (require_targets is on)")]
 fn guarded_targets_are_required(_chain: &Chain) -> bool {
     true
 }

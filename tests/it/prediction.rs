@@ -9,13 +9,10 @@ use harvey::chain::{Chain, PanicCode};
 use harvey::prelude::*;
 use harvey::{Outcome, Violation};
 
-use crate::support::{failure, repo};
+use crate::support::{campaign_on, failure, repo};
 
 fn campaign<'a>(contract: &str) -> Campaign<'a> {
-    Campaign::new(repo())
-        .contract(contract)
-        .seed(1)
-        .runs(100_000)
+    campaign_on(repo()).contract(contract).seed(1).runs(100_000)
 }
 
 fn uint(v: u64, bits: usize) -> alloy_dyn_abi::DynSolValue {

@@ -8,10 +8,10 @@ use harvey::prelude::*;
 use harvey::{Outcome, ShrinkStats};
 
 use crate::reports_witness::initial;
-use crate::support::{ETHER, chain, failure, repo};
+use crate::support::{ETHER, campaign_on, chain, failure, repo};
 
 fn campaign<'a>() -> Campaign<'a> {
-    Campaign::new(repo()).seed(1).runs(2_000)
+    campaign_on(repo()).seed(1).runs(2_000)
 }
 
 fn float_within_initial(chain: &Chain) -> harvey::Result<()> {

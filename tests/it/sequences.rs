@@ -9,11 +9,11 @@ use harvey::chain::Chain;
 use harvey::prelude::*;
 use harvey::{Dependence, Failure, Outcome};
 
-use crate::support::{failure, repo};
+use crate::support::{campaign_on, failure, repo};
 
 /// A campaign deep enough for Counter's 40 increments.
 fn campaign<'a>(contract: &str) -> Campaign<'a> {
-    Campaign::new(repo())
+    campaign_on(repo())
         .contract(contract)
         .seed(1)
         .runs(200_000)
@@ -135,7 +135,7 @@ fn aggressive_discoveries_mark_functions_and_are_never_reported() {
 #[test]
 fn functions_whose_coverage_does_not_depend_on_state_keep_single_transactions() {
     // Baz branches on its arguments only; it writes state but never reads it.
-    let outcome = Campaign::new(repo())
+    let outcome = campaign_on(repo())
         .contract("Baz")
         .seed(3)
         .runs(5_000)
@@ -150,7 +150,7 @@ fn functions_whose_coverage_does_not_depend_on_state_keep_single_transactions() 
         stats.runs_by_length
     );
     // Without demand-driven fuzzing every sequence grows.
-    let eager = Campaign::new(repo())
+    let eager = campaign_on(repo())
         .contract("Baz")
         .seed(3)
         .runs(5_000)

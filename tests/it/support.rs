@@ -43,6 +43,19 @@ pub(crate) fn artifacts() -> Arc<Artifacts> {
     compiled_in(repo(), &environment()).expect("contracts/ compiles")
 }
 
+/// A campaign on the project at `root`, compiled first in [`environment`]: a campaign
+/// compiles its root through the per-process memo, and the first compilation decides.
+pub(crate) fn campaign_on<'a>(root: impl AsRef<Path>) -> Campaign<'a> {
+    let root = root.as_ref();
+    let _ = compiled_in(root, &environment());
+    Campaign::new(root)
+}
+
+/// The artifacts of the project at `root`, compiled once per process in [`environment`].
+pub(crate) fn compiled_at(root: &Path) -> harvey::Result<Arc<Artifacts>> {
+    compiled_in(root, &environment())
+}
+
 /// A fresh chain over the repository's contracts.
 pub(crate) fn chain() -> Chain {
     Chain::new(artifacts())

@@ -6,10 +6,10 @@
 
 use harvey::prelude::*;
 
-use crate::support::{chain, failure, repo};
+use crate::support::{campaign_on, chain, failure, repo};
 
 fn campaign<'a>() -> Campaign<'a> {
-    Campaign::new(repo()).seed(3).runs(30_000)
+    campaign_on(repo()).seed(3).runs(30_000)
 }
 
 fn passed(outcome: &Outcome) {

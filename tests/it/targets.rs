@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use harvey::Error;
-use harvey::project::{ContractArtifact, compiled};
+use harvey::project::ContractArtifact;
 use harvey::targets::{Resolved, Target, TargetSpec, resolve};
 
-use crate::support::shim_toml;
+use crate::support::{campaign_on, compiled_at, shim_toml};
 
 fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
@@ -163,7 +163,7 @@ fn diff_targets_added_changed_and_deleted_lines_and_untracked_files() {
     let (_repo, root) = repository("pkg", VAULT);
     std::fs::write(root.join("contracts/Vault.sol"), EDITED).unwrap();
     std::fs::write(root.join("contracts/Extra.sol"), EXTRA).unwrap();
-    let artifacts = compiled(&root).unwrap();
+    let artifacts = compiled_at(&root).unwrap();
     let spec: TargetSpec = "diff:HEAD".parse().unwrap();
     let resolved = resolve(&spec, &root, &artifacts).unwrap();
     assert!(resolved.warnings.is_empty(), "{:?}", resolved.warnings);
@@ -204,7 +204,7 @@ fn a_comment_only_change_targets_nothing_and_says_so() {
     let (_repo, root) = repository("", VAULT);
     let edited = VAULT.replace("// credit the sender", "// credit the caller");
     std::fs::write(root.join("contracts/Vault.sol"), edited).unwrap();
-    let artifacts = compiled(&root).unwrap();
+    let artifacts = compiled_at(&root).unwrap();
     let spec: TargetSpec = "diff:HEAD".parse().unwrap();
     let resolved = resolve(&spec, &root, &artifacts).unwrap();
     assert!(resolved.targets.is_empty(), "{:#?}", resolved.targets);
@@ -219,7 +219,7 @@ fn a_comment_only_change_targets_nothing_and_says_so() {
 #[test]
 fn explicit_lines_map_like_diffs_and_warn_about_lines_without_code() {
     let (_repo, root) = repository("", VAULT);
-    let artifacts = compiled(&root).unwrap();
+    let artifacts = compiled_at(&root).unwrap();
     let fee = line_of(VAULT, "fee = amount / 100");
     let comment = line_of(VAULT, "// credit the sender");
     let text = format!(
@@ -252,7 +252,7 @@ fn explicit_lines_map_like_diffs_and_warn_about_lines_without_code() {
 #[test]
 fn an_unchanged_tree_targets_nothing_and_says_so() {
     let (_repo, root) = repository("", VAULT);
-    let artifacts = compiled(&root).unwrap();
+    let artifacts = compiled_at(&root).unwrap();
     let resolved = resolve(&"diff:HEAD".parse().unwrap(), &root, &artifacts).unwrap();
     assert!(resolved.targets.is_empty(), "{:#?}", resolved.targets);
     assert_eq!(
@@ -264,7 +264,7 @@ fn an_unchanged_tree_targets_nothing_and_says_so() {
 #[test]
 fn an_unknown_revision_is_an_error_with_gits_message() {
     let (_repo, root) = repository("", VAULT);
-    let artifacts = compiled(&root).unwrap();
+    let artifacts = compiled_at(&root).unwrap();
     let spec: TargetSpec = "diff:no-such-branch".parse().unwrap();
     let err = resolve(&spec, &root, &artifacts).unwrap_err();
     assert!(matches!(err, Error::Targets(_)), "{err:?}");
@@ -278,7 +278,7 @@ fn an_unknown_revision_is_an_error_with_gits_message() {
 #[test]
 fn a_directory_outside_git_is_an_error() {
     let (_repo, root) = repository("", VAULT);
-    let artifacts = compiled(&root).unwrap();
+    let artifacts = compiled_at(&root).unwrap();
     let outside = tempfile::tempdir().unwrap();
     let spec: TargetSpec = "diff:HEAD".parse().unwrap();
     let err = resolve(&spec, outside.path(), &artifacts).unwrap_err();
@@ -298,7 +298,7 @@ fn deleting_a_last_statement_targets_the_statement_before_it() {
     let (_repo, root) = repository("", VAULT);
     let edited = VAULT.replace("        fee = amount / 100;\n", "");
     std::fs::write(root.join("contracts/Vault.sol"), &edited).unwrap();
-    let artifacts = compiled(&root).unwrap();
+    let artifacts = compiled_at(&root).unwrap();
     let resolved = resolve(&"diff:HEAD".parse().unwrap(), &root, &artifacts).unwrap();
     assert!(resolved.warnings.is_empty(), "{:?}", resolved.warnings);
     assert_eq!(
@@ -318,7 +318,7 @@ fn a_diff_campaign_reaches_the_changed_lines() {
         "        fee = amount / 100;\n        if (amount == 424242) {\n            fee = 7;\n        }\n",
     );
     std::fs::write(root.join("contracts/Vault.sol"), &edited).unwrap();
-    let outcome = harvey::Campaign::new(&root)
+    let outcome = campaign_on(&root)
         .contract("Vault")
         .seed(3)
         .runs(20_000)
@@ -346,7 +346,7 @@ fn a_diff_campaign_reaches_the_changed_lines() {
 #[test]
 fn a_diff_campaign_against_an_unknown_revision_fails_before_fuzzing() {
     let (_repo, root) = repository("", VAULT);
-    let err = harvey::Campaign::new(&root)
+    let err = campaign_on(&root)
         .contract("Vault")
         .seed(1)
         .runs(10)

@@ -4,10 +4,10 @@
 use harvey::TargetSpec;
 use harvey::prelude::*;
 
-use crate::support::{chain, repo};
+use crate::support::{campaign_on, chain, repo};
 
 fn campaign<'a>(targets: &str) -> Campaign<'a> {
-    Campaign::new(repo())
+    campaign_on(repo())
         .contract("Guarded")
         .seed(4)
         .runs(5_000)
@@ -105,7 +105,7 @@ fn targets_in_contracts_the_campaign_does_not_deploy_are_named() {
 fn the_lookahead_analysis_steers_towards_a_hard_assertion() {
     // Loops.sol after ICSE'20's running example: two input-dependent loops on one side,
     // `a * a == b + 7` behind a mode set by an earlier transaction on the other.
-    let outcome = Campaign::new(repo())
+    let outcome = campaign_on(repo())
         .contract("Loops")
         .seed(1)
         .runs(50_000)
