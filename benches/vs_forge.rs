@@ -118,9 +118,6 @@ const SEQUENCE_CASES: [ForgeCase; 5] = [
 /// calls in a row.
 const SEQUENCE_DEPTH: u32 = 64;
 
-/// harvey's depth in the first table: its default (forge gets the same).
-const DEFAULT_DEPTH: u32 = 8;
-
 /// Wall-clock budget per campaign for each tool; a bug not found within it counts as not
 /// found.
 const BUDGET: Duration = Duration::from_secs(10);
@@ -143,9 +140,11 @@ fn main() {
         "{:<12} {:>11} {:>11} {:>11} {:>8} {:>8}   found (on/off/forge)",
         "contract", "harvey", "no predict", "forge", "off/on", "forge/on"
     );
+    // harvey's depth in the first table: its default (forge gets the same).
+    let depth = harvey::Config::default().depth;
     for case in &CASES {
-        let project = forge::prepare(root, &forge, case, BUDGET, DEFAULT_DEPTH)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let project =
+            forge::prepare(root, &forge, case, BUDGET, depth).unwrap_or_else(|e| panic!("{e}"));
         let mut on = Vec::new();
         let mut off = Vec::new();
         let mut peer = Vec::new();
@@ -154,8 +153,8 @@ fn main() {
             ..Switches::ALL
         };
         for seed in 1..=seeds {
-            on.push(harvey_run(case.contract, seed, DEFAULT_DEPTH, Switches::ALL).found);
-            off.push(harvey_run(case.contract, seed, DEFAULT_DEPTH, no_prediction).found);
+            on.push(harvey_run(case.contract, seed, depth, Switches::ALL).found);
+            off.push(harvey_run(case.contract, seed, depth, no_prediction).found);
             peer.push(forge_time(&project, seed));
         }
         let found = format!("{}/{}/{} of {seeds}", hits(&on), hits(&off), hits(&peer));

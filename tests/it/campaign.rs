@@ -6,7 +6,7 @@ use harvey::chain::{Chain, PanicCode};
 use harvey::prelude::*;
 use harvey::{Failure, PanicSet, Violation};
 
-use crate::support::{campaign_on, failure, repo};
+use crate::support::{campaign_on, failure, founder_keeps_the_first_seat, repo};
 
 fn campaign<'a>() -> Campaign<'a> {
     campaign_on(repo()).seed(1).runs(50_000)
@@ -19,13 +19,6 @@ fn calls(failure: &Failure) -> Vec<String> {
         .iter()
         .map(|c| format!("{}.{}", c.contract, c.function_name()))
         .collect()
-}
-
-fn seats_invariant(chain: &Chain) -> harvey::Result<bool> {
-    let seats = chain.get("Seats");
-    let first: Address = chain.view(seats, "first()", ())?;
-    let founder: Address = chain.view(seats, "founder()", ())?;
-    Ok(first == founder || first == Address::ZERO)
 }
 
 #[test]
@@ -51,14 +44,13 @@ fn finds_the_assert_behind_two_calls_and_shrinks_it() {
 fn finds_the_sender_ordering_bug() {
     let outcome = campaign()
         .contract("Seats")
-        .invariant(
-            "founder keeps the first seat",
-            |chain: &Chain| match seats_invariant(chain) {
+        .invariant("founder keeps the first seat", |chain: &Chain| {
+            match founder_keeps_the_first_seat(chain) {
                 Ok(true) => Ok(()),
                 Ok(false) => Err("the first seat moved away from the founder".to_string()),
                 Err(e) => Err(e.to_string()),
-            },
-        )
+            }
+        })
         .run()
         .unwrap();
     let failure = failure(&outcome);

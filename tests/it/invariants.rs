@@ -3,6 +3,8 @@
 
 use harvey::prelude::*;
 
+use crate::support::founder_keeps_the_first_seat;
+
 fn bank_setup(chain: &mut Chain) -> harvey::Result<()> {
     let bank = chain.deploy("Bank", ())?;
     chain.fuzz(bank);
@@ -28,10 +30,7 @@ fn bank_accounts_add_up(chain: &Chain) -> harvey::Result<()> {
 #[harvey::invariant(contract = "Seats", runs = 1, seed = 5)]
 #[should_panic(expected = "replaying the regression file")]
 fn seats_founder_keeps_the_first_seat(chain: &Chain) -> bool {
-    let seats = chain.get("Seats");
-    let first: Address = chain.view(seats, "first()", ()).unwrap();
-    let founder: Address = chain.view(seats, "founder()", ()).unwrap();
-    first == founder || first == Address::ZERO
+    founder_keeps_the_first_seat(chain).unwrap()
 }
 
 /// Targets named by line: `Guarded.lower`'s decrement is reachable, `probe`'s assertion is

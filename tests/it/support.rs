@@ -56,6 +56,15 @@ pub(crate) fn compiled_at(root: &Path) -> harvey::Result<Arc<Artifacts>> {
     compiled_in(root, &environment())
 }
 
+/// `Seats`' invariant: the first seat stays the founder's (or empty). A second sender that
+/// takes a seat and promotes itself breaks it.
+pub(crate) fn founder_keeps_the_first_seat(chain: &Chain) -> harvey::Result<bool> {
+    let seats = chain.get("Seats");
+    let first: Address = chain.view(seats, "first()", ())?;
+    let founder: Address = chain.view(seats, "founder()", ())?;
+    Ok(first == founder || first == Address::ZERO)
+}
+
 /// A fresh chain over the repository's contracts.
 pub(crate) fn chain() -> Chain {
     Chain::new(artifacts())
