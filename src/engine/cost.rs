@@ -56,6 +56,11 @@ pub(crate) type Occurrences = FastMap<(CodePc, bool), u32>;
 /// A run's metrics by key, for comparing a mutant's costs with its parent's.
 pub(crate) type CostMap = FastMap<CostKey, Cost>;
 
+/// `costs` by key.
+pub(crate) fn map_of(costs: &[Cost]) -> CostMap {
+    costs.iter().map(|c| (c.key, *c)).collect()
+}
+
 /// Appends the metrics of transaction `tx`'s trace to `out`; `target` is the arbitrary
 /// slot of the storage-write metric ([`crate::oracle::arbitrary_slot`]).
 pub(crate) fn costs_of(

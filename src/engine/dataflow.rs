@@ -149,6 +149,11 @@ impl Dataflow {
         self.dependent[function]
     }
 
+    /// Per function (surface order): whether and why its sequences may grow.
+    pub(crate) fn dependences(&self) -> &[Option<Dependence>] {
+        &self.dependent
+    }
+
     /// The slots `function` has been seen to read (what an aggressive run may fuzz).
     pub(crate) fn reads(&self, function: usize) -> &[Slot] {
         &self.functions[function].reads.order

@@ -70,11 +70,6 @@ impl Predictor {
         &self.costs
     }
 
-    /// The last run's metrics by key, to compare a later mutant with.
-    pub(crate) fn cost_map(&self) -> CostMap {
-        self.costs.iter().map(|c| (c.key, *c)).collect()
-    }
-
     /// After running `prediction`: counts it, and returns the chain's next step, if any.
     /// A chain that ends without minimizing its metric counts against the metric.
     pub(crate) fn follow(&mut self, prediction: &Prediction) -> Option<Prediction> {

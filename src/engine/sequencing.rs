@@ -138,10 +138,8 @@ impl Sequencing {
     }
 
     /// Per function (surface order): whether and why its sequences may grow.
-    pub(crate) fn dependence(&self, functions: usize) -> Vec<Option<Dependence>> {
-        (0..functions)
-            .map(|f| self.dataflow.dependence(f))
-            .collect()
+    pub(crate) fn dependence(&self) -> &[Option<Dependence>] {
+        self.dataflow.dependences()
     }
 
     /// Regular runs by sequence length (index: length).

@@ -16,7 +16,7 @@ use rand::{Rng, SeedableRng};
 use crate::abi::{self, Dictionary};
 use crate::config::{Config, Steering};
 use crate::engine::corpus::{Corpus, Schedule};
-use crate::engine::cost::CostMap;
+use crate::engine::cost::{self, CostMap};
 use crate::engine::dataflow::Dependence;
 use crate::engine::executor::{EdgeKey, Executor, Seen, Sink};
 use crate::engine::input::{Change, Sequence};
@@ -228,13 +228,7 @@ impl<'a> Worker<'a> {
         mutator: &Mutator<'_>,
     ) -> Result<u64, Stop> {
         let parent = self.corpus.get(index).sequence.clone();
-        let parent_costs: CostMap = self
-            .corpus
-            .get(index)
-            .costs
-            .iter()
-            .map(|c| (c.key, *c))
-            .collect();
+        let parent_costs = cost::map_of(&self.corpus.get(index).costs);
         let mut predicted: Option<Prediction> = None;
         let mut spent = 0;
         while spent < energy || predicted.is_some() {
@@ -277,7 +271,7 @@ impl<'a> Worker<'a> {
                     // A structure mutant on a known path may still be a new context for
                     // the metrics of its last transaction: pair it with a one-leaf twin.
                     spent += 1;
-                    let costs = self.predictor.as_ref().map(Predictor::cost_map);
+                    let costs = self.predictor.as_ref().map(|p| cost::map_of(p.costs()));
                     let (twin, change) = mutator.mutate_input(&input, &mut self.rng, &self.dict);
                     self.execute(&twin)?;
                     self.predict(&input, &costs.unwrap_or_default(), &twin, &change)
@@ -423,7 +417,6 @@ impl<'a> Worker<'a> {
         for entry in self.corpus.entries() {
             SequenceStats::count_length(&mut corpus_lengths, entry.sequence.txs.len());
         }
-        let functions = self.executor.surface().functions.len();
         WorkerReport {
             coverage: self.executor.coverage().clone(),
             paths: self.corpus.entries().iter().map(|e| e.path).collect(),
@@ -436,7 +429,7 @@ impl<'a> Worker<'a> {
             lengths: self.sequencing.lengths().to_vec(),
             corpus_lengths,
             aggressive_runs: self.sequencing.aggressive_runs(),
-            dependence: self.sequencing.dependence(functions),
+            dependence: self.sequencing.dependence().to_vec(),
             lookahead: LookaheadStats {
                 ids: self.corpus.lookahead_ids(),
                 ..self
