@@ -22,6 +22,21 @@ pub(crate) struct TxInput {
     pub(crate) warp: Warp,
 }
 
+#[cfg(test)]
+impl TxInput {
+    /// A call of `function` with `args` from the first sender, without value or warp: the
+    /// transaction unit tests build.
+    pub(crate) fn of(function: usize, args: Vec<DynSolValue>) -> TxInput {
+        TxInput {
+            sender: 0,
+            function,
+            args,
+            value: U256::ZERO,
+            warp: Warp::default(),
+        }
+    }
+}
+
 /// Transactions run in order from the post-setup state.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Sequence {

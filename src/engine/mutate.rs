@@ -532,16 +532,6 @@ mod tests {
         }
     }
 
-    fn tx(function: usize, args: Vec<DynSolValue>) -> TxInput {
-        TxInput {
-            sender: 0,
-            function,
-            args,
-            value: U256::ZERO,
-            warp: Warp::default(),
-        }
-    }
-
     /// Three functions without arguments: `write()` writes slot 1, `read()` reads it, and
     /// `count()` reads and writes slot 2 and branches on it.
     fn three() -> (Surface, Dataflow) {
@@ -583,7 +573,7 @@ mod tests {
         let pools = Pools::default();
         let mutator = Mutator::new(&surface, 8, true, true);
         let parent = Sequence {
-            txs: vec![tx(1, vec![])],
+            txs: vec![TxInput::of(1, vec![])],
         };
         let guide = Guide {
             dataflow: &dataflow,
@@ -637,7 +627,7 @@ mod tests {
             pools: &pools,
         };
         let parent = Sequence {
-            txs: vec![tx(2, vec![])],
+            txs: vec![TxInput::of(2, vec![])],
         };
         let run = |m: &Sequence| m.txs.windows(6).any(|w| w.iter().all(|t| t.function == 2));
         let with = Mutator::new(&surface, 32, true, true);
@@ -659,8 +649,8 @@ mod tests {
         let secret = DynSolValue::Uint(U256::from(1234), 256);
         let mut seq = Sequence {
             txs: vec![
-                tx(0, vec![secret.clone()]),
-                tx(
+                TxInput::of(0, vec![secret.clone()]),
+                TxInput::of(
                     1,
                     vec![
                         DynSolValue::Bool(true),

@@ -120,13 +120,7 @@ mod tests {
     use rand::SeedableRng;
 
     fn tx(function: usize) -> TxInput {
-        TxInput {
-            sender: 0,
-            function,
-            args: Vec::new(),
-            value: U256::ZERO,
-            warp: Default::default(),
-        }
+        TxInput::of(function, Vec::new())
     }
 
     #[test]

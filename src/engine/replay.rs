@@ -66,7 +66,6 @@ mod tests {
     use alloy_primitives::{Address, U256};
 
     use super::*;
-    use crate::chain::Warp;
     use crate::engine::surface::tests::ether_surface;
     use crate::outcome::Call;
     use crate::regression::RegressionFile;
@@ -74,10 +73,8 @@ mod tests {
     fn input(function: usize, args: Vec<DynSolValue>, value: u64) -> TxInput {
         TxInput {
             sender: 1,
-            function,
-            args,
             value: U256::from(value),
-            warp: Warp::default(),
+            ..TxInput::of(function, args)
         }
     }
 

@@ -439,7 +439,6 @@ fn find_address(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::chain::Warp;
     use crate::engine::input::TxInput;
     use alloy_primitives::U256;
 
@@ -505,20 +504,10 @@ pub(crate) mod tests {
         }
     }
 
-    fn tx(function: usize, args: Vec<DynSolValue>) -> TxInput {
-        TxInput {
-            sender: 0,
-            function,
-            args,
-            value: U256::ZERO,
-            warp: Warp::default(),
-        }
-    }
-
     #[test]
     fn conform_maps_bounded_arguments_and_keeps_fallback_calldata_off_selectors() {
         let surface = ether_surface();
-        let mut withdraw = tx(0, vec![DynSolValue::Uint(U256::from(25), 256)]);
+        let mut withdraw = TxInput::of(0, vec![DynSolValue::Uint(U256::from(25), 256)]);
         surface.conform(&mut withdraw);
         // forge-std: bound(25, 1, 10) == 1 + (25 - 10) % 10 - 1 == 5.
         assert_eq!(withdraw.args, [DynSolValue::Uint(U256::from(5), 256)]);
@@ -530,7 +519,7 @@ pub(crate) mod tests {
             (vec![1, 2, 3], vec![1, 2, 3]),
             (vec![5, 6, 7, 9], vec![5, 6, 7, 9]),
         ] {
-            let mut fallback = tx(3, vec![DynSolValue::Bytes(data.clone())]);
+            let mut fallback = TxInput::of(3, vec![DynSolValue::Bytes(data.clone())]);
             surface.conform(&mut fallback);
             assert_eq!(fallback.args, [DynSolValue::Bytes(expected)], "{data:?}");
         }
