@@ -45,7 +45,7 @@ impl Outcome {
             .targets
             .iter()
             .filter(|t| t.reached.is_none())
-            .map(|t| format!("{} ({})", t.location, t.contract))
+            .map(TargetStats::label)
             .collect()
     }
 }
@@ -256,6 +256,13 @@ pub struct TargetStats {
     pub contract: String,
     /// The first fuzzing run that reached it; `None` if none did.
     pub reached: Option<TargetReach>,
+}
+
+impl TargetStats {
+    /// How reports name the target: `file:line (Contract)`.
+    pub fn label(&self) -> String {
+        format!("{} ({})", self.location, self.contract)
+    }
 }
 
 /// How a target was first reached.

@@ -462,11 +462,11 @@ fn render_targets(out: &mut String, stats: &Stats) {
     }
     let width = targets
         .iter()
-        .map(|t| t.location.len() + t.contract.len() + 3)
+        .map(|t| t.label().chars().count())
         .max()
         .unwrap_or(0);
     for target in targets {
-        let name = format!("{} ({})", target.location, target.contract);
+        let name = target.label();
         match &target.reached {
             Some(reach) => {
                 let calls: Vec<String> = reach

@@ -20,7 +20,7 @@ use harvey::chain::{Chain, PanicCode, RevertReason, Tx, TxOptions};
 use harvey::prelude::*;
 use harvey::project::{Artifacts, Environment, ProjectConfig, compiled_in};
 
-use crate::support::{ether, repo};
+use crate::support::{self, ether, repo};
 
 fn fixture() -> PathBuf {
     repo().join("tests/fixtures/foundry-project")
@@ -55,10 +55,7 @@ fn environment() -> &'static Environment {
         }
         Environment {
             xdg_data_home: Some(data),
-            harvey_solc: None,
-            harvey_skip: None,
-            foundry_profile: None,
-            ..Environment::from_process()
+            ..support::environment()
         }
     })
 }

@@ -40,14 +40,15 @@ pub(crate) fn environment() -> Environment {
 /// The repository's `contracts/`, compiled once per process (in [`environment`]; campaigns
 /// that compile the same root later share this compilation).
 pub(crate) fn artifacts() -> Arc<Artifacts> {
-    compiled_in(repo(), &environment()).expect("contracts/ compiles")
+    compiled_at(repo()).expect("contracts/ compiles")
 }
 
 /// A campaign on the project at `root`, compiled first in [`environment`]: a campaign
 /// compiles its root through the per-process memo, and the first compilation decides.
 pub(crate) fn campaign_on<'a>(root: impl AsRef<Path>) -> Campaign<'a> {
     let root = root.as_ref();
-    let _ = compiled_in(root, &environment());
+    // A compile error is the campaign's to report, from the same memo.
+    let _ = compiled_at(root);
     Campaign::new(root)
 }
 
