@@ -213,6 +213,7 @@ fn storage_accesses_carry_slot_and_value() {
         StorageAccess {
             op: StorageOp::Store,
             address: CODE_AT,
+            code: CODE_AT,
             pc: 4,
             slot: U256::from(1),
             value: U256::from(5),
@@ -220,6 +221,7 @@ fn storage_accesses_carry_slot_and_value() {
         StorageAccess {
             op: StorageOp::Load,
             address: CODE_AT,
+            code: CODE_AT,
             pc: 7,
             slot: U256::from(1),
             value: U256::from(5),
