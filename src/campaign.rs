@@ -2,8 +2,10 @@
 //! what `#[harvey::invariant]` runs, and the API for driving campaigns without the macro.
 //!
 //! Order of work: compile, run setup, check the post-setup state, replay the regression
-//! file (if any), fuzz, shrink the first violation within its own budget (a share of the
-//! campaign's), save it to the regression file. The engine does each step
+//! file (if any), fuzz, shrink each violation within its own budget (a share of the
+//! campaign's), save them to the regression file. Failing fast (the default) the first
+//! violation ends the campaign; with `fail_fast = false` every step runs and every distinct
+//! violation is reported. The engine does each step
 //! ([`crate::engine::Engine`]); this module composes them and does the I/O.
 
 use std::path::PathBuf;
@@ -40,7 +42,7 @@ type ProgressFn<'a> = Box<dyn Fn(&Progress) + Sync + 'a>;
 ///     .seed(7)
 ///     .runs(5_000)
 ///     .run()?;
-/// assert!(outcome.passed(), "{}", harvey::report::failure_report(outcome.failure.as_ref().unwrap(), None));
+/// assert!(outcome.passed(), "{}", harvey::report::failures_report(&outcome.failures, None));
 /// # Ok::<(), harvey::Error>(())
 /// ```
 pub struct Campaign<'a> {
@@ -191,6 +193,15 @@ impl<'a> Campaign<'a> {
     /// pull request wants. Default off.
     pub fn require_targets(mut self, require: bool) -> Self {
         self.config.require_targets = require;
+        self
+    }
+
+    /// Stop at the first violation (`true`, the default), or keep fuzzing to the budget and
+    /// report every distinct violation ([`Outcome::failures`]), each shrunk and saved:
+    /// distinct by kind and place (an invariant by name, a Panic by code and source line).
+    /// Replays every saved failure before fuzzing on.
+    pub fn fail_fast(mut self, fail_fast: bool) -> Self {
+        self.config.fail_fast = fail_fast;
         self
     }
 
