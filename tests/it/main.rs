@@ -9,10 +9,12 @@
 
 mod support;
 
+mod all_violations;
 mod campaign;
 mod chain;
 mod chain_settings;
 mod foundry_project;
+mod hive_witness;
 mod invariants;
 mod lookahead;
 mod macro_ui;
