@@ -944,6 +944,22 @@ mod tests {
     }
 
     #[test]
+    fn progress_lines_count_the_violations_found() {
+        let progress = Progress {
+            elapsed: Duration::from_secs(4),
+            sequences: 12_000,
+            transactions: 40_000,
+            edges: 31,
+            corpus: 9,
+            violations: 2,
+        };
+        assert_eq!(
+            progress_line("maze", &progress),
+            "harvey maze: 4.0s | 12,000 sequences | 10,000 tx/s | 31 edges | corpus 9 | 2 violations"
+        );
+    }
+
+    #[test]
     fn numbers_and_times_are_readable() {
         assert_eq!(thousands(0), "0");
         assert_eq!(thousands(1_234_567), "1,234,567");

@@ -164,3 +164,51 @@ fn workers_share_what_they_found_and_report_each_violation_once() {
         .unwrap();
     assert_eq!(found(&outcome), HIVE_BUGS);
 }
+
+#[test]
+fn a_panic_one_call_deep_is_placed_in_the_callee() {
+    let outcome = campaign_on(repo())
+        .setup(|chain| {
+            let lock = chain.deploy("Lock", ())?;
+            let gate = chain.deploy("Gate", (lock,))?;
+            chain.fuzz(gate);
+            Ok(())
+        })
+        .seed(5)
+        .runs(5_000)
+        .run()
+        .unwrap();
+    let failure = outcome.failure().expect("the lock's assert fails");
+    crate::support::assert_panic_at(
+        failure,
+        harvey::chain::PanicCode::Assert,
+        "contracts/bugs/Gate.sol:10",
+        "Lock",
+    );
+    assert_eq!(failure.calls.len(), 1);
+}
+
+#[test]
+fn a_post_setup_violation_is_reported_first_and_fuzzing_goes_on() {
+    let called = |chain: &Chain| {
+        chain
+            .view::<U256>(chain.get("Hive"), "calls()", ())
+            .is_ok_and(|calls| calls > U256::ZERO)
+    };
+    let outcome = hive()
+        .invariant("called", called)
+        .fail_fast(false)
+        .run()
+        .unwrap();
+    let first = &outcome.failures[0];
+    assert!(first.calls.is_empty() && first.shrink.is_none());
+    assert!(matches!(&first.violation, Violation::Invariant { name, .. } if name == "called"));
+    let mut expected: Vec<String> = HIVE_BUGS.iter().map(|b| b.to_string()).collect();
+    expected.push("invariant called".into());
+    expected.sort();
+    assert_eq!(found(&outcome), expected);
+    // Failing fast, the post-setup state's violation is all there is.
+    let fast = hive().invariant("called", called).run().unwrap();
+    assert_eq!(fast.failures.len(), 1);
+    assert_eq!(fast.stats.sequences, 0);
+}

@@ -10,11 +10,11 @@
 mod support;
 
 mod all_violations;
+mod all_violations_witness;
 mod campaign;
 mod chain;
 mod chain_settings;
 mod foundry_project;
-mod hive_witness;
 mod invariants;
 mod lookahead;
 mod macro_ui;

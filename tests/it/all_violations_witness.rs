@@ -1,5 +1,6 @@
-//! Witnesses for `contracts/bugs/Hive.sol`: each of its bugs is reached by direct calls, and
-//! the calls next to each bug behave, so a campaign on `Hive` can only report those bugs.
+//! Witnesses for the contracts of `all_violations`, `contracts/bugs/Hive.sol` and `Gate.sol`:
+//! each bug is reached by direct calls, and the calls next to each bug behave, so a campaign
+//! can only report those bugs.
 
 use alloy_dyn_abi::DynSolValue;
 use harvey::chain::{PanicCode, RevertReason, TxOutcome, TxStatus};
@@ -56,4 +57,13 @@ fn each_hive_bug_is_reached_by_direct_calls() {
     }
     let visits: U256 = chain.view(hive, "visits()", ()).unwrap();
     assert_eq!(visits, U256::from(3));
+}
+
+#[test]
+fn the_gate_passes_on_the_locks_assert() {
+    let mut chain = crate::support::chain();
+    let lock = chain.deploy("Lock", ()).unwrap();
+    let gate = chain.deploy("Gate", (lock,)).unwrap();
+    assert!(call(&mut chain, gate, "enter(uint64)", &[uint(0x5AFF)]).is_success());
+    assert_assert(&call(&mut chain, gate, "enter(uint64)", &[uint(0x5AFE)]));
 }
