@@ -140,7 +140,10 @@ impl<'a> Shared<'a> {
     pub(crate) fn report(&self, identity: String, sequence: Sequence, found: Found) {
         let mut sightings = self.sightings.lock().unwrap_or_else(|e| e.into_inner());
         let (list, known) = &mut *sightings;
-        if known.insert(identity) {
+        // Failing fast, the first sighting is the campaign's, even when another worker
+        // finds another bug before it sees the stop.
+        let wanted = !(self.fail_fast && !list.is_empty());
+        if wanted && known.insert(identity) {
             list.push(Sighting {
                 sequence,
                 found,
