@@ -142,7 +142,7 @@ impl<'a> Shared<'a> {
         let (list, known) = &mut *sightings;
         // Failing fast, the first sighting is the campaign's, even when another worker
         // finds another bug before it sees the stop.
-        let wanted = !(self.fail_fast && !list.is_empty());
+        let wanted = !self.fail_fast || list.is_empty();
         if wanted && known.insert(identity) {
             list.push(Sighting {
                 sequence,
