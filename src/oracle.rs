@@ -322,6 +322,40 @@ mod tests {
         assert_eq!(err.into_check(), Err("short by 3 wei".into()));
     }
 
+    fn site(depth: u32, pc: u32, panic: Option<u64>) -> RevertSite {
+        RevertSite {
+            code: Address::with_last_byte(depth as u8),
+            pc,
+            depth,
+            panic: panic.map(U256::from),
+            jumps: [u32::MAX; crate::observe::RECENT_JUMPS],
+        }
+    }
+
+    #[test]
+    fn a_panic_is_placed_where_the_innermost_frame_raised_it() {
+        let code = U256::from(1);
+        // The callee (depth 3) raised it, its callers bubbled it up.
+        let bubbled = [
+            site(3, 30, Some(1)),
+            site(2, 20, Some(1)),
+            site(1, 10, Some(1)),
+        ];
+        assert_eq!(panic_origin(&bubbled, code).map(|s| s.pc), Some(30));
+        // A callee's Panic that was caught (try/catch) and followed by another call: the
+        // transaction's own Panic is raised where the chain of equal reverts starts.
+        let caught = [
+            site(2, 40, Some(1)),
+            site(2, 41, None),
+            site(1, 10, Some(1)),
+        ];
+        assert_eq!(panic_origin(&caught, code).map(|s| s.pc), Some(10));
+        // Another code further in is not this Panic's origin.
+        let other = [site(2, 50, Some(0x11)), site(1, 10, Some(1))];
+        assert_eq!(panic_origin(&other, code).map(|s| s.pc), Some(10));
+        assert_eq!(panic_origin(&[site(1, 10, None)], code), None);
+    }
+
     #[test]
     fn panic_payloads_become_messages() {
         let payload = catch_unwind(|| panic!("boom {}", 7)).unwrap_err();
