@@ -103,8 +103,11 @@ fn all_five_paths_of_the_running_example_are_covered() {
 fn an_arbitrary_storage_write_is_found_and_shrunk() {
     let outcome = campaign("BonusWallet").run().unwrap();
     let failure = failure(&outcome);
+    // Placed at the statement whose SSTORE wrote the slot.
     assert!(
-        matches!(failure.violation, Violation::ArbitraryStorageWrite { .. }),
+        matches!(&failure.violation, Violation::ArbitraryStorageWrite { place, .. }
+            if place.line.as_deref() == Some("contracts/prediction/BonusWallet.sol:29")
+                && place.contract == "BonusWallet"),
         "{:?}",
         failure.violation
     );
