@@ -220,13 +220,13 @@ pub struct Stats {
     pub seed: u64,
     /// Worker threads.
     pub workers: u32,
-    /// Sequences executed: fuzzing and regression replays (shrinking's runs are in
-    /// [`Stats::shrink`]).
+    /// Sequences executed: fuzzing and regression replays (shrinking's runs are in each
+    /// failure's [`Failure::shrink`]).
     pub sequences: u64,
     /// Transactions executed by those sequences.
     pub transactions: u64,
     /// Wall-clock time from the end of setup (compiling and setup excluded) to the end of
-    /// replays and fuzzing (shrinking's time is in [`Stats::shrink`]).
+    /// replays and fuzzing (shrinking's time is in each failure's [`Failure::shrink`]).
     pub elapsed: Duration,
     /// Distinct branch edges (JUMPI pc and direction per contract) covered.
     pub edges: usize,
