@@ -339,7 +339,7 @@ fn harvey_run(contract: &str, seed: u64, depth: u32, switches: Switches) -> Harv
     };
     let outcome = campaign.run().unwrap_or_else(|e| panic!("{e}"));
     HarveyRun {
-        found: outcome.failure.map(|f| f.found_after),
+        found: outcome.failure().map(|f| f.found_after),
         corpus: outcome.stats.corpus,
     }
 }

@@ -32,10 +32,14 @@ fn main() -> harvey::Result<()> {
     for warning in &outcome.warnings {
         println!("warning: {warning}");
     }
-    print!("{}", harvey::report::summary(&outcome.stats));
-    match &outcome.failure {
-        Some(failure) => println!("\n{}", harvey::report::failure_report(failure, None)),
-        None => println!("\nno violation found"),
+    print!("{}", harvey::report::summary(&outcome));
+    if outcome.failures.is_empty() {
+        println!("\nno violation found");
+    } else {
+        println!(
+            "\n{}",
+            harvey::report::failures_report(&outcome.failures, None)
+        );
     }
     Ok(())
 }

@@ -37,8 +37,8 @@ pub struct InvariantTest<'a> {
     pub attributes: &'static [(&'static str, &'static str)],
 }
 
-/// Runs the campaign of one `#[harvey::invariant]` test; panics (failing the test) with the
-/// report on a violation or a setup error, prints the summary otherwise.
+/// Runs the campaign of one `#[harvey::invariant]` test; prints the summary, then panics
+/// (failing the test) with the report of every violation found or a setup error.
 pub fn run_invariant(test: InvariantTest<'_>) {
     let config = Config::from_attributes(test.attributes)
         .unwrap_or_else(|e| panic!("harvey: {}: {}", test.name, crate::Error::from(e)));
@@ -70,10 +70,10 @@ pub fn run_invariant(test: InvariantTest<'_>) {
     for warning in &outcome.warnings {
         out.push_str(&format!("harvey {filter}: warning: {warning}\n"));
     }
-    out.push_str(&report::summary(&outcome.stats));
+    out.push_str(&report::summary(&outcome));
     print!("{out}");
     let unreached = outcome.missed_targets();
-    if outcome.failure.is_none() && !unreached.is_empty() {
+    if outcome.failures.is_empty() && !unreached.is_empty() {
         panic!(
             "harvey: {}: {} of {} targets were never reached (require_targets is on): {}",
             test.name,
@@ -82,13 +82,16 @@ pub fn run_invariant(test: InvariantTest<'_>) {
             unreached.join(", ")
         );
     }
-    if let Some(mut failure) = outcome.failure {
-        // Shown relative to the crate, as the user would type it.
-        failure.regression_file = failure.regression_file.map(|path| {
-            path.strip_prefix(root)
-                .map_or(path.clone(), Path::to_path_buf)
-        });
-        panic!("\n{}", report::failure_report(&failure, Some(&filter)));
+    let mut failures = outcome.failures;
+    if !failures.is_empty() {
+        for failure in &mut failures {
+            // Shown relative to the crate, as the user would type it.
+            failure.regression_file = failure.regression_file.take().map(|path| {
+                path.strip_prefix(root)
+                    .map_or(path.clone(), Path::to_path_buf)
+            });
+        }
+        panic!("\n{}", report::failures_report(&failures, Some(&filter)));
     }
 }
 

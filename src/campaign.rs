@@ -2,8 +2,10 @@
 //! what `#[harvey::invariant]` runs, and the API for driving campaigns without the macro.
 //!
 //! Order of work: compile, run setup, check the post-setup state, replay the regression
-//! file (if any), fuzz, shrink the first violation within its own budget (a share of the
-//! campaign's), save it to the regression file. The engine does each step
+//! file (if any), fuzz, shrink each violation within its own budget (a share of the
+//! campaign's), save them to the regression file. Failing fast (the default) the first
+//! violation ends the campaign; with `fail_fast = false` every step runs and every distinct
+//! violation is reported. The engine does each step
 //! ([`crate::engine::Engine`]); this module composes them and does the I/O.
 
 use std::path::PathBuf;
@@ -16,7 +18,7 @@ use crate::config::{Config, Steering};
 use crate::engine::{Engine, Fuzz, ShrinkBudget, Watch};
 use crate::error::{Error, Result};
 use crate::oracle::{IntoCheck, Invariant, Oracles};
-use crate::outcome::{Failure, Outcome, Progress, Stats, TargetReach, TargetStats};
+use crate::outcome::{Failure, Outcome, Progress, Stats, TargetReach, TargetStats, Violation};
 use crate::project::{self, Artifacts};
 use crate::regression::RegressionFile;
 use crate::targets::{self, TargetSpec};
@@ -40,7 +42,7 @@ type ProgressFn<'a> = Box<dyn Fn(&Progress) + Sync + 'a>;
 ///     .seed(7)
 ///     .runs(5_000)
 ///     .run()?;
-/// assert!(outcome.passed(), "{}", harvey::report::failure_report(outcome.failure.as_ref().unwrap(), None));
+/// assert!(outcome.passed(), "{}", harvey::report::failures_report(&outcome.failures, None));
 /// # Ok::<(), harvey::Error>(())
 /// ```
 pub struct Campaign<'a> {
@@ -194,6 +196,15 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// Stop at the first violation (`true`, the default), or keep fuzzing to the budget and
+    /// report every distinct violation ([`Outcome::failures`]), each shrunk and saved:
+    /// distinct by kind and place (an invariant by name, a Panic by code and source line).
+    /// Replays every saved failure before fuzzing on.
+    pub fn fail_fast(mut self, fail_fast: bool) -> Self {
+        self.config.fail_fast = fail_fast;
+        self
+    }
+
     /// Which Solidity Panic codes count as violations (default: a failed `assert` only,
     /// [`PanicSet::default`]; `"assert,overflow".parse()` or [`PanicSet::of`] for more).
     pub fn panics(mut self, panics: PanicSet) -> Self {
@@ -229,17 +240,9 @@ impl<'a> Campaign<'a> {
         }
         let artifacts = project::compiled(&self.root)?;
         let make_chain = || build_chain(&artifacts, &self.contracts, self.setup.as_deref());
-        let oracles = Oracles {
-            invariants: self.invariants,
-            panics: self.config.panics.clone(),
-        };
+        let oracles = Oracles::new(self.invariants, self.config.panics.clone(), &artifacts);
         let mut warnings = Vec::new();
-        let mut engine = Engine::new(
-            make_chain()?,
-            &oracles,
-            self.config.demand_driven,
-            &mut warnings,
-        )?;
+        let mut engine = Engine::new(make_chain()?, &oracles, &self.config, &mut warnings)?;
         let settings = engine.settings_hash(&self.config.panics);
         let labels = engine.chain().labels();
         let placed = match &self.config.targets {
@@ -265,16 +268,24 @@ impl<'a> Campaign<'a> {
             .map(|(path, test)| RegressionFile::load(path, test))
             .transpose()?;
 
-        let mut failure = engine
+        let mut failures: Vec<Failure> = engine
             .check_initial_state()
-            .map(|violation| initial_failure(violation, self.config.seed, start));
-        if failure.is_none() {
+            .into_iter()
+            .map(|violation| initial_failure(violation, self.config.seed, start))
+            .collect();
+        // Failing fast, the first violation ends the campaign; otherwise every saved failure
+        // is replayed and fuzzing goes on for new ones.
+        let fail_fast = self.config.fail_fast;
+        if failures.is_empty() || !fail_fast {
             if let Some(file) = &regressions {
-                failure = replay(file, &mut engine, &settings, &mut stats, &mut warnings);
+                let replayed = replay(file, &mut engine, &settings, fail_fast, &mut stats);
+                warnings.extend(replayed.warnings);
+                add_distinct(&mut failures, replayed.failures);
             }
         }
-        let mut sighting = None;
-        if failure.is_none() {
+        let mut sightings = Vec::new();
+        if failures.is_empty() || !fail_fast {
+            let reported: Vec<Violation> = failures.iter().map(|f| f.violation.clone()).collect();
             let plan = Fuzz {
                 config: &self.config,
                 make_chain: &make_chain,
@@ -282,10 +293,11 @@ impl<'a> Campaign<'a> {
                 start,
                 targets: &placed.watches,
                 stop_at_targets: self.stop_at_targets,
+                reported: &reported,
             };
             let fuzzed = engine.fuzz(&plan, &mut stats)?;
             stats.targets = target_stats(&placed.labels, fuzzed.reaches);
-            sighting = fuzzed.sighting;
+            sightings = fuzzed.sightings;
         } else {
             stats.targets = target_stats(&placed.labels, vec![None; placed.labels.len()]);
         }
@@ -293,20 +305,19 @@ impl<'a> Campaign<'a> {
         // counted apart: its runs are not the campaign's sequences.
         engine.count_own_runs(&mut stats);
         stats.elapsed = start.elapsed();
-        if let Some(sighting) = sighting {
-            let budget = ShrinkBudget::for_campaign(self.config.run_bound(), self.config.time);
-            let (shrunk, spent) = engine.shrink(sighting, budget, self.config.seed);
-            stats.shrink = Some(spent);
-            failure = Some(shrunk);
+        let budget = ShrinkBudget::for_campaign(self.config.run_bound(), self.config.time)
+            .each_of(sightings.len());
+        for sighting in sightings {
+            failures.push(engine.shrink(sighting, budget, self.config.seed));
         }
-        if let Some(failure) = &mut failure {
-            failure.labels = labels;
+        for failure in &mut failures {
+            failure.labels = labels.clone();
         }
-        if let (Some(failure), Some(file)) = (&mut failure, &mut regressions) {
-            save_failure(failure, file, settings)?;
+        if let Some(file) = &mut regressions {
+            save_failures(&mut failures, file, &settings)?;
         }
         Ok(Outcome {
-            failure,
+            failures,
             stats,
             warnings,
             require_targets: self.config.require_targets,
@@ -314,18 +325,38 @@ impl<'a> Campaign<'a> {
     }
 }
 
-/// Points `failure` at the regression file and saves it there, unless it came from the
-/// file, has no calls (the post-setup state itself), or is already saved.
-fn save_failure(failure: &mut Failure, file: &mut RegressionFile, settings: String) -> Result<()> {
-    failure.regression_file = Some(file.path().to_path_buf());
-    let new = !failure.from_regression
-        && !failure.calls.is_empty()
-        && file.record(
-            failure.violation.to_string(),
-            failure.seed,
-            settings,
-            &failure.calls,
-        );
+/// Adds each of `more` to `failures` unless it is the same bug as one there.
+fn add_distinct(failures: &mut Vec<Failure>, more: Vec<Failure>) {
+    for failure in more {
+        if !failures
+            .iter()
+            .any(|known| known.violation.same_bug(&failure.violation))
+        {
+            failures.push(failure);
+        }
+    }
+}
+
+/// Points every failure at the regression file and saves the new ones there (not those
+/// that came from the file, have no calls (the post-setup state itself), or are already
+/// saved).
+fn save_failures(
+    failures: &mut [Failure],
+    file: &mut RegressionFile,
+    settings: &str,
+) -> Result<()> {
+    let mut new = false;
+    for failure in failures {
+        failure.regression_file = Some(file.path().to_path_buf());
+        new |= !failure.from_regression
+            && !failure.calls.is_empty()
+            && file.record(
+                failure.violation.to_string(),
+                failure.seed,
+                settings.to_string(),
+                &failure.calls,
+            );
+    }
     if new { file.save() } else { Ok(()) }
 }
 
@@ -384,23 +415,36 @@ fn initial_failure(violation: crate::outcome::Violation, seed: u64, start: Insta
         from_regression: false,
         regression_file: None,
         labels: Labels::default(),
+        shrink: None,
     }
 }
 
-/// Replays the saved failures; the first that still fails is the campaign's failure.
-/// Stale entries become warnings.
+/// What replaying a regression file gave.
+struct Replayed {
+    /// The saved failures that still fail, distinct, in file order.
+    failures: Vec<Failure>,
+    /// Stale entries, and entries saved under other settings.
+    warnings: Vec<String>,
+}
+
+/// Replays the saved failures: failing fast, up to the first that still fails; otherwise
+/// all of them.
 fn replay(
     file: &RegressionFile,
     engine: &mut Engine<'_>,
     settings: &str,
+    fail_fast: bool,
     stats: &mut Stats,
-    warnings: &mut Vec<String>,
-) -> Option<Failure> {
+) -> Replayed {
+    let mut replayed = Replayed {
+        failures: Vec::new(),
+        warnings: Vec::new(),
+    };
     for (index, entry) in file.entries().iter().enumerate() {
         let saved = match engine.resolve(entry) {
             Ok(saved) => saved,
             Err(why) => {
-                warnings.push(format!(
+                replayed.warnings.push(format!(
                     "{}: entry {} is stale and was not replayed: {why}",
                     file.path().display(),
                     index + 1
@@ -409,18 +453,19 @@ fn replay(
             }
         };
         if entry.settings != settings {
-            warnings.push(format!(
+            replayed.warnings.push(format!(
                 "{}: entry {} was saved with other settings (Panic codes, senders or functions changed); replayed anyway",
                 file.path().display(),
                 index + 1
             ));
         }
         stats.replayed += 1;
-        if let Some(failure) = engine.replay(saved) {
-            return Some(failure);
+        add_distinct(&mut replayed.failures, engine.replay(saved));
+        if fail_fast && !replayed.failures.is_empty() {
+            break;
         }
     }
-    None
+    replayed
 }
 
 /// The targets placed in deployed contracts.

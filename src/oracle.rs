@@ -1,14 +1,22 @@
 //! Oracles: what counts as a bug after each transaction. The user's Rust invariants (a
-//! `false`, an `Err` or a panic) and Solidity Panics from a configurable set of codes
-//! (SWC-110). Reverts with `Error(string)` or custom errors are normal behaviour.
+//! `false`, an `Err` or a panic), Solidity Panics from a configurable set of codes
+//! (SWC-110), writes to an arbitrary storage slot (SWC-124) and `AssertionFailed(..)` events
+//! (Echidna's and Medusa's assertion convention). Reverts with `Error(string)` or custom
+//! errors are normal behaviour.
+//!
+//! Each violation names its place, so that a campaign tells its bugs apart: the instruction
+//! that raised it and the user's source line (`place_of`).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use alloy_primitives::{U256, keccak256};
+use alloy_dyn_abi::{DynSolValue, EventExt};
+use alloy_json_abi::Event;
+use alloy_primitives::{Address, U256, keccak256};
 
-use crate::chain::{Chain, PanicSet, RevertReason, TxOutcome, TxStatus};
-use crate::observe::{StorageOp, Trace};
-use crate::outcome::Violation;
+use crate::chain::{Chain, PanicCode, PanicSet, RevertReason, SolDisplay, TxOutcome, TxStatus};
+use crate::observe::{LogSite, RevertSite, StorageAccess, StorageOp, Trace};
+use crate::outcome::{Place, Violation};
+use crate::project::Artifacts;
 
 /// The slot of the arbitrary-storage-write detector (SWC-124): fixed and arbitrary (a hash
 /// no compiler's storage layout produces), the same in every campaign so that a saved
@@ -16,6 +24,10 @@ use crate::outcome::Violation;
 pub(crate) fn arbitrary_slot() -> U256 {
     U256::from_be_bytes(keccak256(b"harvey: an arbitrary storage slot (SWC-124)").0)
 }
+
+/// The name of the event Echidna's and Medusa's assertion mode treat as a failed assertion,
+/// whatever its parameters.
+const ASSERTION_EVENT: &str = "AssertionFailed";
 
 /// A boxed invariant: `Ok` when it holds, `Err(message)` when not.
 pub(crate) type CheckFn<'a> = Box<dyn Fn(&Chain) -> Result<(), String> + Sync + 'a>;
@@ -29,48 +41,238 @@ pub(crate) struct Invariant<'a> {
 /// The oracles of one campaign.
 pub(crate) struct Oracles<'a> {
     pub(crate) invariants: Vec<Invariant<'a>>,
-    pub(crate) panics: PanicSet,
+    panics: PanicSet,
+    /// Every `AssertionFailed` event the project declares (one per parameter list).
+    assertion_events: Vec<Event>,
+    /// [`arbitrary_slot`], hashed once.
+    arbitrary_slot: U256,
 }
 
-impl Oracles<'_> {
-    /// The violation `outcome` shows by itself (a counted Panic), if any.
-    pub(crate) fn check_outcome(&self, outcome: &TxOutcome) -> Option<Violation> {
+impl<'a> Oracles<'a> {
+    /// The oracles of a campaign on `artifacts`: `invariants`, the Panics of `panics`, and
+    /// the arbitrary-write and assertion-event detectors.
+    pub(crate) fn new(
+        invariants: Vec<Invariant<'a>>,
+        panics: PanicSet,
+        artifacts: &Artifacts,
+    ) -> Oracles<'a> {
+        let mut assertion_events: Vec<Event> = Vec::new();
+        for artifact in artifacts.contracts() {
+            for event in artifact.abi.events().filter(|e| e.name == ASSERTION_EVENT) {
+                if !event.anonymous
+                    && !assertion_events
+                        .iter()
+                        .any(|known| known.selector() == event.selector())
+                {
+                    assertion_events.push(event.clone());
+                }
+            }
+        }
+        Oracles {
+            invariants,
+            panics,
+            assertion_events,
+            arbitrary_slot: arbitrary_slot(),
+        }
+    }
+
+    /// Every violation the transaction that just ran on `chain` (ending in `outcome`) shows,
+    /// in this order: an arbitrary storage write, a counted Panic, assertion events, then
+    /// the invariants that do not hold (checked only when `check_invariants`).
+    pub(crate) fn check(
+        &self,
+        chain: &mut Chain,
+        outcome: &TxOutcome,
+        check_invariants: bool,
+    ) -> Vec<Violation> {
+        // What the trace shows first (copied out of it), then where with the chain's
+        // artifacts.
+        let trace = chain.last_trace();
+        let write = self.arbitrary_write(trace);
+        let panic = self.counted_panic(outcome).map(|code| {
+            let origin = panic_origin(trace.reverts(), code.code());
+            (code, origin)
+        });
+        let events = self.assertion_events(outcome, trace);
+        let chain = &*chain;
+        let mut found = Vec::new();
+        if let Some(write) = write {
+            found.push(Violation::ArbitraryStorageWrite {
+                contract: write.address,
+                slot: self.arbitrary_slot,
+                place: place_of(chain, write.code, write.pc, []),
+            });
+        }
+        if let Some((code, origin)) = panic {
+            let place = match origin {
+                Some(site) => place_of(chain, site.code, site.pc, site.recent_jumps()),
+                // Unreachable for a Panic the EVM reported (its data comes from a REVERT
+                // the observer saw), but a report must not fail over it.
+                None => unknown_place(chain, Address::ZERO, u32::MAX),
+            };
+            found.push(Violation::Panic { code, place });
+        }
+        for (values, site, emitter) in events {
+            let message = values
+                .iter()
+                .map(|v| SolDisplay(v).to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            let label = values
+                .iter()
+                .filter_map(DynSolValue::as_str)
+                .collect::<Vec<_>>()
+                .join(", ");
+            let place = match site {
+                Some(site) => place_of(chain, site.code, site.pc, []),
+                None => unknown_place(chain, emitter, u32::MAX),
+            };
+            found.push(Violation::AssertionFailed {
+                message,
+                label,
+                place,
+            });
+        }
+        if check_invariants {
+            found.extend(self.check_invariants(chain));
+        }
+        found
+    }
+
+    /// The Panic `outcome` ended with, if the campaign counts its code.
+    fn counted_panic(&self, outcome: &TxOutcome) -> Option<PanicCode> {
         match &outcome.status {
             TxStatus::Revert(RevertReason::Panic(code)) if self.panics.contains(*code) => {
-                Some(Violation::Panic { code: *code })
+                Some(*code)
             }
             _ => None,
         }
     }
 
-    /// An arbitrary storage write in `trace`: an SSTORE to [`arbitrary_slot`] (`slot` is
-    /// that value, passed in so it is hashed once per campaign).
-    pub(crate) fn check_trace(&self, trace: &Trace, slot: U256) -> Option<Violation> {
+    /// An SSTORE to [`arbitrary_slot`] in `trace`.
+    fn arbitrary_write(&self, trace: &Trace) -> Option<StorageAccess> {
         trace
             .storage()
             .iter()
-            .find(|s| s.op == StorageOp::Store && s.slot == slot)
-            .map(|s| Violation::ArbitraryStorageWrite {
-                contract: s.address,
-                slot,
-            })
+            .find(|s| s.op == StorageOp::Store && s.slot == self.arbitrary_slot)
+            .copied()
     }
 
-    /// The first invariant that does not hold on `chain`'s current state, if any. A panic
-    /// inside an invariant is caught and reported as its violation.
-    pub(crate) fn check_invariants(&self, chain: &Chain) -> Option<Violation> {
-        self.invariants.iter().find_map(|invariant| {
-            let result = catch_unwind(AssertUnwindSafe(|| (invariant.check)(chain)));
-            let message = match result {
-                Ok(Ok(())) => return None,
-                Ok(Err(message)) => message,
-                Err(payload) => format!("panicked: {}", panic_message(payload.as_ref())),
+    /// The `AssertionFailed` events among `outcome`'s logs (a transaction that reverted has
+    /// none): each one's arguments, the LOG instruction that emitted it (when the trace
+    /// shows it) and the emitter.
+    fn assertion_events(
+        &self,
+        outcome: &TxOutcome,
+        trace: &Trace,
+    ) -> Vec<(Vec<DynSolValue>, Option<LogSite>, Address)> {
+        if self.assertion_events.is_empty() {
+            return Vec::new();
+        }
+        let mut found = Vec::new();
+        for (index, log) in outcome.logs.iter().enumerate() {
+            let Some(topic0) = log.topics().first() else {
+                continue;
             };
-            Some(Violation::Invariant {
-                name: invariant.name.clone(),
-                message,
+            let Some(event) = self
+                .assertion_events
+                .iter()
+                .find(|e| e.selector() == *topic0)
+            else {
+                continue;
+            };
+            let values: Vec<DynSolValue> = match event.decode_log(&log.data) {
+                Ok(decoded) => decoded.indexed.into_iter().chain(decoded.body).collect(),
+                // Emitted with other indexing than declared: still a failed assertion.
+                Err(_) => Vec::new(),
+            };
+            // The trace's LOG sites of this emitter and event, in order: as many of this
+            // transaction's logs came before this one as sites before its own.
+            let topic = U256::from_be_bytes(topic0.0);
+            let earlier = outcome.logs[..index]
+                .iter()
+                .filter(|l| l.address == log.address && l.topics().first() == Some(topic0))
+                .count();
+            let site = trace
+                .logs()
+                .iter()
+                .filter(|s| s.emitter == log.address && s.topic0 == topic)
+                .nth(earlier)
+                .copied();
+            found.push((values, site, log.address));
+        }
+        found
+    }
+
+    /// Every invariant that does not hold on `chain`'s current state. A panic inside an
+    /// invariant is caught and reported as its violation.
+    pub(crate) fn check_invariants(&self, chain: &Chain) -> Vec<Violation> {
+        self.invariants
+            .iter()
+            .filter_map(|invariant| {
+                let result = catch_unwind(AssertUnwindSafe(|| (invariant.check)(chain)));
+                let message = match result {
+                    Ok(Ok(())) => return None,
+                    Ok(Err(message)) => message,
+                    Err(payload) => format!("panicked: {}", panic_message(payload.as_ref())),
+                };
+                Some(Violation::Invariant {
+                    name: invariant.name.clone(),
+                    message,
+                })
             })
-        })
+            .collect()
+    }
+}
+
+/// The revert that raised the Panic `code` of a transaction: that of the innermost frame
+/// whose revert its callers bubbled up. Reverts are recorded innermost first; from the last
+/// Panic revert (the transaction's own), step down while the revert just before it is a
+/// direct callee's with the same Panic.
+fn panic_origin(reverts: &[RevertSite], code: U256) -> Option<RevertSite> {
+    let mut origin = reverts.iter().rposition(|r| r.panic == Some(code))?;
+    while origin > 0
+        && reverts[origin - 1].depth == reverts[origin].depth + 1
+        && reverts[origin - 1].panic == Some(code)
+    {
+        origin -= 1;
+    }
+    Some(reverts[origin])
+}
+
+/// The place of the instruction at `pc` in the code at `code`, with the source line of the
+/// first of `pc` and then `callers` (the frame's recent jumps, newest first) that the source
+/// map attributes to a user's file: solc's shared helpers (the Panic helper, checked
+/// arithmetic) map to generated code, the jump into them to the statement.
+pub(crate) fn place_of(
+    chain: &Chain,
+    code: Address,
+    pc: u32,
+    callers: impl IntoIterator<Item = u32>,
+) -> Place {
+    let Some(artifact) = chain.artifact_at(code) else {
+        return unknown_place(chain, code, pc);
+    };
+    let line = std::iter::once(pc)
+        .chain(callers)
+        .find_map(|pc| artifact.source_location(pc as usize))
+        .map(|location| format!("{}:{}", location.file.path.display(), location.line));
+    Place {
+        contract: artifact.name.clone(),
+        pc,
+        line,
+    }
+}
+
+/// The place of the instruction at `pc` (`u32::MAX`: not recorded) in code no compiled
+/// contract matches.
+fn unknown_place(chain: &Chain, code: Address, pc: u32) -> Place {
+    Place {
+        contract: chain
+            .label_of(code)
+            .map_or_else(|| code.to_string(), str::to_string),
+        pc,
+        line: None,
     }
 }
 
@@ -118,6 +320,40 @@ mod tests {
         assert_eq!(false.into_check(), Err("returned false".into()));
         let err: Result<(), String> = Err("short by 3 wei".into());
         assert_eq!(err.into_check(), Err("short by 3 wei".into()));
+    }
+
+    fn site(depth: u32, pc: u32, panic: Option<u64>) -> RevertSite {
+        RevertSite {
+            code: Address::with_last_byte(depth as u8),
+            pc,
+            depth,
+            panic: panic.map(U256::from),
+            jumps: [u32::MAX; crate::observe::RECENT_JUMPS],
+        }
+    }
+
+    #[test]
+    fn a_panic_is_placed_where_the_innermost_frame_raised_it() {
+        let code = U256::from(1);
+        // The callee (depth 3) raised it, its callers bubbled it up.
+        let bubbled = [
+            site(3, 30, Some(1)),
+            site(2, 20, Some(1)),
+            site(1, 10, Some(1)),
+        ];
+        assert_eq!(panic_origin(&bubbled, code).map(|s| s.pc), Some(30));
+        // A callee's Panic that was caught (try/catch) and followed by another call: the
+        // transaction's own Panic is raised where the chain of equal reverts starts.
+        let caught = [
+            site(2, 40, Some(1)),
+            site(2, 41, None),
+            site(1, 10, Some(1)),
+        ];
+        assert_eq!(panic_origin(&caught, code).map(|s| s.pc), Some(10));
+        // Another code further in is not this Panic's origin.
+        let other = [site(2, 50, Some(0x11)), site(1, 10, Some(1))];
+        assert_eq!(panic_origin(&other, code).map(|s| s.pc), Some(10));
+        assert_eq!(panic_origin(&[site(1, 10, None)], code), None);
     }
 
     #[test]

@@ -16,8 +16,10 @@ use crate::config::Steering;
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Outcome {
-    /// The violation found, if any (already shrunk).
-    pub failure: Option<Failure>,
+    /// The distinct violations found, each shrunk, in the order found: those of the
+    /// post-setup state and those replayed from the regression file first. At most one
+    /// unless the campaign ran with `fail_fast = false`.
+    pub failures: Vec<Failure>,
     /// What the campaign did.
     pub stats: Stats,
     /// Things the user should know that did not stop the campaign: skipped functions,
@@ -32,7 +34,12 @@ impl Outcome {
     /// Whether no violation was found and, with `require_targets`, every target was
     /// reached.
     pub fn passed(&self) -> bool {
-        self.failure.is_none() && self.missed_targets().is_empty()
+        self.failures.is_empty() && self.missed_targets().is_empty()
+    }
+
+    /// The first violation found, if any.
+    pub fn failure(&self) -> Option<&Failure> {
+        self.failures.first()
     }
 
     /// The targets that had to be reached (`require_targets`) but never were, as
@@ -48,6 +55,20 @@ impl Outcome {
             .map(TargetStats::label)
             .collect()
     }
+}
+
+/// The instruction in deployed code that raised a violation, and its source line.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Place {
+    /// The name of the contract whose code holds the instruction (the code's address when
+    /// no compiled contract matches it).
+    pub contract: String,
+    /// The instruction's pc in that code.
+    pub pc: u32,
+    /// `file:line` of the user's statement, when the source map names one: for a Panic
+    /// raised in one of solc's shared helpers, the statement that called the helper.
+    pub line: Option<String>,
 }
 
 /// What was violated.
@@ -66,6 +87,8 @@ pub enum Violation {
     Panic {
         /// The Panic code.
         code: PanicCode,
+        /// Where the innermost frame raised it.
+        place: Place,
     },
     /// A transaction wrote a storage slot the fuzzer chose arbitrarily (SWC-124): the
     /// caller controls where the contract writes, and can overwrite any variable.
@@ -74,21 +97,53 @@ pub enum Violation {
         contract: Address,
         /// The slot written.
         slot: U256,
+        /// The SSTORE that wrote it.
+        place: Place,
+    },
+    /// A transaction emitted an `AssertionFailed(..)` event (the convention of Echidna's
+    /// and Medusa's assertion mode, and of libraries written for them) and did not revert.
+    AssertionFailed {
+        /// The event's arguments, rendered (`AssertionFailed("balance lost")` gives
+        /// `balance lost`; several arguments are joined with `, `).
+        message: String,
+        /// The arguments that name the assertion (its strings; numbers vary with the
+        /// inputs): with the place, what tells one assertion from another.
+        label: String,
+        /// The LOG instruction that emitted it.
+        place: Place,
     },
 }
 
 impl Violation {
-    /// Whether `other` is the same bug for shrinking: the same invariant or the same Panic
-    /// code (messages may differ as arguments shrink).
-    pub fn same_kind(&self, other: &Violation) -> bool {
-        match (self, other) {
-            (Violation::Invariant { name: a, .. }, Violation::Invariant { name: b, .. }) => a == b,
-            (Violation::Panic { code: a }, Violation::Panic { code: b }) => a == b,
-            (
-                Violation::ArbitraryStorageWrite { contract: a, .. },
-                Violation::ArbitraryStorageWrite { contract: b, .. },
-            ) => a == b,
-            _ => false,
+    /// Whether `other` is the same bug: the same invariant, the same Panic code raised at the
+    /// same place, the same write instruction, the same assertion event at the same place
+    /// (messages and slots may differ as arguments change). A campaign reports each bug
+    /// once, and shrinking keeps the bug it shrinks.
+    pub fn same_bug(&self, other: &Violation) -> bool {
+        self.identity() == other.identity()
+    }
+
+    /// What tells bugs apart ([`Violation::same_bug`]): the kind, and the invariant's name
+    /// or the place (its source line when known, else contract and pc).
+    pub(crate) fn identity(&self) -> String {
+        match self {
+            Violation::Invariant { name, .. } => format!("invariant {name}"),
+            Violation::Panic { code, place } => format!("panic {:x} {}", code.code(), place.key()),
+            Violation::ArbitraryStorageWrite { place, .. } => format!("write {}", place.key()),
+            Violation::AssertionFailed { label, place, .. } => {
+                format!("event {} {label}", place.key())
+            }
+        }
+    }
+}
+
+impl Place {
+    /// What identifies the place: the source line (one statement, wherever its code was
+    /// compiled into), else the contract and pc.
+    fn key(&self) -> String {
+        match &self.line {
+            Some(line) => line.clone(),
+            None => format!("{}:{}", self.contract, self.pc),
         }
     }
 }
@@ -118,6 +173,9 @@ pub struct Failure {
     pub regression_file: Option<PathBuf>,
     /// Names of the campaign's accounts, shown beside their addresses in the report.
     pub labels: Labels,
+    /// What shrinking it spent; `None` when nothing was shrunk (replayed from the
+    /// regression file, or shown by the post-setup state).
+    pub shrink: Option<ShrinkStats>,
 }
 
 /// One call of a failing sequence, decoded.
@@ -162,13 +220,13 @@ pub struct Stats {
     pub seed: u64,
     /// Worker threads.
     pub workers: u32,
-    /// Sequences executed: fuzzing and regression replays (shrinking's runs are in
-    /// [`Stats::shrink`]).
+    /// Sequences executed: fuzzing and regression replays (shrinking's runs are in each
+    /// failure's [`Failure::shrink`]).
     pub sequences: u64,
     /// Transactions executed by those sequences.
     pub transactions: u64,
     /// Wall-clock time from the end of setup (compiling and setup excluded) to the end of
-    /// replays and fuzzing (shrinking's time is in [`Stats::shrink`]).
+    /// replays and fuzzing (shrinking's time is in each failure's [`Failure::shrink`]).
     pub elapsed: Duration,
     /// Distinct branch edges (JUMPI pc and direction per contract) covered.
     pub edges: usize,
@@ -186,9 +244,6 @@ pub struct Stats {
     pub targets: Vec<TargetStats>,
     /// What the lookahead analysis did (all zero without targets or with it off).
     pub lookahead: LookaheadStats,
-    /// What shrinking the failure spent; `None` when nothing was shrunk (no violation, or
-    /// one replayed from the regression file or shown by the post-setup state).
-    pub shrink: Option<ShrinkStats>,
     /// The senders of fuzzed transactions.
     pub senders: Vec<Address>,
     /// Names of the campaign's accounts, shown beside their addresses in the summary.
@@ -415,4 +470,6 @@ pub struct Progress {
     pub edges: usize,
     /// Corpus entries (the largest worker corpus).
     pub corpus: usize,
+    /// Distinct violations found so far (with `fail_fast = false` the campaign goes on).
+    pub violations: usize,
 }

@@ -176,6 +176,15 @@ settings! {
     "HARVEY_DATAFLOW";
     parse parse::switch;
 
+    /// Stop at the first violation (`true`, the default: the quick answer a local `cargo
+    /// test` wants), or keep fuzzing to the budget and report every distinct violation, each
+    /// shrunk and saved (`false`: for CI runs and long campaigns, as cargo's `--no-fail-fast`
+    /// runs every test).
+    fail_fast: bool = true;
+    "fail_fast" as Literal::Bool, expected "`true` or `false`";
+    "HARVEY_FAIL_FAST";
+    parse parse::switch;
+
     /// What to target: the lines a change touched (`diff:origin/main`) or explicit lines
     /// (`src/Vault.sol:42,src/Vault.sol:50`; the attribute also takes a list of lines). The
     /// summary reports for each target whether and when it was reached. Default none.
@@ -238,6 +247,7 @@ mod tests {
         ("prediction", &["false", "true", "0", "1"], &["maybe", "2"]),
         ("demand_driven", &["false", "on", "off"], &["maybe"]),
         ("dataflow", &["false", "no", "yes"], &["maybe"]),
+        ("fail_fast", &["false", "true", "0"], &["sometimes"]),
         (
             "targets",
             &[

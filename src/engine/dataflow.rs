@@ -226,6 +226,7 @@ mod tests {
             trace.push_storage(StorageAccess {
                 op,
                 address: Address::with_last_byte(1),
+                code: Address::with_last_byte(1),
                 pc: 0,
                 slot: U256::from(slot),
                 value: U256::from(value),

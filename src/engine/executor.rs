@@ -14,7 +14,7 @@ use crate::engine::input::{Sequence, TxInput};
 use crate::engine::surface::Surface;
 use crate::hash::FastSet;
 use crate::observe::{Edge, Trace};
-use crate::oracle::{Oracles, arbitrary_slot};
+use crate::oracle::Oracles;
 use crate::outcome::{FunctionStats, Violation};
 
 /// Path id of a transaction the EVM refused (value above the sender's balance).
@@ -56,7 +56,9 @@ pub(crate) struct Run {
     pub(crate) path: u64,
     /// Edges no earlier run of this executor covered.
     pub(crate) new_edges: usize,
-    pub(crate) violation: Option<Found>,
+    /// The distinct violations the run showed, in order: at most one when the executor
+    /// stops at the first (the run ends after its transaction).
+    pub(crate) violations: Vec<Found>,
 }
 
 /// One transaction a regular run executed, as a [`Sink`] sees it.
@@ -100,10 +102,11 @@ pub(crate) struct Executor<'a> {
     counts: Vec<FunctionCounts>,
     transactions: u64,
     sequences: u64,
-    /// The slot of the arbitrary-storage-write detector, hashed once.
-    arbitrary_slot: U256,
     /// Path ids over the last transaction only (HARVEY §5), or over the whole sequence.
     demand_driven: bool,
+    /// Whether a run ends at its first violation (else it runs every transaction and
+    /// collects every distinct violation).
+    fail_fast: bool,
 }
 
 /// Calls of one function and how many reverted.
@@ -115,12 +118,14 @@ struct FunctionCounts {
 
 impl<'a> Executor<'a> {
     /// An executor on `chain`, whose committed state is the post-setup snapshot;
-    /// `demand_driven` chooses path ids over the last transaction (else the whole sequence).
+    /// `demand_driven` chooses path ids over the last transaction (else the whole sequence),
+    /// `fail_fast` ends each run at its first violation.
     pub(crate) fn new(
         chain: Chain,
         surface: Surface,
         oracles: &'a Oracles<'a>,
         demand_driven: bool,
+        fail_fast: bool,
     ) -> Self {
         let counts = vec![FunctionCounts::default(); surface.functions.len()];
         Executor {
@@ -131,19 +136,20 @@ impl<'a> Executor<'a> {
             counts,
             transactions: 0,
             sequences: 0,
-            arbitrary_slot: arbitrary_slot(),
             demand_driven,
+            fail_fast,
         }
     }
 
     /// Runs `sequence` from the post-setup state, feeding `sink` each transaction; stops at
-    /// the first violation.
+    /// the first violation when the executor fails fast.
     pub(crate) fn run(&mut self, sequence: &Sequence, sink: &mut dyn Sink) -> Run {
         self.chain.reset();
         self.sequences += 1;
         sink.start(sequence);
         let mut path = 0;
         let mut new_edges = 0;
+        let mut violations: Vec<Found> = Vec::new();
         for (index, input) in sequence.txs.iter().enumerate() {
             let tx = self.surface.tx(input);
             self.transactions += 1;
@@ -186,35 +192,32 @@ impl<'a> Executor<'a> {
                 reverted,
                 new_edges: new_edges > edges_before,
             });
-            let written = self.oracles.check_trace(trace, self.arbitrary_slot);
-            let violation = written
-                .or_else(|| self.oracles.check_outcome(&outcome))
-                .or_else(|| {
-                    // A reverted transaction changed nothing but the block: the invariants
-                    // that held before still hold unless time moved.
-                    let unchanged = reverted && tx.warp == Default::default();
-                    if unchanged {
-                        None
-                    } else {
-                        self.oracles.check_invariants(&self.chain)
-                    }
+            // A reverted transaction changed nothing but the block: the invariants that held
+            // before still hold unless time moved.
+            let unchanged = reverted && tx.warp == Default::default();
+            for violation in self.oracles.check(&mut self.chain, &outcome, !unchanged) {
+                // A broken invariant stays broken for the rest of the run: one report.
+                if violations.iter().any(|f| f.violation.same_bug(&violation)) {
+                    continue;
+                }
+                violations.push(Found {
+                    tx: index,
+                    violation,
+                    status: outcome.status.to_string(),
                 });
-            if let Some(violation) = violation {
-                return Run {
-                    path,
-                    new_edges,
-                    violation: Some(Found {
-                        tx: index,
-                        violation,
-                        status: outcome.status.to_string(),
-                    }),
-                };
+                if self.fail_fast {
+                    return Run {
+                        path,
+                        new_edges,
+                        violations,
+                    };
+                }
             }
         }
         Run {
             path,
             new_edges,
-            violation: None,
+            violations,
         }
     }
 
@@ -268,8 +271,8 @@ impl<'a> Executor<'a> {
         }
     }
 
-    /// The first violation of the post-setup state itself, before any transaction.
-    pub(crate) fn check_initial_state(&mut self) -> Option<Violation> {
+    /// The violations of the post-setup state itself, before any transaction.
+    pub(crate) fn check_initial_state(&mut self) -> Vec<Violation> {
         self.chain.reset();
         self.oracles.check_invariants(&self.chain)
     }

@@ -25,26 +25,18 @@ use super::worker::{Worker, WorkerReport};
 
 /// Runs `plan.config.workers` workers on `surface` (the campaign chain's; every worker's
 /// must match, since workers exchange sequences by function and sender index) from
-/// `dictionary`, until the budget is spent or one finds a violation. Worker `i` is seeded
-/// with `config.seed + i`. Writes what they did into `stats`; returns the violation found
-/// and the first reach of each target.
+/// `dictionary`, until the budget is spent or (failing fast) one finds a violation. Worker
+/// `i` is seeded with `config.seed + i`. Writes what they did into `stats`; returns the
+/// distinct violations found, in order, and the first reach of each target.
 pub(super) fn run(
     plan: &Fuzz<'_>,
     oracles: &Oracles<'_>,
     surface: &Surface,
     dictionary: &Dictionary,
     stats: &mut Stats,
-) -> Result<(Option<Sighting>, Vec<Option<Reach>>)> {
+) -> Result<(Vec<Sighting>, Vec<Option<Reach>>)> {
     let workers = plan.config.workers.max(1) as usize;
-    let shared = Shared::new(
-        plan.start,
-        workers,
-        plan.config.run_bound(),
-        plan.config.time,
-        plan.progress,
-        plan.targets.len(),
-        plan.stop_at_targets,
-    );
+    let shared = Shared::new(plan);
     let run_worker = |id| run_worker(id, plan, oracles, surface, dictionary, &shared);
     let reports: Vec<WorkerReport> = if workers == 1 {
         vec![run_worker(0)?]
@@ -66,7 +58,7 @@ pub(super) fn run(
     stats.lookahead.steering = plan.config.lookahead;
     stats.sequences = shared.sequences_run();
     stats.transactions = shared.transactions();
-    Ok((shared.take_sighting(), shared.take_reaches()))
+    Ok((shared.take_sightings(), shared.take_reaches()))
 }
 
 /// The workers' statistics, summed (per function and per length), unioned (edges, path
@@ -162,7 +154,13 @@ fn run_worker<'a>(
                 .into(),
         ));
     }
-    let executor = Executor::new(chain, own, oracles, plan.config.demand_driven);
+    let executor = Executor::new(
+        chain,
+        own,
+        oracles,
+        plan.config.demand_driven,
+        plan.config.fail_fast,
+    );
     // Targets are watched in every targeted campaign, and steered towards unless the
     // campaign only reports them (ICSE'20's configuration A).
     let targeting = (!plan.targets.is_empty()).then(|| {

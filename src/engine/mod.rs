@@ -46,7 +46,7 @@ use crate::chain::{Chain, PanicSet};
 use crate::config::Config;
 use crate::error::Result;
 use crate::oracle::Oracles;
-use crate::outcome::{Failure, ShrinkStats, Stats, TargetReach, Violation};
+use crate::outcome::{Failure, Stats, TargetReach, Violation};
 use crate::regression::Entry;
 use executor::{Executor, Found};
 use input::Sequence;
@@ -85,30 +85,40 @@ pub(crate) struct Fuzz<'a> {
     pub(crate) targets: &'a [Watch],
     /// Stop once every target was reached.
     pub(crate) stop_at_targets: bool,
+    /// The violations the campaign already reported (post-setup, regression replays):
+    /// fuzzing does not report them again.
+    pub(crate) reported: &'a [Violation],
 }
 
 /// What a fuzzing run found besides its statistics.
 pub(crate) struct Fuzzed {
-    /// The first violation, to shrink.
-    pub(crate) sighting: Option<Sighting>,
+    /// The distinct violations, in the order found, to shrink.
+    pub(crate) sightings: Vec<Sighting>,
     /// Per target (as in [`Fuzz::targets`]): the first run that reached it.
     pub(crate) reaches: Vec<Option<TargetReach>>,
 }
 
 impl<'a> Engine<'a> {
-    /// The engine over what `chain` (after setup) fuzzes, checked by `oracles`; with
-    /// `demand_driven`, path ids cover the last transaction. Functions the fuzzer cannot
-    /// call are skipped with a warning in `warnings`.
+    /// The engine over what `chain` (after setup) fuzzes, checked by `oracles`, with the
+    /// switches of `config` (`demand_driven`: path ids cover the last transaction;
+    /// `fail_fast`: a run ends at its first violation). Functions the fuzzer cannot call are
+    /// skipped with a warning in `warnings`.
     pub(crate) fn new(
         chain: Chain,
         oracles: &'a Oracles<'a>,
-        demand_driven: bool,
+        config: &Config,
         warnings: &mut Vec<String>,
     ) -> Result<Engine<'a>> {
         let surface = Surface::from_chain(&chain, warnings)?;
         let dictionary = dictionary(&chain, &surface);
         Ok(Engine {
-            executor: Executor::new(chain, surface, oracles, demand_driven),
+            executor: Executor::new(
+                chain,
+                surface,
+                oracles,
+                config.demand_driven,
+                config.fail_fast,
+            ),
             oracles,
             dictionary,
         })
@@ -142,8 +152,8 @@ impl<'a> Engine<'a> {
         alloy_primitives::hex::encode(&digest[..8])
     }
 
-    /// The first violation of the post-setup state itself, before any transaction.
-    pub(crate) fn check_initial_state(&mut self) -> Option<Violation> {
+    /// The violations of the post-setup state itself, before any transaction.
+    pub(crate) fn check_initial_state(&mut self) -> Vec<Violation> {
         self.executor.check_initial_state()
     }
 
@@ -156,21 +166,28 @@ impl<'a> Engine<'a> {
         })
     }
 
-    /// Replays a resolved saved failure: the failure (cut after the violating call) when it
-    /// still fails.
-    pub(crate) fn replay(&mut self, saved: Resolved) -> Option<Failure> {
-        let Resolved { mut sequence, seed } = saved;
-        let found = self.executor.run(&sequence, &mut ()).violation?;
-        sequence.txs.truncate(found.tx + 1);
-        let mut failure = self.failure(&sequence, found, seed);
-        failure.from_regression = true;
-        Some(failure)
+    /// Replays a resolved saved failure: the violations it still shows (each with the
+    /// sequence cut after its call; only the first when the engine fails fast).
+    pub(crate) fn replay(&mut self, saved: Resolved) -> Vec<Failure> {
+        let Resolved { sequence, seed } = saved;
+        let run = self.executor.run(&sequence, &mut ());
+        run.violations
+            .into_iter()
+            .map(|found| {
+                let mut shown = sequence.clone();
+                shown.txs.truncate(found.tx + 1);
+                let mut failure = self.failure(&shown, found, seed);
+                failure.from_regression = true;
+                failure
+            })
+            .collect()
     }
 
     /// Fuzzes with `plan.config.workers` workers until the budget is spent, a violation is
-    /// found or (when asked) every target was reached; writes what they did into `stats`.
+    /// found (failing fast) or (when asked) every target was reached; writes what they did
+    /// into `stats`.
     pub(crate) fn fuzz(&self, plan: &Fuzz<'_>, stats: &mut Stats) -> Result<Fuzzed> {
-        let (sighting, reaches) = fuzz::run(
+        let (sightings, reaches) = fuzz::run(
             plan,
             self.oracles,
             self.executor.surface(),
@@ -193,17 +210,17 @@ impl<'a> Engine<'a> {
                 })
             })
             .collect();
-        Ok(Fuzzed { sighting, reaches })
+        Ok(Fuzzed { sightings, reaches })
     }
 
-    /// Shrinks `sighting` within `budget` into the campaign's failure (of a campaign with
-    /// `seed`), with what shrinking spent.
+    /// Shrinks `sighting` within `budget` into a failure of the campaign (with `seed`),
+    /// with what shrinking spent.
     pub(crate) fn shrink(
         &mut self,
         sighting: Sighting,
         budget: ShrinkBudget,
         seed: u64,
-    ) -> (Failure, ShrinkStats) {
+    ) -> Failure {
         let found_len = sighting.sequence.txs.len();
         let (sequence, found, spent) = shrink::shrink(
             &mut self.executor,
@@ -215,7 +232,8 @@ impl<'a> Engine<'a> {
         failure.found_len = found_len;
         failure.found_after = sighting.after;
         failure.found_after_sequences = sighting.after_sequences;
-        (failure, spent)
+        failure.shrink = Some(spent);
+        failure
     }
 
     /// Adds the runs of this engine's own chain (replays, not shrinking) to `stats`, and
@@ -245,6 +263,7 @@ impl<'a> Engine<'a> {
             from_regression: false,
             regression_file: None,
             labels: Default::default(),
+            shrink: None,
         }
     }
 }

@@ -1,21 +1,24 @@
-//! What the workers of one campaign share: the budget, the stop flag, the first violation,
-//! new corpus entries to exchange, the first reach of each target, and the counters progress
-//! reports show.
+//! What the workers of one campaign share: the budget, the stop flag, the distinct
+//! violations found, new corpus entries to exchange, the first reach of each target, and the
+//! counters progress reports show.
 
+use std::collections::HashSet;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::engine::Fuzz;
 use crate::engine::executor::Found;
 use crate::engine::input::Sequence;
 use crate::engine::reach::Reach;
-use crate::outcome::Progress;
+use crate::outcome::{Progress, Violation};
 
 /// How often progress is reported.
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
-/// The budget is spent, or a worker found a violation (or reached every target, when the
-/// campaign stops there): every worker's loop unwinds with this.
+/// The budget is spent, or a worker found a violation in a campaign that fails fast (or
+/// reached every target, when the campaign stops there): every worker's loop unwinds with
+/// this.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Stop;
 
@@ -29,7 +32,7 @@ pub(crate) struct Sighting {
     pub(crate) after_sequences: u64,
 }
 
-/// What the workers of one campaign share: the budget, the stop flag, the first violation,
+/// What the workers of one campaign share: the budget, the stop flag, the violations found,
 /// new corpus entries, and counters for progress reports.
 pub(crate) struct Shared<'a> {
     start: Instant,
@@ -44,7 +47,13 @@ pub(crate) struct Shared<'a> {
     edges: AtomicUsize,
     corpus: AtomicUsize,
     stop: AtomicBool,
-    sighting: Mutex<Option<Sighting>>,
+    /// Stop at the first violation, or go on to the budget.
+    fail_fast: bool,
+    /// The distinct violations, in the order found, and the identities of every violation
+    /// already known (those found, and those the campaign reported before fuzzing).
+    sightings: Mutex<(Vec<Sighting>, HashSet<String>)>,
+    /// How many violations were found, for progress reports.
+    found: AtomicUsize,
     /// Called by worker 0 about once per [`PROGRESS_EVERY`].
     progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
     last_progress: Mutex<Instant>,
@@ -57,32 +66,31 @@ pub(crate) struct Shared<'a> {
 }
 
 impl<'a> Shared<'a> {
-    /// Shared state for a campaign that started at `start`.
-    pub(crate) fn new(
-        start: Instant,
-        workers: usize,
-        max_sequences: Option<u64>,
-        time: Option<Duration>,
-        progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
-        targets: usize,
-        stop_at_targets: bool,
-    ) -> Self {
+    /// Shared state for the fuzzing run `plan` (whose already reported violations are known
+    /// and never sightings).
+    pub(crate) fn new(plan: &Fuzz<'a>) -> Self {
+        let known: HashSet<String> = plan.reported.iter().map(Violation::identity).collect();
+        let start = plan.start;
+        let workers = plan.config.workers.max(1) as usize;
+        let max_sequences = plan.config.run_bound();
         Shared {
             start,
             workers,
             max_sequences,
-            deadline: time.map(|t| start + t),
+            deadline: plan.config.time.map(|t| start + t),
             sequences: AtomicU64::new(0),
             transactions: AtomicU64::new(0),
             edges: AtomicUsize::new(0),
             corpus: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
-            sighting: Mutex::new(None),
-            progress,
+            fail_fast: plan.config.fail_fast,
+            found: AtomicUsize::new(known.len()),
+            sightings: Mutex::new((Vec::new(), known)),
+            progress: plan.progress,
             last_progress: Mutex::new(start),
             pool: Mutex::new(Vec::new()),
-            reaches: Mutex::new(vec![None; targets]),
-            stop_at_targets,
+            reaches: Mutex::new(vec![None; plan.targets.len()]),
+            stop_at_targets: plan.stop_at_targets,
         }
     }
 
@@ -126,18 +134,32 @@ impl<'a> Shared<'a> {
         Ok(())
     }
 
-    /// Records a violation (the first one wins) and stops every worker.
-    pub(crate) fn report(&self, sequence: Sequence, found: Found) {
-        let mut slot = self.sighting.lock().unwrap_or_else(|e| e.into_inner());
-        if slot.is_none() {
-            *slot = Some(Sighting {
+    /// Records a violation unless one with the same identity (`found.violation`'s) is
+    /// known, and stops every worker when the campaign fails fast. `sequence` ends with the
+    /// violating transaction.
+    pub(crate) fn report(&self, identity: String, sequence: Sequence, found: Found) {
+        let mut sightings = self.sightings.lock().unwrap_or_else(|e| e.into_inner());
+        let (list, known) = &mut *sightings;
+        // Failing fast, the first sighting is the campaign's, even when another worker
+        // finds another bug before it sees the stop.
+        let wanted = !self.fail_fast || list.is_empty();
+        if wanted && known.insert(identity) {
+            list.push(Sighting {
                 sequence,
                 found,
                 after: self.start.elapsed(),
                 after_sequences: self.sequences.load(Ordering::Relaxed),
             });
+            self.found.store(known.len(), Ordering::Relaxed);
         }
-        self.stop.store(true, Ordering::Relaxed);
+        if self.fail_fast {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether a violation stops the campaign.
+    pub(crate) fn fail_fast(&self) -> bool {
+        self.fail_fast
     }
 
     /// Calls the progress callback if one is due.
@@ -157,6 +179,7 @@ impl<'a> Shared<'a> {
             transactions: self.transactions.load(Ordering::Relaxed),
             edges: self.edges.load(Ordering::Relaxed),
             corpus: self.corpus.load(Ordering::Relaxed),
+            violations: self.found.load(Ordering::Relaxed),
         });
     }
 
@@ -200,12 +223,9 @@ impl<'a> Shared<'a> {
         incoming
     }
 
-    /// The violation the workers found, if any.
-    pub(crate) fn take_sighting(&self) -> Option<Sighting> {
-        self.sighting
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
+    /// The violations the workers found, in the order found.
+    pub(crate) fn take_sightings(&self) -> Vec<Sighting> {
+        std::mem::take(&mut self.sightings.lock().unwrap_or_else(|e| e.into_inner()).0)
     }
 
     /// Sequences actually run (claims past the budget are not runs).

@@ -44,6 +44,11 @@ pub(crate) struct ShrinkBudget {
     pub(crate) time: Duration,
 }
 
+/// Runs each of several violations' shrinking may always spend.
+const MIN_SHARED_RUNS: u64 = 250;
+/// Time each of several violations' shrinking may always spend.
+const MIN_SHARED_TIME: Duration = Duration::from_millis(250);
+
 impl ShrinkBudget {
     /// A tenth of the budget of a campaign allowed `runs` and `time`: of its runs, between
     /// [`MIN_RUNS`] and [`MAX_RUNS`] ([`MAX_RUNS`] without a runs budget), and of its time,
@@ -54,6 +59,18 @@ impl ShrinkBudget {
                 (runs / u64::from(SHARE)).clamp(MIN_RUNS, MAX_RUNS)
             }),
             time: time.map_or(MAX_TIME, |time| (time / SHARE).clamp(MIN_TIME, MAX_TIME)),
+        }
+    }
+
+    /// Each one's share when `violations` violations are shrunk: an equal part, but at
+    /// least [`MIN_SHARED_RUNS`] and [`MIN_SHARED_TIME`] (a short sequence shrinks within
+    /// that), so that a campaign with many violations spends about the budget of one.
+    pub(crate) fn each_of(self, violations: usize) -> ShrinkBudget {
+        let n = violations.max(1) as u64;
+        ShrinkBudget {
+            runs: (self.runs / n).max(MIN_SHARED_RUNS.min(self.runs)),
+            time: (self.time / u32::try_from(n).unwrap_or(u32::MAX))
+                .max(MIN_SHARED_TIME.min(self.time)),
         }
     }
 }
@@ -84,8 +101,9 @@ struct Shrinker<'e, 'a> {
 }
 
 /// The smallest sequence found within `budget` that still shows `found`'s violation (the
-/// same invariant or Panic code), with the violation as it shows there, and what shrinking
-/// spent. `sequence` ends with the violating transaction.
+/// same bug: [`Violation::same_bug`](crate::outcome::Violation::same_bug)), with the
+/// violation as it shows there, and what shrinking spent. `sequence` ends with the
+/// violating transaction.
 pub(crate) fn shrink(
     executor: &mut Executor<'_>,
     sequence: Sequence,
@@ -142,8 +160,12 @@ impl Shrinker<'_, '_> {
         }
         self.runs += 1;
         let run = self.executor.run(&candidate, &mut ());
-        match run.violation {
-            Some(found) if found.violation.same_kind(&self.found.violation) => {
+        let same = run
+            .violations
+            .into_iter()
+            .find(|found| found.violation.same_bug(&self.found.violation));
+        match same {
+            Some(found) => {
                 candidate.txs.truncate(found.tx + 1);
                 self.best = candidate;
                 self.found = found;
@@ -373,5 +395,29 @@ mod tests {
         assert_eq!(budget(None, Some(secs(60))), (MAX_RUNS, secs(6)));
         assert_eq!(budget(None, Some(secs(3))), (MAX_RUNS, MIN_TIME));
         assert_eq!(budget(Some(20_000), Some(secs(3_600))), (2_000, MAX_TIME));
+    }
+
+    #[test]
+    fn several_violations_share_the_budget_above_a_floor() {
+        let whole = ShrinkBudget {
+            runs: 5_000,
+            time: Duration::from_secs(6),
+        };
+        assert_eq!(whole.each_of(1), whole);
+        assert_eq!(whole.each_of(0), whole);
+        let fifth = whole.each_of(5);
+        assert_eq!(
+            (fifth.runs, fifth.time),
+            (1_000, Duration::from_millis(1_200))
+        );
+        let many = whole.each_of(100);
+        assert_eq!((many.runs, many.time), (MIN_SHARED_RUNS, MIN_SHARED_TIME));
+        // A floor above the whole budget is no floor.
+        let tiny = ShrinkBudget {
+            runs: 100,
+            time: Duration::from_millis(100),
+        };
+        assert_eq!(tiny.each_of(4).runs, 100);
+        assert_eq!(tiny.each_of(4).time, Duration::from_millis(100));
     }
 }

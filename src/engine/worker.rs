@@ -1,6 +1,7 @@
 //! One worker's greybox loop (HARVEY Alg. 1): pick a corpus entry with the power schedule,
 //! run its energy's worth of mutants (each possibly followed by predicted inputs), keep
-//! those with a new path id, stop at the first violation or when the budget is spent.
+//! those with a new path id, report violations, stop when the budget is spent (or at the
+//! first violation, failing fast).
 //!
 //! The loop owns the corpus, the dictionary and the RNG; each technique is a stage that owns
 //! its state and statistics and learns from every regular run as a [`Sink`]: input
@@ -18,7 +19,7 @@ use crate::config::{Config, Steering};
 use crate::engine::corpus::{Corpus, Schedule};
 use crate::engine::cost::{self, CostMap};
 use crate::engine::dataflow::Dependence;
-use crate::engine::executor::{EdgeKey, Executor, Seen, Sink};
+use crate::engine::executor::{EdgeKey, Executor, Found, Seen, Sink};
 use crate::engine::input::{Change, Sequence};
 use crate::engine::mutate::Mutator;
 use crate::engine::predict::Prediction;
@@ -149,6 +150,9 @@ pub(crate) struct Worker<'a> {
     sequencing: Sequencing,
     /// Watching and steering towards targets, in a targeted campaign.
     targeting: Option<Targeting>,
+    /// The identities of the violations this worker reported: a violation found again
+    /// (many inputs show a bug once found) costs no lock on what the workers share.
+    reported: HashSet<String>,
 }
 
 impl<'a> Worker<'a> {
@@ -188,10 +192,11 @@ impl<'a> Worker<'a> {
             predictor: config.prediction.then(Predictor::new),
             sequencing: Sequencing::new(functions, invariants, config.demand_driven),
             targeting,
+            reported: HashSet::new(),
         }
     }
 
-    /// Runs until the budget is spent or some worker finds a violation.
+    /// Runs until the budget is spent or (failing fast) some worker finds a violation.
     pub(crate) fn run(mut self) -> WorkerReport {
         let surface = self.executor.surface().clone();
         let mutator = Mutator::new(
@@ -343,7 +348,9 @@ impl<'a> Worker<'a> {
     }
 
     /// Runs `sequence`, feeding every stage; keeps it on a new path id. A violation is
-    /// reported to the other workers and stops the campaign.
+    /// reported to the other workers; it stops the campaign when that fails fast, and
+    /// otherwise the run goes on like any other (a violating input may lead to the next
+    /// bug).
     fn execute(&mut self, sequence: &Sequence) -> Result<Novelty, Stop> {
         self.shared.claim(self.id)?;
         let run = self.executor.run(
@@ -355,10 +362,10 @@ impl<'a> Worker<'a> {
                 &mut self.targeting,
             ],
         );
-        let executed = run
-            .violation
-            .as_ref()
-            .map_or(sequence.txs.len(), |f| f.tx + 1);
+        let executed = match run.violations.first() {
+            Some(found) if self.shared.fail_fast() => found.tx + 1,
+            _ => sequence.txs.len(),
+        };
         self.shared.count_transactions(executed);
         if let Some(targeting) = &mut self.targeting {
             for (target, tx) in targeting.newly_reached() {
@@ -367,11 +374,11 @@ impl<'a> Worker<'a> {
                 self.shared.reach(target, reaching);
             }
         }
-        if let Some(found) = run.violation {
-            let mut sequence = sequence.clone();
-            sequence.txs.truncate(found.tx + 1);
-            self.shared.report(sequence, found);
-            return Err(Stop);
+        if !run.violations.is_empty() {
+            self.report_violations(sequence, run.violations);
+            if self.shared.fail_fast() {
+                return Err(Stop);
+            }
         }
         let costs = self.predictor.as_ref().map_or(&[][..], Predictor::costs);
         let kept = self.corpus.observe(run.path, sequence, costs);
@@ -396,6 +403,19 @@ impl<'a> Worker<'a> {
             }
         }
         Ok(if kept { Novelty::Kept } else { Novelty::Known })
+    }
+
+    /// Reports the violations `sequence` showed that this worker has not reported yet, each
+    /// with the sequence cut after its transaction.
+    fn report_violations(&mut self, sequence: &Sequence, violations: Vec<Found>) {
+        for found in violations {
+            let identity = found.violation.identity();
+            if self.reported.insert(identity.clone()) {
+                let mut shown = sequence.clone();
+                shown.txs.truncate(found.tx + 1);
+                self.shared.report(identity, shown, found);
+            }
+        }
     }
 
     /// Publishes this worker's new entries and runs the other workers' (keeping those

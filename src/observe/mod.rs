@@ -25,8 +25,8 @@
 mod trace;
 
 pub use trace::{
-    CallKind, CallRecord, CmpOp, Comparison, Edge, MAX_PATH, SelfDestruct, StorageAccess,
-    StorageOp, Trace,
+    CallKind, CallRecord, CmpOp, Comparison, Edge, LogSite, MAX_LOG_SITES, MAX_PATH,
+    RECENT_JUMPS, RevertSite, SelfDestruct, StorageAccess, StorageOp, Trace,
 };
 
 use alloy_primitives::{Address, U256};
@@ -35,7 +35,7 @@ use revm::bytecode::opcode;
 use revm::context::{ContextTr, JournalTr};
 use revm::context_interface::CreateScheme;
 use revm::interpreter::interpreter::EthInterpreter;
-use revm::interpreter::interpreter_types::{InputsTr, Jumps, LoopControl};
+use revm::interpreter::interpreter_types::{InputsTr, Jumps, LoopControl, MemoryTr};
 use revm::interpreter::{
     CallInputs, CallOutcome, CallScheme, CreateInputs, CreateOutcome, Interpreter,
 };
@@ -60,6 +60,41 @@ pub struct Observer {
     path_depth: Option<usize>,
     /// Per code address: which pcs are watched target block starts ([`Trace::target_hits`]).
     watched: Vec<(Address, Vec<bool>)>,
+    /// The running frame's last JUMPs, for [`RevertSite::jumps`].
+    jumps: JumpRing,
+    /// The rings of the frames below the running one: saved when a frame calls, restored
+    /// when the call ends.
+    outer_jumps: Vec<JumpRing>,
+}
+
+/// The last [`RECENT_JUMPS`] JUMP pcs of one frame, in a ring.
+#[derive(Debug, Clone, Copy)]
+struct JumpRing {
+    pcs: [u32; RECENT_JUMPS],
+    /// Where the next JUMP goes.
+    next: usize,
+}
+
+impl Default for JumpRing {
+    fn default() -> Self {
+        JumpRing {
+            pcs: [u32::MAX; RECENT_JUMPS],
+            next: 0,
+        }
+    }
+}
+
+impl JumpRing {
+    #[inline]
+    fn push(&mut self, pc: u32) {
+        self.pcs[self.next] = pc;
+        self.next = (self.next + 1) % RECENT_JUMPS;
+    }
+
+    /// The pcs, newest first (`u32::MAX` where none was recorded yet).
+    fn newest_first(&self) -> [u32; RECENT_JUMPS] {
+        std::array::from_fn(|i| self.pcs[(self.next + RECENT_JUMPS - 1 - i) % RECENT_JUMPS])
+    }
 }
 
 /// A comparison result being followed towards a JUMPI.
@@ -94,6 +129,8 @@ impl Observer {
         self.storage_in_flight = false;
         self.open_creates.clear();
         self.path_depth = None;
+        self.jumps = JumpRing::default();
+        self.outer_jumps.clear();
     }
 
     /// Turns recording of [`Trace::path`] on or off (off by default: it costs a push per
@@ -115,6 +152,18 @@ impl Observer {
                 (address, bits)
             })
             .collect();
+    }
+
+    /// A frame starts (a call or creation): its jumps are its own.
+    fn enter_frame(&mut self) {
+        self.outer_jumps.push(std::mem::take(&mut self.jumps));
+    }
+
+    /// A frame ended: the caller's jumps are the running ones again.
+    fn leave_frame(&mut self) {
+        if let Some(outer) = self.outer_jumps.pop() {
+            self.jumps = outer;
+        }
     }
 
     /// Records entering the block at `pc` of the code `interp` runs, if it is watched.
@@ -270,12 +319,70 @@ impl Observer {
         self.trace.storage.push(StorageAccess {
             op,
             address: interp.input.target_address(),
+            code: code_address(interp),
             pc,
             slot,
             value,
         });
         self.storage_in_flight = true;
     }
+
+    /// Records a REVERT with its frame's recent jumps and, when its data is
+    /// `Panic(uint256)`, the code. Reverts are rare: reading 36 bytes of memory is cheap.
+    fn on_revert(&mut self, pc: u32, interp: &Interpreter<EthInterpreter>, depth: usize) {
+        let stack = interp.stack.data();
+        let n = stack.len();
+        if n < 2 {
+            return;
+        }
+        let (offset, size) = (stack[n - 1], stack[n - 2]);
+        let panic = (size == U256::from(PANIC_DATA_LEN))
+            .then(|| revert_data::<PANIC_DATA_LEN>(interp, offset))
+            .flatten()
+            .filter(|data| data[..4] == PANIC_SELECTOR)
+            .map(|data| U256::from_be_slice(&data[4..]));
+        self.trace.reverts.push(RevertSite {
+            code: code_address(interp),
+            pc,
+            depth: u32::try_from(depth).unwrap_or(u32::MAX),
+            panic,
+            jumps: self.jumps.newest_first(),
+        });
+    }
+
+    /// Records a LOG with a first topic (at most [`MAX_LOG_SITES`] per transaction).
+    fn on_log(&mut self, pc: u32, interp: &Interpreter<EthInterpreter>) {
+        let stack = interp.stack.data();
+        let n = stack.len();
+        if n < 3 || self.trace.logs.len() >= MAX_LOG_SITES {
+            return;
+        }
+        self.trace.logs.push(LogSite {
+            code: code_address(interp),
+            pc,
+            emitter: interp.input.target_address(),
+            topic0: stack[n - 3],
+        });
+    }
+}
+
+/// `Panic(uint256)`'s selector.
+const PANIC_SELECTOR: [u8; 4] = [0x4e, 0x48, 0x7b, 0x71];
+/// The length of a Panic's revert data: the selector and one word.
+const PANIC_DATA_LEN: usize = 36;
+
+/// The `N` bytes of memory from `offset` that a REVERT is about to return: memory the frame
+/// never touched reads as zeros, as the REVERT's own memory expansion makes it. `None` for an
+/// offset no memory can reach.
+fn revert_data<const N: usize>(interp: &Interpreter<EthInterpreter>, offset: U256) -> Option<[u8; N]> {
+    let offset = usize::try_from(offset).ok()?;
+    let mut data = [0u8; N];
+    let size = interp.memory.size();
+    if offset < size {
+        let end = size.min(offset.checked_add(N)?);
+        data[..end - offset].copy_from_slice(&interp.memory.slice(offset..end));
+    }
+    Some(data)
 }
 
 /// The address whose code `interp` runs: the code address under DELEGATECALL, the new
@@ -327,6 +434,18 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
                 self.pending = None;
                 self.on_storage(StorageOp::Store, pc, interp);
             }
+            opcode::JUMP => {
+                self.pending = None;
+                self.jumps.push(pc);
+            }
+            opcode::REVERT => {
+                self.pending = None;
+                self.on_revert(pc, interp, context.journal_ref().depth());
+            }
+            opcode::LOG1..=opcode::LOG4 => {
+                self.pending = None;
+                self.on_log(pc, interp);
+            }
             _ => self.pending = None,
         }
     }
@@ -349,6 +468,7 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
 
     fn call(&mut self, context: &mut CTX, inputs: &mut CallInputs) -> Option<CallOutcome> {
         self.pending = None;
+        self.enter_frame();
         let kind = match inputs.scheme {
             CallScheme::Call => CallKind::Call,
             CallScheme::CallCode => CallKind::CallCode,
@@ -369,10 +489,12 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
     fn call_end(&mut self, _context: &mut CTX, _inputs: &CallInputs, _outcome: &mut CallOutcome) {
         // A note left by the callee must not be linked to the caller's stack.
         self.pending = None;
+        self.leave_frame();
     }
 
     fn create(&mut self, context: &mut CTX, inputs: &mut CreateInputs) -> Option<CreateOutcome> {
         self.pending = None;
+        self.enter_frame();
         let kind = match inputs.scheme() {
             CreateScheme::Create2 { .. } => CallKind::Create2,
             CreateScheme::Create | CreateScheme::Custom { .. } => CallKind::Create,
@@ -396,6 +518,7 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
         outcome: &mut CreateOutcome,
     ) {
         self.pending = None;
+        self.leave_frame();
         if let Some(index) = self.open_creates.pop() {
             if let (Some(record), Some(address)) =
                 (self.trace.calls.get_mut(index), outcome.address)

@@ -11,8 +11,15 @@ use revm::{InspectEvm, MainBuilder, MainContext};
 const CODE_AT: Address = Address::with_last_byte(0xc0);
 const CALLER: Address = Address::with_last_byte(0xca);
 
-/// Runs `code` (installed at `CODE_AT`) once under a fresh observer.
+/// Runs `code` (installed at `CODE_AT`) once under a fresh observer; it must succeed.
 fn run(code: &[u8]) -> Trace {
+    let (trace, success) = run_to_end(code);
+    assert!(success, "the program reverted");
+    trace
+}
+
+/// Runs `code` once under a fresh observer: the trace, and whether the call succeeded.
+fn run_to_end(code: &[u8]) -> (Trace, bool) {
     let mut db = CacheDB::<EmptyDB>::default();
     db.insert_account_info(
         CODE_AT,
@@ -28,8 +35,7 @@ fn run(code: &[u8]) -> Trace {
         .build()
         .expect("valid tx");
     let result = evm.inspect_one_tx(tx).expect("tx runs");
-    assert!(result.is_success(), "{result:?}");
-    evm.inspector.trace().clone()
+    (evm.inspector.trace().clone(), result.is_success())
 }
 
 const PUSH1: u8 = opcode::PUSH1;
@@ -213,6 +219,7 @@ fn storage_accesses_carry_slot_and_value() {
         StorageAccess {
             op: StorageOp::Store,
             address: CODE_AT,
+            code: CODE_AT,
             pc: 4,
             slot: U256::from(1),
             value: U256::from(5),
@@ -220,6 +227,7 @@ fn storage_accesses_carry_slot_and_value() {
         StorageAccess {
             op: StorageOp::Load,
             address: CODE_AT,
+            code: CODE_AT,
             pc: 7,
             slot: U256::from(1),
             value: U256::from(5),
@@ -260,4 +268,65 @@ fn clear_keeps_capacity() {
     o.clear();
     assert!(o.trace().edges().is_empty());
     assert_eq!(o.trace.edges.capacity(), cap);
+}
+
+#[test]
+fn a_panic_revert_keeps_its_code_and_the_frames_last_jumps() {
+    let (t, success) = run_to_end(&[
+        PUSH1, 4, opcode::JUMP, // 0: to 4
+        opcode::INVALID,
+        opcode::JUMPDEST, // 4
+        PUSH1, 9, opcode::JUMP, // 5: to 9
+        opcode::INVALID,
+        opcode::JUMPDEST, // 9: mstore(0, Panic selector << 224); mstore(4, 0x11)
+        opcode::PUSH4, 0x4e, 0x48, 0x7b, 0x71,
+        PUSH1, 224, opcode::SHL,
+        PUSH1, 0, opcode::MSTORE,
+        PUSH1, 0x11, PUSH1, 4, opcode::MSTORE,
+        PUSH1, 36, PUSH1, 0, opcode::REVERT, // 30: revert(0, 36)
+    ]);
+    assert!(!success);
+    let mut jumps = [u32::MAX; RECENT_JUMPS];
+    jumps[..2].copy_from_slice(&[7, 2]);
+    assert_eq!(
+        t.reverts(),
+        &[RevertSite {
+            code: CODE_AT,
+            pc: 30,
+            depth: 1,
+            panic: Some(U256::from(0x11)),
+            jumps,
+        }]
+    );
+    assert_eq!(t.reverts()[0].recent_jumps().collect::<Vec<_>>(), [7, 2]);
+}
+
+#[test]
+fn other_reverts_carry_no_panic_code() {
+    // revert(0, 36) of untouched (zero) memory, then revert(0, 0): neither is a Panic.
+    for code in [[PUSH1, 36, PUSH1, 0, opcode::REVERT], [PUSH1, 0, PUSH1, 0, opcode::REVERT]] {
+        let (t, _) = run_to_end(&code);
+        assert_eq!(t.reverts().len(), 1);
+        assert_eq!(t.reverts()[0].panic, None);
+        assert_eq!(t.reverts()[0].recent_jumps().count(), 0);
+    }
+}
+
+#[test]
+fn logs_with_a_topic_are_sited() {
+    // LOG0 (no topic) is not recorded; LOG1 with topic 0x77 is.
+    let t = run(&[
+        PUSH1, 0, PUSH1, 0, opcode::LOG0,
+        PUSH1, 0x77, PUSH1, 0, PUSH1, 0, opcode::LOG1, // 11
+        opcode::STOP,
+    ]);
+    assert_eq!(
+        t.logs(),
+        &[LogSite {
+            code: CODE_AT,
+            pc: 11,
+            emitter: CODE_AT,
+            topic0: U256::from(0x77),
+        }]
+    );
 }

@@ -111,6 +111,8 @@ pub struct StorageAccess {
     pub op: StorageOp,
     /// The account whose storage was accessed (the caller's under DELEGATECALL).
     pub address: Address,
+    /// The code that ran the opcode (the library's under DELEGATECALL).
+    pub code: Address,
     /// The opcode's pc.
     pub pc: u32,
     /// The slot.
@@ -169,6 +171,49 @@ pub struct SelfDestruct {
 /// looks for split points in the first 8,192.
 pub const MAX_PATH: usize = 65_536;
 
+/// How many recent JUMPs a [`RevertSite`] keeps: enough to step back out of the compiler's
+/// helpers (a checked addition's helper calls the Panic helper) to the user's statement.
+pub const RECENT_JUMPS: usize = 8;
+
+/// A REVERT instruction that ran: where, in which frame, whether its data was a Panic, and
+/// the JUMPs its frame made last (solc raises Panics in shared helper functions, so the
+/// REVERT's own pc names the helper; the jump into it names the statement).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RevertSite {
+    /// The code that ran it (the code address under DELEGATECALL).
+    pub code: Address,
+    pub pc: u32,
+    /// The frame's call depth (the transaction's own frame is 1).
+    pub depth: u32,
+    /// The Panic code, when the revert data is `Panic(uint256)`.
+    pub panic: Option<U256>,
+    /// The pcs of the frame's last JUMPs, newest first; unused entries are `u32::MAX`.
+    pub jumps: [u32; RECENT_JUMPS],
+}
+
+impl RevertSite {
+    /// The frame's recent JUMP pcs, newest first.
+    pub fn recent_jumps(&self) -> impl Iterator<Item = u32> + '_ {
+        self.jumps.iter().copied().take_while(|&pc| pc != u32::MAX)
+    }
+}
+
+/// A LOG1..LOG4 instruction that ran (a log with a first topic: an event's selector).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LogSite {
+    /// The code that ran it.
+    pub code: Address,
+    pub pc: u32,
+    /// The account the log is emitted from.
+    pub emitter: Address,
+    /// The first topic.
+    pub topic0: U256,
+}
+
+/// Log sites recorded per transaction, at most: a loop emitting events must not grow the
+/// trace without bound.
+pub const MAX_LOG_SITES: usize = 256;
+
 /// Everything the observer recorded during one transaction, in execution order.
 ///
 /// The buffers are reused from one transaction to the next (cleared, capacity kept), so
@@ -183,6 +228,8 @@ pub struct Trace {
     pub(super) steps: u64,
     pub(super) path: Vec<u32>,
     pub(super) target_hits: Vec<(Address, u32)>,
+    pub(super) reverts: Vec<RevertSite>,
+    pub(super) logs: Vec<LogSite>,
 }
 
 impl Trace {
@@ -241,6 +288,18 @@ impl Trace {
         &self.path
     }
 
+    /// Every REVERT that ran, in order (an inner frame's before the frames that bubble it
+    /// up).
+    pub fn reverts(&self) -> &[RevertSite] {
+        &self.reverts
+    }
+
+    /// Every LOG1..LOG4 that ran, in order, reverted frames' included, at most
+    /// [`MAX_LOG_SITES`].
+    pub fn logs(&self) -> &[LogSite] {
+        &self.logs
+    }
+
     /// Empties every record, keeping the allocations.
     pub(super) fn clear(&mut self) {
         self.edges.clear();
@@ -251,6 +310,8 @@ impl Trace {
         self.steps = 0;
         self.path.clear();
         self.target_hits.clear();
+        self.reverts.clear();
+        self.logs.clear();
     }
 
     /// Appends a storage access, for tests of trace consumers elsewhere in the crate.

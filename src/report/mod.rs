@@ -1,12 +1,12 @@
 //! Turning what a campaign found into something a person can act on: failure reports,
 //! summaries and progress lines, rendered from `outcome` types alone.
 
-// Only `failure_report` and `summary` are for users; the rest is `pub` for the `internals`
+// Only `failure_report`, `failures_report` and `summary` are for users; the rest is `pub` for the `internals`
 // feature (harvey's own tests), so without it the lint has nothing to say.
 #[cfg_attr(not(feature = "internals"), allow(unreachable_pub))]
 mod render;
 
-pub use render::{failure_report, summary};
+pub use render::{failure_report, failures_report, summary};
 internal! { use render::progress_line; }
 #[cfg(feature = "internals")]
 #[doc(hidden)]

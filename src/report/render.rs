@@ -10,7 +10,8 @@ use alloy_primitives::Address;
 use crate::chain::{Labels, SolDisplay, Warp};
 use crate::config::Steering;
 use crate::outcome::{
-    Call, Dependence, Failure, Progress, SequenceStats, ShrinkStats, Stats, Violation,
+    Call, Dependence, Failure, Outcome, Place, Progress, SequenceStats, ShrinkStats, Stats,
+    Violation,
 };
 
 /// Calls after which a function that reverted every time is flagged as "always reverts".
@@ -34,8 +35,15 @@ impl fmt::Display for ViolationDisplay<'_> {
             Violation::Invariant { name, message } => {
                 write!(f, "invariant `{name}` violated: {message}")
             }
-            Violation::Panic { code } => write!(f, "Solidity {code}"),
-            Violation::ArbitraryStorageWrite { contract, slot } => {
+            Violation::Panic { code, place } => write!(f, "Solidity {code} at {place}"),
+            Violation::AssertionFailed { message, place, .. } => {
+                write!(f, "AssertionFailed({message}) emitted at {place}")
+            }
+            Violation::ArbitraryStorageWrite {
+                contract,
+                slot,
+                place,
+            } => {
                 let who = match self.1.get(*contract) {
                     Some(name) => format!("{name}@{contract}"),
                     None => contract.to_string(),
@@ -43,9 +51,20 @@ impl fmt::Display for ViolationDisplay<'_> {
                 write!(
                     f,
                     "arbitrary storage write (SWC-124): {who} wrote slot {slot:#x}, which the \
-                     fuzzer chose at random: the caller controls where it writes"
+                     fuzzer chose at random, at {place}: the caller controls where it writes"
                 )
             }
+        }
+    }
+}
+
+impl fmt::Display for Place {
+    /// `src/Vault.sol:42 (Vault)`, else `Vault, pc 0x1a2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.line, self.pc) {
+            (Some(line), _) => write!(f, "{line} ({})", self.contract),
+            (None, u32::MAX) => write!(f, "{} (no source line)", self.contract),
+            (None, pc) => write!(f, "{}, pc {pc:#x} (no source line)", self.contract),
         }
     }
 }
@@ -54,54 +73,38 @@ impl fmt::Display for ViolationDisplay<'_> {
 /// full addresses of the named accounts it shows. `test` is the `cargo test` filter that
 /// replays it, when known.
 pub fn failure_report(failure: &Failure, test: Option<&str>) -> String {
+    failures_report(std::slice::from_ref(failure), test)
+}
+
+/// The report of every violation a campaign found (of one, as [`failure_report`]): each
+/// with its shrunk sequence, in the order found, then the seed and how to replay them.
+/// `test` is the `cargo test` filter that replays them, when known.
+pub fn failures_report(failures: &[Failure], test: Option<&str>) -> String {
     let mut out = String::new();
-    let origin = if failure.from_regression {
-        "replaying the regression file".to_string()
-    } else {
-        format!(
-            "after {} sequences in {}",
-            thousands(failure.found_after_sequences),
-            duration(failure.found_after)
-        )
+    let Some(first) = failures.first() else {
+        return out;
     };
-    let _ = writeln!(
-        out,
-        "{} (found {origin})",
-        ViolationDisplay(&failure.violation, &failure.labels)
-    );
-    if failure.calls.is_empty() {
-        let _ = writeln!(out, "The state right after setup already violates it.");
-    } else {
-        let shrunk = if failure.found_len > failure.calls.len() {
-            format!(", shrunk from {}", failure.found_len)
-        } else {
-            String::new()
-        };
+    if failures.len() > 1 {
         let _ = writeln!(
             out,
-            "Call sequence ({}{shrunk}):",
-            count(failure.calls.len() as u64, "call")
+            "{} distinct violations, in the order found:\n",
+            failures.len()
         );
-        for (index, call) in failure.calls.iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "  #{} {}",
-                index + 1,
-                render_call(call, &failure.labels)
-            );
+    }
+    for (index, failure) in failures.iter().enumerate() {
+        if failures.len() > 1 {
+            let _ = write!(out, "[{}/{}] ", index + 1, failures.len());
         }
-        let _ = writeln!(out, "  last call: {}", failure.last_status);
-        render_accounts(&mut out, &failure.calls, &failure.labels);
+        render_failure(&mut out, failure);
+        if index + 1 < failures.len() {
+            out.push('\n');
+        }
     }
-    let _ = writeln!(out, "Seed: {}", failure.seed);
+    let _ = writeln!(out, "Seed: {}", first.seed);
     if let Some(test) = test {
-        let _ = writeln!(
-            out,
-            "Replay: HARVEY_SEED={} cargo test {test}",
-            failure.seed
-        );
+        let _ = writeln!(out, "Replay: HARVEY_SEED={} cargo test {test}", first.seed);
     }
-    if let Some(path) = &failure.regression_file {
+    if let Some(path) = &first.regression_file {
         let _ = writeln!(
             out,
             "Saved to {} (replayed first on every run; commit it)",
@@ -109,6 +112,41 @@ pub fn failure_report(failure: &Failure, test: Option<&str>) -> String {
         );
     }
     out
+}
+
+/// One failure: what was violated and when it was found, the shrunk sequence and the
+/// named accounts it shows.
+fn render_failure(out: &mut String, failure: &Failure) {
+    let _ = writeln!(
+        out,
+        "{} (found {})",
+        ViolationDisplay(&failure.violation, &failure.labels),
+        origin(failure)
+    );
+    if failure.calls.is_empty() {
+        let _ = writeln!(out, "The state right after setup already violates it.");
+        return;
+    }
+    let shrunk = if failure.found_len > failure.calls.len() {
+        format!(", shrunk from {}", failure.found_len)
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        out,
+        "Call sequence ({}{shrunk}):",
+        count(failure.calls.len() as u64, "call")
+    );
+    for (index, call) in failure.calls.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "  #{} {}",
+            index + 1,
+            render_call(call, &failure.labels)
+        );
+    }
+    let _ = writeln!(out, "  last call: {}", failure.last_status);
+    render_accounts(out, &failure.calls, &failure.labels);
 }
 
 /// The named accounts `calls` show (senders, called contracts, address arguments) with
@@ -274,9 +312,11 @@ fn human_seconds(seconds: u64) -> String {
     }
 }
 
-/// The end-of-campaign summary. Its first line names the campaign ([`Stats::name`]), since
-/// `cargo test` interleaves the output of tests running in parallel.
-pub fn summary(stats: &Stats) -> String {
+/// The end-of-campaign summary: what the campaign did, and the violations it found in the
+/// order found. Its first line names the campaign ([`Stats::name`]), since `cargo test`
+/// interleaves the output of tests running in parallel.
+pub fn summary(outcome: &Outcome) -> String {
+    let stats = &outcome.stats;
     let mut out = String::new();
     let name = stats
         .name
@@ -329,9 +369,7 @@ pub fn summary(stats: &Stats) -> String {
         );
     }
     render_sequencing(&mut out, &stats.sequencing);
-    if let Some(shrink) = &stats.shrink {
-        render_shrink(&mut out, shrink);
-    }
+    render_violations(&mut out, &outcome.failures);
     render_targets(&mut out, stats);
     let _ = writeln!(out, "  calls / reverts per function:");
     for (f, name) in stats.functions.iter().zip(rows) {
@@ -349,12 +387,59 @@ pub fn summary(stats: &Stats) -> String {
     out
 }
 
-/// `  shrinking: 5 → 2 calls in 412 runs (1,130 tx, 45ms; budget 1,000 runs, 10.0s)`, and
-/// whether the budget ran out.
+/// The violations in the order found, each with when it was found and what shrinking it
+/// spent:
+///
+/// ```text
+///   violations: 2 distinct, in the order found
+///     1. after 4,312 sequences in 1.2s: Solidity Panic(0x01): assertion failed at src/M.sol:12 (M)
+///        shrinking: 5 → 2 calls in 412 runs (1,130 tx, 45ms; budget 1,000 runs, 10.0s)
+/// ```
+fn render_violations(out: &mut String, failures: &[Failure]) {
+    if failures.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "  violations: {} distinct, in the order found",
+        failures.len()
+    );
+    for (index, failure) in failures.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "    {}. {}: {}",
+            index + 1,
+            origin(failure),
+            ViolationDisplay(&failure.violation, &failure.labels)
+        );
+        if let Some(shrink) = &failure.shrink {
+            render_shrink(out, shrink);
+        }
+    }
+}
+
+/// When a failure was found: `after 4,312 sequences in 1.20s`, `replaying the regression
+/// file`, or `in the post-setup state`.
+fn origin(failure: &Failure) -> String {
+    if failure.from_regression {
+        "replaying the regression file".to_string()
+    } else if failure.calls.is_empty() {
+        "in the post-setup state".to_string()
+    } else {
+        format!(
+            "after {} sequences in {}",
+            thousands(failure.found_after_sequences),
+            duration(failure.found_after)
+        )
+    }
+}
+
+/// `       shrinking: 5 → 2 calls in 412 runs (1,130 tx, 45ms; budget 1,000 runs, 10.0s)`,
+/// and whether the budget ran out.
 fn render_shrink(out: &mut String, shrink: &ShrinkStats) {
     let _ = writeln!(
         out,
-        "  shrinking: {} → {} in {} ({} tx, {}; budget {} runs, {}){}",
+        "       shrinking: {} → {} in {} ({} tx, {}; budget {} runs, {}){}",
         shrink.from,
         count(shrink.to as u64, "call"),
         count(shrink.runs, "run"),
@@ -517,12 +602,13 @@ fn by_length(counts: &[u64]) -> String {
 pub fn progress_line(test: &str, progress: &Progress) -> String {
     let secs = progress.elapsed.as_secs_f64().max(1e-9);
     format!(
-        "harvey {test}: {} | {} sequences | {} tx/s | {} edges | corpus {}",
+        "harvey {test}: {} | {} sequences | {} tx/s | {} edges | corpus {} | {}",
         duration(progress.elapsed),
         thousands(progress.sequences),
         thousands((progress.transactions as f64 / secs) as u64),
         progress.edges,
-        progress.corpus
+        progress.corpus,
+        count(progress.violations as u64, "violation")
     )
 }
 
@@ -653,6 +739,11 @@ mod tests {
             violation: Violation::ArbitraryStorageWrite {
                 contract: VAULT,
                 slot: U256::from(1),
+                place: Place {
+                    contract: "Vault".into(),
+                    pc: 0x1a2,
+                    line: None,
+                },
             },
             calls: vec![withdraw(
                 SENDERS[1],
@@ -669,6 +760,7 @@ mod tests {
             from_regression: false,
             regression_file: None,
             labels: labels(),
+            shrink: None,
         };
         let report = failure_report(&failure, None);
         assert!(
@@ -685,6 +777,67 @@ mod tests {
             "{report}"
         );
         assert!(report.contains(&format!("{}", SENDERS[2])), "{report}");
+        assert!(
+            report.contains("at Vault, pc 0x1a2 (no source line)"),
+            "{report}"
+        );
+        assert!(report.ends_with("Seed: 3\n"), "{report}");
+    }
+
+    #[test]
+    fn several_failures_are_reported_each_with_its_sequence_then_one_replay() {
+        let failure = |line: &str, found_after_sequences| Failure {
+            violation: Violation::Panic {
+                code: crate::chain::PanicCode::Assert,
+                place: Place {
+                    contract: "Maze".into(),
+                    pc: 0x40,
+                    line: Some(line.into()),
+                },
+            },
+            calls: vec![withdraw(
+                SENDERS[0],
+                vec![DynSolValue::Uint(U256::from(7), 256)],
+            )],
+            last_status: "Panic(0x01): assert failed".into(),
+            seed: 9,
+            found_len: 1,
+            found_after: Duration::from_millis(1_200),
+            found_after_sequences,
+            from_regression: false,
+            regression_file: Some("harvey-regressions/maze.json".into()),
+            labels: labels(),
+            shrink: None,
+        };
+        let failures = [
+            failure("src/Maze.sol:12", 40),
+            failure("src/Maze.sol:30", 4_312),
+        ];
+        let report = failures_report(&failures, Some("maze"));
+        assert!(
+            report.starts_with("2 distinct violations, in the order found:\n\n[1/2] "),
+            "{report}"
+        );
+        assert!(
+            report.contains("[2/2] Solidity Panic(0x01): assertion failed at src/Maze.sol:30 (Maze) (found after 4,312 sequences in 1.2s)\nCall sequence (1 call):\n"),
+            "{report}"
+        );
+        assert_eq!(
+            report
+                .matches("Replay: HARVEY_SEED=9 cargo test maze\n")
+                .count(),
+            1
+        );
+        assert_eq!(
+            report
+                .matches("Saved to harvey-regressions/maze.json")
+                .count(),
+            1
+        );
+        assert_eq!(
+            failure_report(&failures[0], None),
+            failures_report(&failures[..1], None)
+        );
     }
 
     #[test]
@@ -702,7 +855,13 @@ mod tests {
             }],
             ..Stats::default()
         };
-        let summary = summary(&stats);
+        let outcome = |stats: Stats, failures: Vec<Failure>| Outcome {
+            failures,
+            stats,
+            warnings: Vec::new(),
+            require_targets: false,
+        };
+        let summary = super::summary(&outcome(stats.clone(), Vec::new()));
         assert!(
             summary.starts_with("harvey vault::tests::solvent: 0 sequences"),
             "{summary}"
@@ -713,7 +872,21 @@ mod tests {
         );
         assert!(summary.contains("    Vault.deposit()  "), "{summary}");
         assert!(!summary.contains("shrinking"), "{summary}");
-        let shrunk = Stats {
+        assert!(!summary.contains("violations"), "{summary}");
+        let shrunk = Failure {
+            violation: Violation::Invariant {
+                name: "solvent".into(),
+                message: "returned false".into(),
+            },
+            calls: Vec::new(),
+            last_status: String::new(),
+            seed: 0,
+            found_len: 5,
+            found_after: Duration::from_millis(1_500),
+            found_after_sequences: 2_000,
+            from_regression: false,
+            regression_file: None,
+            labels: labels(),
             shrink: Some(ShrinkStats {
                 from: 5,
                 to: 2,
@@ -724,15 +897,22 @@ mod tests {
                 budget_time: Duration::from_secs(10),
                 exhausted: true,
             }),
-            ..stats
         };
+        let replayed = Failure {
+            from_regression: true,
+            shrink: None,
+            ..shrunk.clone()
+        };
+        let summary = super::summary(&outcome(stats, vec![replayed, shrunk]));
         assert!(
-            super::summary(&shrunk).contains(
-                "  shrinking: 5 → 2 calls in 1,000 runs (2,345 tx, 45ms; budget 1,000 runs, \
+            summary.contains(
+                "  violations: 2 distinct, in the order found\n    \
+                 1. replaying the regression file: invariant `solvent` violated: returned false\n    \
+                 2. in the post-setup state: invariant `solvent` violated: returned false\n       \
+                 shrinking: 5 → 2 calls in 1,000 runs (2,345 tx, 45ms; budget 1,000 runs, \
                  10.0s): budget spent, the sequence may shrink further\n"
             ),
-            "{}",
-            super::summary(&shrunk)
+            "{summary}"
         );
     }
 
@@ -746,9 +926,14 @@ mod tests {
             reverts: calls,
         };
         let flagged = |calls| {
-            summary(&Stats {
-                functions: vec![row(calls)],
-                ..Stats::default()
+            summary(&Outcome {
+                failures: Vec::new(),
+                stats: Stats {
+                    functions: vec![row(calls)],
+                    ..Stats::default()
+                },
+                warnings: Vec::new(),
+                require_targets: false,
             })
             .contains("always reverts")
         };
@@ -756,6 +941,22 @@ mod tests {
         assert!(!flagged(4));
         assert!(!flagged(ALWAYS_REVERTS_AFTER - 1));
         assert!(flagged(ALWAYS_REVERTS_AFTER));
+    }
+
+    #[test]
+    fn progress_lines_count_the_violations_found() {
+        let progress = Progress {
+            elapsed: Duration::from_secs(4),
+            sequences: 12_000,
+            transactions: 40_000,
+            edges: 31,
+            corpus: 9,
+            violations: 2,
+        };
+        assert_eq!(
+            progress_line("maze", &progress),
+            "harvey maze: 4.0s | 12,000 sequences | 10,000 tx/s | 31 edges | corpus 9 | 2 violations"
+        );
     }
 
     #[test]

@@ -438,7 +438,7 @@ fn campaign_on_the_openzeppelin_vault_finds_no_violation() {
         })
         .run()
         .unwrap();
-    assert!(outcome.passed(), "{:?}", outcome.failure);
+    assert!(outcome.passed(), "{:?}", outcome.failures);
     // The vault was really exercised: deposits succeeded, not only reverts.
     let deposits = outcome
         .stats
@@ -484,7 +484,7 @@ fn campaign_on_the_solmate_token_counts_no_checked_arithmetic_revert() {
         )
         .run()
         .unwrap();
-    assert!(outcome.passed(), "{:?}", outcome.failure);
+    assert!(outcome.passed(), "{:?}", outcome.failures);
     let transfers = outcome
         .stats
         .functions
@@ -508,7 +508,10 @@ fn campaign_finds_the_treasury_paying_out_more_than_it_debits() {
         })
         .run()
         .unwrap();
-    let failure = outcome.failure.expect("the planted bug is found");
+    let failure = outcome
+        .failure()
+        .cloned()
+        .expect("the planted bug is found");
     let calls: Vec<&str> = failure.calls.iter().map(|c| c.signature.as_str()).collect();
     assert_eq!(calls, ["deposit()", "withdraw(uint256)"], "{failure:?}");
 }
@@ -538,7 +541,10 @@ fn campaign_finds_the_weth_receive_bug_with_the_exact_solvency_invariant() {
         })
         .run()
         .unwrap();
-    let failure = outcome.failure.expect("the planted bug is found");
+    let failure = outcome
+        .failure()
+        .cloned()
+        .expect("the planted bug is found");
     let calls: Vec<&str> = failure.calls.iter().map(|c| c.signature.as_str()).collect();
     assert_eq!(calls, ["receive()"], "{failure:?}");
     assert!(!failure.calls[0].value.is_zero());

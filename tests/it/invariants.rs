@@ -49,3 +49,20 @@ fn seats_founder_keeps_the_first_seat(chain: &Chain) -> bool {
 fn guarded_targets_are_required(_chain: &Chain) -> bool {
     true
 }
+
+/// `fail_fast = false` through the attribute: every bug of `Hive` is saved in
+/// `harvey-regressions/invariants.hive_reports_every_bug.json`, and each run replays them all
+/// (one, when a user's `HARVEY_FAIL_FAST=1` overrides the attribute) before fuzzing on.
+#[harvey::invariant(
+    contract = "Hive",
+    fail_fast = false,
+    runs = 1_000,
+    seed = 11,
+    panics = ["assert", "division-by-zero"]
+)]
+#[should_panic(expected = "replaying the regression file")]
+fn hive_reports_every_bug(chain: &Chain) -> bool {
+    chain
+        .view::<U256>(chain.get("Hive"), "visits()", ())
+        .is_ok_and(|visits| visits < U256::from(3))
+}

@@ -9,6 +9,8 @@
 
 mod support;
 
+mod all_violations;
+mod all_violations_witness;
 mod campaign;
 mod chain;
 mod chain_settings;

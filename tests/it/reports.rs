@@ -24,7 +24,7 @@ fn float_within_initial(chain: &Chain) -> harvey::Result<()> {
 }
 
 fn shrink_stats(outcome: &Outcome) -> ShrinkStats {
-    outcome.stats.shrink.expect("the failure was shrunk")
+    failure(outcome).shrink.expect("the failure was shrunk")
 }
 
 #[test]
@@ -76,7 +76,7 @@ fn shrink_runs_are_counted_apart_from_the_campaigns_sequences() {
     // A tenth of the campaign's 2,000 runs is below the floor of 1,000.
     assert_eq!(shrink.budget_runs, 1_000);
     assert!(shrink.runs <= shrink.budget_runs);
-    let summary = harvey::report::summary(&outcome.stats);
+    let summary = harvey::report::summary(&outcome);
     assert!(
         summary.contains(&format!("  shrinking: {} → 1 call in ", shrink.from)),
         "{summary}"
@@ -114,7 +114,7 @@ fn reports_name_accounts_beside_their_addresses() {
         )),
         "{report}"
     );
-    let summary = harvey::report::summary(&outcome.stats);
+    let summary = harvey::report::summary(&outcome);
     assert!(summary.starts_with("harvey reports::named: "), "{summary}");
     assert!(
         summary.contains(&format!(
@@ -163,7 +163,7 @@ fn always_reverts_is_flagged_only_after_enough_calls() {
         "{closed:?}"
     );
     assert_eq!(closed.reverts, closed.calls);
-    let summary = harvey::report::summary(&passing.stats);
+    let summary = harvey::report::summary(&passing);
     let row = summary
         .lines()
         .find(|l| l.contains("Reserve.close()"))
@@ -176,7 +176,7 @@ fn always_reverts_is_flagged_only_after_enough_calls() {
         .run()
         .unwrap();
     assert!(close(&failing).calls < harvey::report::ALWAYS_REVERTS_AFTER);
-    assert!(!harvey::report::summary(&failing.stats).contains("always reverts"));
+    assert!(!harvey::report::summary(&failing).contains("always reverts"));
 }
 
 #[test]

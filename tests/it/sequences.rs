@@ -115,7 +115,7 @@ fn aggressive_discoveries_mark_functions_and_are_never_reported() {
     assert!(
         outcome.passed(),
         "the assert is unreachable without fuzzed storage: {:?}",
-        outcome.failure
+        outcome.failures
     );
     let stats = &outcome.stats.sequencing;
     assert!(stats.aggressive_runs > 0);
@@ -175,6 +175,6 @@ fn without_dataflow_no_call_is_repeated_and_counter_stays_out_of_reach() {
     assert!(
         outcome.passed(),
         "40 increments in a row by chance: {:?}",
-        outcome.failure
+        outcome.failures
     );
 }

@@ -10,7 +10,7 @@ use alloy_json_abi::Function;
 use harvey::chain::{RevertReason, Tx, TxOptions};
 use harvey::prelude::*;
 use harvey::project::{Artifacts, Environment, compiled_in};
-use harvey::{Failure, Outcome};
+use harvey::{Failure, Outcome, Violation};
 
 /// One ether in wei.
 pub(crate) const ETHER: u64 = 1_000_000_000_000_000_000;
@@ -158,12 +158,25 @@ pub(crate) fn assert_assert(outcome: &TxOutcome) {
     );
 }
 
+/// Asserts that `failure` is Panic `code` raised by `contract`'s code at `line`
+/// (`file:line`).
+pub(crate) fn assert_panic_at(failure: &Failure, code: PanicCode, line: &str, contract: &str) {
+    match &failure.violation {
+        Violation::Panic { code: found, place } => {
+            assert_eq!(*found, code);
+            assert_eq!(place.line.as_deref(), Some(line), "{place:?}");
+            assert_eq!(place.contract, contract);
+        }
+        other => panic!("expected {code} at {line}, found {other}"),
+    }
+}
+
 /// The campaign's failure; panics with its summary when it found none.
 pub(crate) fn failure(outcome: &Outcome) -> &Failure {
-    outcome.failure.as_ref().unwrap_or_else(|| {
+    outcome.failure().unwrap_or_else(|| {
         panic!(
             "expected a violation; summary:\n{}",
-            harvey::report::summary(&outcome.stats)
+            harvey::report::summary(outcome)
         )
     })
 }

@@ -13,7 +13,7 @@ fn campaign<'a>() -> Campaign<'a> {
 }
 
 fn passed(outcome: &Outcome) {
-    if let Some(failure) = &outcome.failure {
+    if let Some(failure) = outcome.failure() {
         panic!("{}", harvey::report::failure_report(failure, None));
     }
 }

@@ -43,7 +43,7 @@ fn reached_and_unreached_targets_are_reported_with_the_reaching_calls() {
     assert!(outcome.stats.sequencing.aggressive_runs > 0);
     assert_eq!(assertion.location, "contracts/sequences/Guarded.sol:24");
     assert!(assertion.reached.is_none(), "{:?}", assertion.reached);
-    let summary = harvey::report::summary(&outcome.stats);
+    let summary = harvey::report::summary(&outcome);
     assert!(summary.contains("targets: 1 of 2 reached"), "{summary}");
     assert!(
         summary.contains("Guarded.sol:24 (Guarded)  NOT REACHED"),
@@ -67,7 +67,7 @@ fn a_campaign_that_requires_its_targets_fails_when_one_is_never_reached() {
         .require_targets(true)
         .run()
         .unwrap();
-    assert!(outcome.failure.is_none());
+    assert!(outcome.failures.is_empty());
     assert!(!outcome.passed());
     assert_eq!(
         outcome.missed_targets(),
@@ -116,10 +116,10 @@ fn the_lookahead_analysis_steers_towards_a_hard_assertion() {
         )
         .run()
         .unwrap();
-    let failure = outcome.failure.as_ref().unwrap_or_else(|| {
+    let failure = outcome.failure().unwrap_or_else(|| {
         panic!(
             "the assertion was not reached:\n{}",
-            harvey::report::summary(&outcome.stats)
+            harvey::report::summary(&outcome)
         )
     });
     assert!(
@@ -166,7 +166,7 @@ fn every_steering_configuration_reaches_an_easy_target() {
             }
             _ => assert!(lookahead.bounded > 0, "{steering}: {lookahead:?}"),
         }
-        let summary = harvey::report::summary(&outcome.stats);
+        let summary = harvey::report::summary(&outcome);
         assert!(
             summary.contains(&format!("steering: {steering}")),
             "{summary}"
