@@ -10,8 +10,10 @@
 //! in Panic 0x01.
 //!
 //! Per maze and per seed (`HARVEY_BENCH_SEEDS`, default 3), both tools get the same
-//! wall-clock budget (`HARVEY_MAZE_BUDGET_SECS`, default 60), one thread each, the same
-//! depth (harvey's default) and the same three senders:
+//! wall-clock budget (`HARVEY_MAZE_BUDGET_SECS`, default 60), one thread each and the same
+//! three senders; harvey runs at its default depth (8, which bounds the generator's paths to
+//! 7 moves), forge at the same depth and again at its own default (500), at which its
+//! random walks cover the grid:
 //! - harvey: one campaign, `fail_fast(false)`, one worker; a violation counts at its
 //!   `found_after` (from the end of setup; compiling and setup are not timed).
 //! - forge: one `invariant_N()` per assertion over a variant of the maze where the
@@ -53,7 +55,7 @@ mod timing;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use harvey::Violation;
 use harvey::chain::{PanicCode, RevertReason, TxStatus};
@@ -80,6 +82,15 @@ fn budget() -> Duration {
 /// Times at which one run of one tool found each distinct violation, sorted.
 type Curve = Vec<Duration>;
 
+/// forge 1.7.1's default `[invariant] depth`: forge also runs at it, besides harvey's.
+const FORGE_DEPTH: u32 = 500;
+
+/// One row of the table: a tool (and how its time is read), its curve per seed.
+struct Row {
+    tool: String,
+    curves: Vec<Curve>,
+}
+
 /// Runs everything and prints the table.
 fn main() {
     let Some(seeds) = bench_seeds(3) else {
@@ -94,39 +105,55 @@ fn main() {
     check_witnesses(&project, &mazes);
     let forge = install::ensure_forge().unwrap_or_else(|e| panic!("{e}"));
     println!(
-        "maze: {} mazes, {seeds} seeds, {}s per maze and seed, depth {depth}",
+        "maze: {} mazes, {seeds} seeds, {}s per maze and seed; harvey at depth {depth}, forge at {depth} and {FORGE_DEPTH}",
         mazes.len(),
         budget.as_secs()
     );
-    let mut rows = Vec::new();
+    let mut table = Vec::new();
     for maze in &mazes {
-        let peer = forge_project(root, &forge, maze, depth);
-        let mut harvey_curves = Vec::new();
-        let mut forge_end = Vec::new();
-        let mut forge_event = Vec::new();
+        let mut rows = vec![Row {
+            tool: "harvey".into(),
+            curves: Vec::new(),
+        }];
+        let peers: Vec<(u32, forge::ForgeProject)> = [depth, FORGE_DEPTH]
+            .into_iter()
+            .map(|d| (d, forge_project(root, &forge, maze, d)))
+            .collect();
+        for (d, _) in &peers {
+            for how in ["end of run", "failure event"] {
+                rows.push(Row {
+                    tool: format!("forge depth {d}, {how}"),
+                    curves: Vec::new(),
+                });
+            }
+        }
         for seed in 1..=seeds {
-            let curve = harvey_run(&project, maze, seed, budget, depth);
+            let start = Instant::now();
+            let (curve, sequences) = harvey_run(&project, maze, seed, budget, depth);
             println!(
-                "  {} seed {seed}: harvey found {} at {}",
+                "  {} seed {seed}: harvey found {} at {} ({sequences} sequences; {:.1}s with setup and shrinking)",
                 maze.name,
                 curve.len(),
-                times(&curve)
+                times(&curve),
+                start.elapsed().as_secs_f64()
             );
-            harvey_curves.push(curve);
-            let (end, event, runs) = forge_runs(&peer, maze, seed, budget);
-            println!(
-                "  {} seed {seed}: forge found {} in {runs} runs, at the end of runs {}; failure events {}",
-                maze.name,
-                end.len(),
-                times(&end),
-                times(&event)
-            );
-            forge_end.push(end);
-            forge_event.push(event);
+            rows[0].curves.push(curve);
+            for (k, (d, peer)) in peers.iter().enumerate() {
+                let (end, event, runs) = forge_runs(peer, maze, seed, budget);
+                println!(
+                    "  {} seed {seed}: forge at depth {d} found {} in {runs} runs, at the end of runs {}; failure events {}",
+                    maze.name,
+                    end.len(),
+                    times(&end),
+                    times(&event)
+                );
+                rows[1 + 2 * k].curves.push(end);
+                rows[2 + 2 * k].curves.push(event);
+            }
         }
-        rows.push((maze, [harvey_curves, forge_end, forge_event]));
+        table.push((maze, rows));
     }
-    print_table(&rows, budget, seeds);
+    print_table(&table, budget, seeds);
 }
 
 /// `1.2s, 3.4s, …`.
@@ -209,9 +236,16 @@ fn check_witnesses(project: &Path, mazes: &[Maze]) {
     }
 }
 
-/// One harvey campaign on `maze`: the times of its distinct violations. Panics if harvey
-/// reports a violation that is not one of the maze's feasible assertions.
-fn harvey_run(project: &Path, maze: &Maze, seed: u64, budget: Duration, depth: u32) -> Curve {
+/// One harvey campaign on `maze`: the times of its distinct violations, and the sequences
+/// it ran. Panics if harvey reports a violation that is not one of the maze's feasible
+/// assertions.
+fn harvey_run(
+    project: &Path,
+    maze: &Maze,
+    seed: u64,
+    budget: Duration,
+    depth: u32,
+) -> (Curve, u64) {
     let outcome = Campaign::new(project)
         .contract(&maze.name)
         .fail_fast(false)
@@ -251,7 +285,7 @@ fn harvey_run(project: &Path, maze: &Maze, seed: u64, budget: Duration, depth: u
     }
     let mut curve: Curve = found.into_values().collect();
     curve.sort();
-    curve
+    (curve, outcome.stats.sequences)
 }
 
 /// The forge project of `maze`: the flag variant and one invariant per assertion.
@@ -271,7 +305,7 @@ fn forge_project(root: &Path, forge: &Path, maze: &Maze, depth: u32) -> forge::F
     forge::write_project(
         root,
         forge,
-        &format!("maze-{}", maze.name),
+        &format!("maze-{}-depth{depth}", maze.name),
         &[(maze.name.clone(), maze.render(Variant::Forge))],
         &forge::test_contract(&maze.name, &invariants),
         &settings,
@@ -361,14 +395,13 @@ fn forge_runs(
 /// The markdown table: per maze and tool, the median over seeds of the violations found
 /// by each checkpoint; then the same over all mazes together (per seed, the sum over
 /// mazes).
-fn print_table(rows: &[(&Maze, [Vec<Curve>; 3])], budget: Duration, seeds: u64) {
+fn print_table(table: &[(&Maze, Vec<Row>)], budget: Duration, seeds: u64) {
     let mut checkpoints: Vec<Duration> = CHECKPOINTS
         .iter()
         .map(|&s| Duration::from_secs(s))
         .filter(|&t| t < budget)
         .collect();
     checkpoints.push(budget);
-    let tools = ["harvey", "forge, end of run", "forge, failure event"];
     println!(
         "\ndistinct assertion violations found by time t (median of {seeds} seeds; {}s per maze and seed):\n",
         budget.as_secs()
@@ -382,8 +415,8 @@ fn print_table(rows: &[(&Maze, [Vec<Curve>; 3])], budget: Duration, seeds: u64) 
         header.join(" | ")
     );
     println!("|---|---|---|{}", "---:|".repeat(checkpoints.len()));
-    let counts = |curves: &[Curve]| -> Vec<String> {
-        checkpoints
+    let counts = |curves: &[Curve]| -> String {
+        let counts: Vec<String> = checkpoints
             .iter()
             .map(|&t| {
                 let mut found: Vec<usize> = curves
@@ -392,48 +425,44 @@ fn print_table(rows: &[(&Maze, [Vec<Curve>; 3])], budget: Duration, seeds: u64) 
                     .collect();
                 median(&mut found).expect("at least one seed").to_string()
             })
-            .collect()
+            .collect();
+        counts.join(" | ")
     };
-    for (maze, curves) in rows {
-        for (k, tool) in tools.iter().enumerate() {
+    let print_rows = |name: &str, feasible: usize, infeasible: usize, rows: &[Row]| {
+        for (k, row) in rows.iter().enumerate() {
             let (name, kinds) = if k == 0 {
-                (
-                    maze.name.clone(),
-                    format!(
-                        "{} / {}",
-                        maze.feasible(),
-                        maze.assertions.len() - maze.feasible()
-                    ),
-                )
+                (name.to_string(), format!("{feasible} / {infeasible}"))
             } else {
                 (String::new(), String::new())
             };
             println!(
-                "| {name} | {kinds} | {tool} | {} |",
-                counts(&curves[k]).join(" | ")
+                "| {name} | {kinds} | {} | {} |",
+                row.tool,
+                counts(&row.curves)
             );
         }
+    };
+    for (maze, rows) in table {
+        let feasible = maze.feasible();
+        print_rows(&maze.name, feasible, maze.assertions.len() - feasible, rows);
     }
-    // All mazes: per seed, every maze's curve shifted into one list.
-    let feasible: usize = rows.iter().map(|(m, _)| m.feasible()).sum();
-    let infeasible: usize = rows
-        .iter()
-        .map(|(m, _)| m.assertions.len() - m.feasible())
-        .sum();
-    for (k, tool) in tools.iter().enumerate() {
-        let merged: Vec<Curve> = (0..seeds as usize)
-            .map(|s| rows.iter().flat_map(|(_, c)| c[k][s].clone()).collect())
-            .collect();
-        let (name, kinds) = if k == 0 {
-            ("all".to_string(), format!("{feasible} / {infeasible}"))
-        } else {
-            (String::new(), String::new())
-        };
-        println!(
-            "| {name} | {kinds} | {tool} | {} |",
-            counts(&merged).join(" | ")
-        );
-    }
+    // All mazes: per tool and seed, every maze's found times in one curve.
+    let feasible: usize = table.iter().map(|(m, _)| m.feasible()).sum();
+    let all: usize = table.iter().map(|(m, _)| m.assertions.len()).sum();
+    let merged: Vec<Row> = (0..table[0].1.len())
+        .map(|k| Row {
+            tool: table[0].1[k].tool.clone(),
+            curves: (0..seeds as usize)
+                .map(|s| {
+                    table
+                        .iter()
+                        .flat_map(|(_, rows)| rows[k].curves[s].clone())
+                        .collect()
+                })
+                .collect(),
+        })
+        .collect();
+    print_rows("all", feasible, all - feasible, &merged);
     println!(
         "\n(harvey: time from the end of setup; forge: cumulative wall-clock time of its runs; \"end of run\":"
     );
