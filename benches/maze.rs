@@ -17,12 +17,15 @@
 //! - harvey: one campaign, `fail_fast(false)`, one worker; a violation counts at its
 //!   `found_after` (from the end of setup; compiling and setup are not timed).
 //! - forge: one `invariant_N()` per assertion over a variant of the maze where the
-//!   assertion sets `hit[N] = true` instead (forge ignores reverting calls unless
-//!   `fail_on_revert`, which the walls rule out). Repeated `forge test --fuzz-seed <fresh>
-//!   -j 1 --json` runs (cache/invariant deleted before each) until the budget is spent, each
-//!   run over the invariants not yet reported, with a per-campaign `timeout` that fits the
-//!   run into what is left of the budget. Time is the cumulative wall-clock time of the
-//!   forge processes (start-up and the no-op compile check included).
+//!   assertion sets `hit[N] = true` instead (forge ignores a reverting call unless
+//!   `fail_on_revert`, which cannot be on: moves into walls revert). Repeated `forge test
+//!   --fuzz-seed <fresh> -j 1 --json` runs (cache/invariant deleted before each) until the
+//!   budget is spent, each run over the invariants not yet reported, each invariant's
+//!   campaign limited by `FOUNDRY_INVARIANT_TIMEOUT` (budget / (4 × assertions), at least
+//!   1 s, less when that would not fit in what is left of the budget; at 60 s, runs of
+//!   twelve 1-second campaigns). Time is the cumulative wall-clock time of the forge
+//!   processes (start-up and the no-op compile check included); a run still going when the
+//!   budget ends is killed.
 //!
 //! How forge 1.7.1 runs several invariants of one contract (observed on a test contract
 //! with four invariants, `timeout = 5`): each `invariant_*` function is its own campaign,
@@ -79,8 +82,29 @@ fn budget() -> Duration {
     Duration::from_secs(secs)
 }
 
+/// When one run of one tool first found each assertion it found (by index in the maze).
+type Found = BTreeMap<usize, Duration>;
+
 /// Times at which one run of one tool found each distinct violation, sorted.
 type Curve = Vec<Duration>;
+
+/// The sorted times of `found`.
+fn curve(found: &Found) -> Curve {
+    let mut curve: Curve = found.values().copied().collect();
+    curve.sort();
+    curve
+}
+
+/// `#3 at 0.1s, #7 at 2.4s, …` in the order found.
+fn shown(found: &Found) -> String {
+    let mut order: Vec<(Duration, usize)> = found.iter().map(|(&i, &t)| (t, i)).collect();
+    order.sort();
+    let shown: Vec<String> = order
+        .iter()
+        .map(|(t, i)| format!("#{i} at {:.1}s", t.as_secs_f64()))
+        .collect();
+    format!("[{}]", shown.join(", "))
+}
 
 /// forge 1.7.1's default `[invariant] depth`: forge also runs at it, besides harvey's.
 const FORGE_DEPTH: u32 = 500;
@@ -129,40 +153,31 @@ fn main() {
         }
         for seed in 1..=seeds {
             let start = Instant::now();
-            let (curve, sequences) = harvey_run(&project, maze, seed, budget, depth);
+            let (found, sequences) = harvey_run(&project, maze, seed, budget, depth);
             println!(
-                "  {} seed {seed}: harvey found {} at {} ({sequences} sequences; {:.1}s with setup and shrinking)",
+                "  {} seed {seed}: harvey found {} {} ({sequences} sequences; {:.1}s with setup and shrinking)",
                 maze.name,
-                curve.len(),
-                times(&curve),
+                found.len(),
+                shown(&found),
                 start.elapsed().as_secs_f64()
             );
-            rows[0].curves.push(curve);
+            rows[0].curves.push(curve(&found));
             for (k, (d, peer)) in peers.iter().enumerate() {
                 let (end, event, runs) = forge_runs(peer, maze, seed, budget);
                 println!(
                     "  {} seed {seed}: forge at depth {d} found {} in {runs} runs, at the end of runs {}; failure events {}",
                     maze.name,
                     end.len(),
-                    times(&end),
-                    times(&event)
+                    shown(&end),
+                    shown(&event)
                 );
-                rows[1 + 2 * k].curves.push(end);
-                rows[2 + 2 * k].curves.push(event);
+                rows[1 + 2 * k].curves.push(curve(&end));
+                rows[2 + 2 * k].curves.push(curve(&event));
             }
         }
         table.push((maze, rows));
     }
     print_table(&table, budget, seeds);
-}
-
-/// `1.2s, 3.4s, …`.
-fn times(curve: &Curve) -> String {
-    let shown: Vec<String> = curve
-        .iter()
-        .map(|t| format!("{:.1}s", t.as_secs_f64()))
-        .collect();
-    format!("[{}]", shown.join(", "))
 }
 
 /// The harvey project of all mazes (assert variant) under the scratch directory, with the
@@ -236,8 +251,8 @@ fn check_witnesses(project: &Path, mazes: &[Maze]) {
     }
 }
 
-/// One harvey campaign on `maze`: the times of its distinct violations, and the sequences
-/// it ran. Panics if harvey reports a violation that is not one of the maze's feasible
+/// One harvey campaign on `maze`: when it found each assertion, and the sequences it
+/// ran. Panics if harvey reports a violation that is not one of the maze's feasible
 /// assertions.
 fn harvey_run(
     project: &Path,
@@ -245,7 +260,7 @@ fn harvey_run(
     seed: u64,
     budget: Duration,
     depth: u32,
-) -> (Curve, u64) {
+) -> (Found, u64) {
     let outcome = Campaign::new(project)
         .contract(&maze.name)
         .fail_fast(false)
@@ -283,9 +298,7 @@ fn harvey_run(
         );
         found.entry(assertion).or_insert(failure.found_after);
     }
-    let mut curve: Curve = found.into_values().collect();
-    curve.sort();
-    (curve, outcome.stats.sequences)
+    (found, outcome.stats.sequences)
 }
 
 /// The forge project of `maze`: the flag variant and one invariant per assertion.
@@ -313,15 +326,15 @@ fn forge_project(root: &Path, forge: &Path, maze: &Maze, depth: u32) -> forge::F
     .unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Repeated forge runs on `maze` until `budget` is spent: the times (cumulative) at which
-/// each invariant was first reported at the end of a run, and at which its failure event
-/// arrived; and the number of runs.
+/// Repeated forge runs on `maze` until `budget` is spent: when (cumulative time) each
+/// assertion's invariant was first reported at the end of a run, and when its failure
+/// event arrived; and the number of runs.
 fn forge_runs(
     project: &forge::ForgeProject,
     maze: &Maze,
     seed: u64,
     budget: Duration,
-) -> (Curve, Curve, u32) {
+) -> (Found, Found, u32) {
     let n = maze.assertions.len();
     // A campaign timeout that gives each invariant about four fresh seeds in the budget.
     let slice = (budget.as_secs() / (4 * n as u64)).max(1);
@@ -384,12 +397,7 @@ fn forge_runs(
             maze.name
         );
     }
-    let curve = |found: BTreeMap<usize, Duration>| -> Curve {
-        let mut c: Curve = found.into_values().collect();
-        c.sort();
-        c
-    };
-    (curve(at_end), curve(at_event), runs)
+    (at_end, at_event, runs)
 }
 
 /// The markdown table: per maze and tool, the median over seeds of the violations found
