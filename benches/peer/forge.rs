@@ -1,6 +1,8 @@
-//! Foundry's forge 1.7.1 as the peer fuzzer: installed from npm into
-//! the bench's scratch directory under the cargo target directory, given a generated project per contract (same sources, same
-//! shim solc, same three senders), and timed to the first invariant violation.
+//! Foundry's forge 1.7.1 as the peer fuzzer: installed from npm into the bench's scratch
+//! directory under the cargo target directory, given a generated project (same sources or
+//! generated ones, same shim solc, same three senders), and timed to the first invariant
+//! violation (vs_forge) or run with each invariant's failure timed as forge announces it
+//! (the maze bench).
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
