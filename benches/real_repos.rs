@@ -262,7 +262,7 @@ struct Results {
 }
 
 fn main() {
-    let Some(seeds) = bench_seeds() else {
+    let Some(seeds) = bench_seeds(5) else {
         return;
     };
     let budget = Duration::from_secs(

@@ -71,7 +71,7 @@ const STEERINGS: [Steering; 4] = [
 ];
 
 fn main() {
-    let Some(seeds) = bench_seeds() else {
+    let Some(seeds) = bench_seeds(5) else {
         return;
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

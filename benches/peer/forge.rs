@@ -1,9 +1,13 @@
-//! Foundry's forge 1.7.1 as the peer fuzzer: installed from npm into
-//! the bench's scratch directory under the cargo target directory, given a generated project per contract (same sources, same
-//! shim solc, same three senders), and timed to the first invariant violation.
+//! Foundry's forge 1.7.1 as the peer fuzzer: installed from npm into the bench's scratch
+//! directory under the cargo target directory, given a generated project (same sources or
+//! generated ones, same shim solc, same three senders), and timed to the first invariant
+//! violation (vs_forge) or run with each invariant's failure timed as forge announces it
+//! (the maze bench).
 
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use super::install::scratch;
@@ -46,30 +50,67 @@ pub(crate) fn prepare(
     budget: Duration,
     depth: u32,
 ) -> Result<ForgeProject, String> {
-    let dir = scratch()
-        .join("forge-projects")
-        .join(format!("{}-depth{depth}", case.contract));
-    let _ = std::fs::remove_dir_all(&dir);
-    for sub in ["src", "test"] {
-        std::fs::create_dir_all(dir.join(sub)).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
     let source = root
         .join("contracts")
         .join(case.dir)
         .join(format!("{}.sol", case.contract));
-    std::fs::copy(
-        &source,
-        dir.join("src").join(format!("{}.sol", case.contract)),
+    let text =
+        std::fs::read_to_string(&source).map_err(|e| format!("{}: {e}", source.display()))?;
+    let invariant = format!(
+        "    function invariant_holds() public view {{\n        {}\n    }}\n",
+        case.invariant_body
+    );
+    let settings = Invariant {
+        depth,
+        fail_on_revert: case.fail_on_revert,
+        timeout: budget,
+    };
+    write_project(
+        root,
+        forge,
+        &format!("{}-depth{depth}", case.contract),
+        &[(case.contract.to_string(), text)],
+        &test_contract(case.contract, &invariant),
+        &settings,
     )
-    .map_err(|e| format!("{}: {e}", source.display()))?;
-    let write = |name: &str, text: String| {
+}
+
+/// The `[invariant]` settings of a generated project.
+pub(crate) struct Invariant {
+    /// Calls per sequence.
+    pub(crate) depth: u32,
+    /// Whether a reverting call fails the run.
+    pub(crate) fail_on_revert: bool,
+    /// Wall-clock limit of each invariant's campaign (`FOUNDRY_INVARIANT_TIMEOUT` overrides
+    /// it per run).
+    pub(crate) timeout: Duration,
+}
+
+/// Writes a forge project `name` under the scratch directory's `forge-projects/`: `sources`
+/// (contract name, Solidity) under `src/`, `test` (the test contract of
+/// [`test_contract`]) under `test/`, and a foundry.toml with `settings`; then compiles it
+/// once (untimed).
+pub(crate) fn write_project(
+    root: &Path,
+    forge: &Path,
+    name: &str,
+    sources: &[(String, String)],
+    test: &str,
+    settings: &Invariant,
+) -> Result<ForgeProject, String> {
+    let dir = scratch().join("forge-projects").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    for sub in ["src", "test"] {
+        std::fs::create_dir_all(dir.join(sub)).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let write = |name: &str, text: &str| {
         std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))
     };
-    write("foundry.toml", foundry_toml(root, case, budget, depth))?;
-    write(
-        &format!("test/{}.t.sol", case.contract),
-        test_contract(case),
-    )?;
+    for (contract, text) in sources {
+        write(&format!("src/{contract}.sol"), text)?;
+    }
+    write("foundry.toml", &foundry_toml(root, settings))?;
+    write(&format!("test/{name}.t.sol"), test)?;
     let output = Command::new(forge)
         .arg("build")
         .current_dir(&dir)
@@ -77,8 +118,7 @@ pub(crate) fn prepare(
         .map_err(|e| format!("forge could not run: {e}"))?;
     if !output.status.success() {
         return Err(format!(
-            "forge build failed for {}:\n{}{}",
-            case.contract,
+            "forge build failed for {name}:\n{}{}",
             String::from_utf8_lossy(&output.stdout),
             String::from_utf8_lossy(&output.stderr)
         ));
@@ -89,14 +129,22 @@ pub(crate) fn prepare(
     })
 }
 
+/// `forge test --fuzz-seed <seed>` in `project`, from scratch: forge replays persisted
+/// failures first, so they are deleted.
+pub(crate) fn test_command(project: &ForgeProject, seed: u64) -> Command {
+    let _ = std::fs::remove_dir_all(project.dir.join("cache/invariant"));
+    let mut command = Command::new(&project.forge);
+    command
+        .args(["test", "--fuzz-seed", &seed.to_string()])
+        .current_dir(&project.dir);
+    command
+}
+
 /// Runs forge's invariant fuzzer with `seed` until the first violation or its budget.
 pub(crate) fn time_to_violation(project: &ForgeProject, seed: u64) -> Result<ForgeRun, String> {
-    // forge replays persisted failures first; every run must fuzz from scratch.
-    let _ = std::fs::remove_dir_all(project.dir.join("cache/invariant"));
+    let mut command = test_command(project, seed);
     let start = Instant::now();
-    let output = Command::new(&project.forge)
-        .args(["test", "--fuzz-seed", &seed.to_string()])
-        .current_dir(&project.dir)
+    let output = command
         .output()
         .map_err(|e| format!("forge could not run: {e}"))?;
     let wall = start.elapsed();
@@ -114,6 +162,118 @@ pub(crate) fn time_to_violation(project: &ForgeProject, seed: u64) -> Result<For
         reported: reported_time(&stdout),
         wall,
     })
+}
+
+/// A `forge test --json` run, its failure events timed as they arrived.
+pub(crate) struct StreamedRun {
+    /// Each invariant forge announced broken while fuzzing (forge 1.7.1 prints a JSON
+    /// `"event":"failure"` line on stderr the moment an invariant's campaign fails), with
+    /// the time since the process started; only those before the limit.
+    pub(crate) events: Vec<(String, Duration)>,
+    /// The failing tests of the final result (forge prints it at the end), without `()`;
+    /// empty when the run was killed.
+    pub(crate) failed: Vec<String>,
+    /// Wall-clock time of the process, at most the limit (plus the time to kill it).
+    pub(crate) wall: Duration,
+    /// Whether it was killed at the limit.
+    pub(crate) killed: bool,
+}
+
+/// Runs `command` (a [`test_command`]) with `--json`, recording forge's failure events as
+/// they arrive on stderr, and kills it if it is still running after `limit`.
+pub(crate) fn run_streamed(mut command: Command, limit: Duration) -> Result<StreamedRun, String> {
+    command
+        .arg("--json")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let start = Instant::now();
+    let mut child = command
+        .spawn()
+        .map_err(|e| format!("forge could not run: {e}"))?;
+    let mut stdout = child.stdout.take().expect("stdout is piped");
+    let stderr = child.stderr.take().expect("stderr is piped");
+    let results = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    let (lines, arrived) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if lines.send((line, start.elapsed())).is_err() {
+                break;
+            }
+        }
+    });
+    let mut events = Vec::new();
+    let mut other = String::new();
+    let mut killed = false;
+    loop {
+        let line = if killed {
+            arrived.recv().map_err(|_| RecvTimeoutError::Disconnected)
+        } else {
+            arrived.recv_timeout(limit.saturating_sub(start.elapsed()))
+        };
+        match line {
+            Ok((line, at)) => match failure_event(&line) {
+                Some(invariant) if at <= limit => events.push((invariant, at)),
+                Some(_) => {}
+                None => {
+                    other.push_str(&line);
+                    other.push('\n');
+                }
+            },
+            Err(RecvTimeoutError::Timeout) => {
+                let _ = child.kill();
+                killed = true;
+            }
+            Err(RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    let status = child.wait().map_err(|e| format!("forge: {e}"))?;
+    let wall = start.elapsed();
+    let stdout = results.join().expect("the reader thread does not panic");
+    if killed {
+        return Ok(StreamedRun {
+            events,
+            failed: Vec::new(),
+            wall,
+            killed,
+        });
+    }
+    let failed = failed_tests(&stdout)
+        .ok_or_else(|| format!("forge test gave no JSON result ({status}):\n{stdout}{other}"))?;
+    if failed.iter().any(|t| t == "setUp") {
+        return Err(format!("forge's setUp failed:\n{stdout}{other}"));
+    }
+    Ok(StreamedRun {
+        events,
+        failed,
+        wall,
+        killed,
+    })
+}
+
+/// The invariant of a `{"event":"failure","invariant":"invariant_3",…}` line.
+fn failure_event(line: &str) -> Option<String> {
+    let event: serde_json::Value = serde_json::from_str(line).ok()?;
+    (event["event"] == "failure").then(|| event["invariant"].as_str().map(String::from))?
+}
+
+/// The failing tests of `forge test --json`'s result (suite → `test_results` → test →
+/// `status`), without `()`.
+fn failed_tests(stdout: &str) -> Option<Vec<String>> {
+    let result: serde_json::Value = serde_json::from_str(stdout.trim()).ok()?;
+    let mut failed = Vec::new();
+    for suite in result.as_object()?.values() {
+        for (test, outcome) in suite["test_results"].as_object()? {
+            if outcome["status"] == "Failure" {
+                failed.push(test.trim_end_matches("()").to_string());
+            }
+        }
+    }
+    Some(failed)
 }
 
 /// Parses `finished in 2.46ms` (or `µs`, `s`) from forge's suite result line.
@@ -140,21 +300,23 @@ fn reported_time(stdout: &str) -> Option<Duration> {
 }
 
 /// Same solc (the repo's shim), offline, the same depth as harvey's campaign, no shrinking
-/// (so the time is time-to-violation), and the same wall-clock budget as harvey.
-fn foundry_toml(root: &Path, case: &ForgeCase, budget: Duration, depth: u32) -> String {
+/// (so the time is time-to-violation), and a wall-clock limit per invariant.
+fn foundry_toml(root: &Path, settings: &Invariant) -> String {
     format!(
         "[profile.default]\nsrc = \"src\"\ntest = \"test\"\nout = \"out\"\nlibs = []\n\
-         solc = \"{}\"\noffline = true\n\n[invariant]\nruns = 1000000\ndepth = {depth}\n\
+         solc = \"{}\"\noffline = true\n\n[invariant]\nruns = 1000000\ndepth = {}\n\
          fail_on_revert = {}\nshrink_run_limit = 0\ntimeout = {}\n",
         root.join("tools/solc-shim/solc").display(),
-        case.fail_on_revert,
-        budget.as_secs()
+        settings.depth,
+        settings.fail_on_revert,
+        settings.timeout.as_secs()
     )
 }
 
-/// A forge invariant test without forge-std: the same three senders harvey uses.
-fn test_contract(case: &ForgeCase) -> String {
-    let name = case.contract;
+/// A forge test contract without forge-std for contract `name` (deployed in `setUp` as
+/// `target`, the only target contract), fuzzed by the same three senders harvey uses, with
+/// `invariants` (Solidity functions) as its body.
+pub(crate) fn test_contract(name: &str, invariants: &str) -> String {
     format!(
         r#"// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
@@ -181,11 +343,7 @@ contract {name}Invariants {{
         list[2] = address(0x30000);
     }}
 
-    function invariant_holds() public view {{
-        {body}
-    }}
-}}
-"#,
-        body = case.invariant_body
+{invariants}}}
+"#
     )
 }

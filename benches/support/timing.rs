@@ -3,17 +3,17 @@
 
 use std::time::Duration;
 
-/// The seeds to run (`HARVEY_BENCH_SEEDS`, default 5), or `None` when the binary was not
-/// started by `cargo bench`: `cargo test --all-targets` runs harness-less benches too, and
-/// only `cargo bench` passes `--bench`.
-pub(crate) fn bench_seeds() -> Option<u64> {
+/// The seeds to run (`HARVEY_BENCH_SEEDS`, else the bench's `default`), or `None` when the
+/// binary was not started by `cargo bench`: `cargo test --all-targets` runs harness-less
+/// benches too, and only `cargo bench` passes `--bench`.
+pub(crate) fn bench_seeds(default: u64) -> Option<u64> {
     if !std::env::args().any(|a| a == "--bench") {
         return None;
     }
     let seeds = std::env::var("HARVEY_BENCH_SEEDS")
         .ok()
         .and_then(|s| s.parse().ok());
-    Some(seeds.unwrap_or(5))
+    Some(seeds.unwrap_or(default))
 }
 
 /// The median of `values` (the upper one of an even count), sorting them in place; `None`
