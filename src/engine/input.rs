@@ -44,6 +44,16 @@ pub(crate) struct Sequence {
     pub(crate) txs: Vec<TxInput>,
 }
 
+impl Sequence {
+    /// The sequence up to and including transaction `index`: what a run showed after that
+    /// transaction (a violation, a target reached) needs nothing after it.
+    pub(crate) fn through(&self, index: usize) -> Sequence {
+        Sequence {
+            txs: self.txs.iter().take(index + 1).cloned().collect(),
+        }
+    }
+}
+
 /// What a mutation changed in its parent.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Change {

@@ -174,9 +174,7 @@ impl<'a> Engine<'a> {
         run.violations
             .into_iter()
             .map(|found| {
-                let mut shown = sequence.clone();
-                shown.txs.truncate(found.tx + 1);
-                let mut failure = self.failure(&shown, found, seed);
+                let mut failure = self.failure(&sequence.through(found.tx), found, seed);
                 failure.from_regression = true;
                 failure
             })

@@ -52,8 +52,6 @@ pub(crate) struct Shared<'a> {
     /// The distinct violations, in the order found, and the identities of every violation
     /// already known (those found, and those the campaign reported before fuzzing).
     sightings: Mutex<(Vec<Sighting>, HashSet<String>)>,
-    /// How many violations were found, for progress reports.
-    found: AtomicUsize,
     /// Called by worker 0 about once per [`PROGRESS_EVERY`].
     progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
     last_progress: Mutex<Instant>,
@@ -84,7 +82,6 @@ impl<'a> Shared<'a> {
             corpus: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
             fail_fast: plan.config.fail_fast,
-            found: AtomicUsize::new(known.len()),
             sightings: Mutex::new((Vec::new(), known)),
             progress: plan.progress,
             last_progress: Mutex::new(start),
@@ -150,7 +147,6 @@ impl<'a> Shared<'a> {
                 after: self.start.elapsed(),
                 after_sequences: self.sequences.load(Ordering::Relaxed),
             });
-            self.found.store(known.len(), Ordering::Relaxed);
         }
         if self.fail_fast {
             self.stop.store(true, Ordering::Relaxed);
@@ -179,7 +175,13 @@ impl<'a> Shared<'a> {
             transactions: self.transactions.load(Ordering::Relaxed),
             edges: self.edges.load(Ordering::Relaxed),
             corpus: self.corpus.load(Ordering::Relaxed),
-            violations: self.found.load(Ordering::Relaxed),
+            // Every violation known, those reported before fuzzing included.
+            violations: self
+                .sightings
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .1
+                .len(),
         });
     }
 

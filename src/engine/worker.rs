@@ -369,9 +369,7 @@ impl<'a> Worker<'a> {
         self.shared.count_transactions(executed);
         if let Some(targeting) = &mut self.targeting {
             for (target, tx) in targeting.newly_reached() {
-                let mut reaching = sequence.clone();
-                reaching.txs.truncate(tx + 1);
-                self.shared.reach(target, reaching);
+                self.shared.reach(target, sequence.through(tx));
             }
         }
         if !run.violations.is_empty() {
@@ -411,9 +409,8 @@ impl<'a> Worker<'a> {
         for found in violations {
             let identity = found.violation.identity();
             if self.reported.insert(identity.clone()) {
-                let mut shown = sequence.clone();
-                shown.txs.truncate(found.tx + 1);
-                self.shared.report(identity, shown, found);
+                self.shared
+                    .report(identity, sequence.through(found.tx), found);
             }
         }
     }
