@@ -8,14 +8,7 @@ use harvey::chain::Chain;
 use harvey::prelude::*;
 use harvey::{Campaign, Failure, Outcome, Violation};
 
-use crate::support::{campaign_on, repo};
-
-/// The Rust invariant of `Hive`: visits stay below 3.
-fn few_visits(chain: &Chain) -> bool {
-    chain
-        .view::<U256>(chain.get("Hive"), "visits()", ())
-        .is_ok_and(|visits| visits < U256::from(3))
-}
+use crate::support::{campaign_on, few_visits, repo};
 
 /// A campaign on `Hive` with its invariant and division by zero counted.
 fn hive<'a>() -> Campaign<'a> {

@@ -158,6 +158,13 @@ pub(crate) fn assert_assert(outcome: &TxOutcome) {
     );
 }
 
+/// The Rust invariant of `Hive` (`contracts/bugs/Hive.sol`): visits stay below 3.
+pub(crate) fn few_visits(chain: &Chain) -> bool {
+    chain
+        .view::<U256>(chain.get("Hive"), "visits()", ())
+        .is_ok_and(|visits| visits < U256::from(3))
+}
+
 /// Asserts that `failure` is Panic `code` raised by `contract`'s code at `line`
 /// (`file:line`).
 pub(crate) fn assert_panic_at(failure: &Failure, code: PanicCode, line: &str, contract: &str) {
