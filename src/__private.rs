@@ -10,6 +10,7 @@ use crate::chain::Chain;
 use crate::config::Config;
 pub use crate::oracle::IntoCheck;
 use crate::outcome::Progress;
+use crate::project::{Environment, ProjectConfig};
 use crate::regression;
 use crate::report;
 
@@ -43,26 +44,80 @@ pub fn run_invariant(test: InvariantTest<'_>) {
     let config = Config::from_attributes(test.attributes)
         .unwrap_or_else(|e| panic!("harvey: {}: {}", test.name, crate::Error::from(e)));
     let root = Path::new(test.manifest_dir);
-    let file = regression::path_for(root, test.module_path, test.name);
-    let last_shown = std::sync::Mutex::new(Duration::ZERO);
-    // The summary and progress lines name the test as `cargo test` lists it: tests running
-    // in parallel interleave their output.
-    let filter = replay_filter(test.module_path, test.name);
     let mut campaign = Campaign::new(root)
         .config(config)
-        .name(filter.as_str())
-        .invariant(test.name, test.check)
-        .regression_file(file, test.name)
-        .on_progress(|p: &Progress| show_progress(&filter, p, &last_shown));
+        .invariant(test.name, test.check);
     for contract in test.contracts {
         campaign = campaign.contract(*contract);
     }
     if let Some(setup) = test.setup {
         campaign = campaign.setup(setup);
     }
+    run_test(campaign, root, test.module_path, test.name);
+}
+
+/// One `#[harvey::forge_suite]` test, as the macro describes it.
+pub struct SuiteTest {
+    /// The test function's name.
+    pub name: &'static str,
+    /// `module_path!()` at the test.
+    pub module_path: &'static str,
+    /// `CARGO_MANIFEST_DIR` of the crate holding the test.
+    pub manifest_dir: &'static str,
+    /// The Solidity project's root relative to `manifest_dir` (empty: the same).
+    pub root: &'static str,
+    /// The suite's test contract, `Name` or `path:Name`.
+    pub suite: &'static str,
+    /// The attribute's settings as `(name, text)` pairs, checked at compile time.
+    pub attributes: &'static [(&'static str, &'static str)],
+}
+
+/// Runs the campaign of one `#[harvey::forge_suite]` test: the settings start from
+/// foundry.toml's `[invariant]` (`runs`, `depth`, `fail_on_revert`) and `[fuzz] seed`, which
+/// the attribute and then the `HARVEY_*` variables override (a budget in the attribute,
+/// `runs` or `time`, replaces foundry.toml's `runs`).
+pub fn run_suite(test: SuiteTest) {
+    let root = Path::new(test.manifest_dir).join(test.root);
+    let foundry = ProjectConfig::discover_in(&root, &Environment::from_process())
+        .unwrap_or_else(|e| panic!("harvey: {}: the campaign could not run:\n{e}", test.name));
+    let budget_given = test
+        .attributes
+        .iter()
+        .any(|(name, _)| ["runs", "time"].contains(name));
+    let from_foundry = foundry.invariant.as_pairs();
+    let pairs: Vec<(&str, &str)> = from_foundry
+        .iter()
+        .filter(|(name, _)| !(budget_given && *name == "runs"))
+        .map(|(name, text)| (*name, text.as_str()))
+        .chain(test.attributes.iter().copied())
+        .collect();
+    let config = Config::from_attributes(&pairs)
+        .unwrap_or_else(|e| panic!("harvey: {}: {}", test.name, crate::Error::from(e)));
+    let campaign = Campaign::new(&root).config(config).forge_suite(test.suite);
+    run_test(
+        campaign,
+        Path::new(test.manifest_dir),
+        test.module_path,
+        test.name,
+    );
+}
+
+/// Runs `campaign` as test `name` of module `module_path` of the crate at `crate_dir`: its
+/// regression file (under the crate), progress lines, the summary, and the panic that fails
+/// the test.
+fn run_test(campaign: Campaign<'_>, crate_dir: &Path, module_path: &str, name: &str) {
+    let file = regression::path_for(crate_dir, module_path, name);
+    let last_shown = std::sync::Mutex::new(Duration::ZERO);
+    // The summary and progress lines name the test as `cargo test` lists it: tests running
+    // in parallel interleave their output.
+    let filter = replay_filter(module_path, name);
+    let campaign = campaign
+        .name(filter.as_str())
+        .regression_file(file, name)
+        .on_progress(|p: &Progress| show_progress(&filter, p, &last_shown));
     let outcome = match campaign.run() {
         Ok(outcome) => outcome,
-        Err(e) => panic!("harvey: {}: the campaign could not run:\n{e}", test.name),
+        Err(e) => panic!("harvey: {name}: the campaign could not run:\n{e}"),
     };
     // Warnings and the summary in one write, named by the test like the summary's first
     // line, so that parallel tests' output cannot split them.
@@ -75,8 +130,7 @@ pub fn run_invariant(test: InvariantTest<'_>) {
     let unreached = outcome.missed_targets();
     if outcome.failures.is_empty() && !unreached.is_empty() {
         panic!(
-            "harvey: {}: {} of {} targets were never reached (require_targets is on): {}",
-            test.name,
+            "harvey: {name}: {} of {} targets were never reached (require_targets is on): {}",
             unreached.len(),
             outcome.stats.targets.len(),
             unreached.join(", ")
@@ -87,7 +141,7 @@ pub fn run_invariant(test: InvariantTest<'_>) {
         for failure in &mut failures {
             // Shown relative to the crate, as the user would type it.
             failure.regression_file = failure.regression_file.take().map(|path| {
-                path.strip_prefix(root)
+                path.strip_prefix(crate_dir)
                     .map_or(path.clone(), Path::to_path_buf)
             });
         }

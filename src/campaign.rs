@@ -21,6 +21,7 @@ use crate::oracle::{IntoCheck, Invariant, Oracles};
 use crate::outcome::{Failure, Outcome, Progress, Stats, TargetReach, TargetStats, Violation};
 use crate::project::{self, Artifacts};
 use crate::regression::RegressionFile;
+use crate::suite::Suite;
 use crate::targets::{self, TargetSpec};
 
 type SetupFn<'a> = Box<SetupFnRef<'a>>;
@@ -55,6 +56,8 @@ pub struct Campaign<'a> {
     progress: Option<ProgressFn<'a>>,
     stop_at_targets: bool,
     name: Option<String>,
+    /// The Solidity suite's test contract, when the campaign runs one.
+    suite: Option<String>,
 }
 
 impl<'a> Campaign<'a> {
@@ -72,7 +75,22 @@ impl<'a> Campaign<'a> {
             progress: None,
             stop_at_targets: false,
             name: None,
+            suite: None,
         }
+    }
+
+    /// Runs the Solidity invariant suite of test contract `name` (`Name` or `path:Name`) as
+    /// it is: a forge test contract (its `setUp()`, the targets its forge-std
+    /// `StdInvariant` declarations select, handlers using cheatcodes, every `invariant*`
+    /// function checked after each call and `afterInvariant()` after each sequence), or an
+    /// Echidna/Medusa property contract (its own functions fuzzed, `echidna_*`/`property_*`
+    /// returning `false` or reverting is a violation). Takes the place of
+    /// [`Campaign::contract`] and [`Campaign::setup`]; Rust invariants may be added. This
+    /// builder does not read foundry.toml's `[invariant]` table (`#[harvey::forge_suite]`
+    /// does): set the budget here.
+    pub fn forge_suite(mut self, name: impl Into<String>) -> Self {
+        self.suite = Some(name.into());
+        self
     }
 
     /// Fuzzes contract `name`: without a setup function it is deployed with no constructor
@@ -205,6 +223,13 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// Whether a fuzzed transaction that reverts is a violation (forge's `fail_on_revert`;
+    /// default `false`). A rejected `vm.assume` never is.
+    pub fn fail_on_revert(mut self, fail: bool) -> Self {
+        self.config.fail_on_revert = fail;
+        self
+    }
+
     /// Which Solidity Panic codes count as violations (default: a failed `assert` only,
     /// [`PanicSet::default`]; `"assert,overflow".parse()` or [`PanicSet::of`] for more).
     pub fn panics(mut self, panics: PanicSet) -> Self {
@@ -239,10 +264,38 @@ impl<'a> Campaign<'a> {
             return Err(Error::Config("depth and workers must be at least 1".into()));
         }
         let artifacts = project::compiled(&self.root)?;
-        let make_chain = || build_chain(&artifacts, &self.contracts, self.setup.as_deref());
-        let oracles = Oracles::new(self.invariants, self.config.panics.clone(), &artifacts);
         let mut warnings = Vec::new();
-        let mut engine = Engine::new(make_chain()?, &oracles, &self.config, &mut warnings)?;
+        let suite = self
+            .suite
+            .as_deref()
+            .map(|name| {
+                if self.setup.is_some() || !self.contracts.is_empty() {
+                    return Err(Error::Config(format!(
+                        "suite `{name}` sets itself up: give no contracts or setup function with it"
+                    )));
+                }
+                Suite::find(&artifacts, name, &mut warnings)
+            })
+            .transpose()?;
+        let make_chain = || match &suite {
+            Some(suite) => suite.build_chain(None),
+            None => build_chain(&artifacts, &self.contracts, self.setup.as_deref()),
+        };
+        let mut invariants = self.invariants;
+        let mut finals = Vec::new();
+        if let Some(suite) = &suite {
+            invariants.extend(suite.invariants());
+            finals = suite.finals();
+        }
+        let oracles = Oracles::new(invariants, self.config.panics.clone(), &artifacts)
+            .with_finals(finals)
+            .fail_on_revert(self.config.fail_on_revert)
+            .forge_assertions(suite.is_some());
+        let first_chain = match &suite {
+            Some(suite) => suite.build_chain(Some(&mut warnings))?,
+            None => make_chain()?,
+        };
+        let mut engine = Engine::new(first_chain, &oracles, &self.config, &mut warnings)?;
         let settings = engine.settings_hash(&self.config.panics);
         let labels = engine.chain().labels();
         let placed = match &self.config.targets {

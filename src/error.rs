@@ -91,6 +91,17 @@ pub enum Error {
         reason: String,
     },
 
+    /// A forge or Echidna suite could not be set up: its test contract's `setUp()` reverted,
+    /// or it declares targets that cannot be fuzzed. `reason` is the decoded revert reason or
+    /// what is wrong.
+    #[error("suite `{suite}`: {reason}")]
+    Suite {
+        /// The test contract.
+        suite: String,
+        /// What went wrong.
+        reason: String,
+    },
+
     /// A call the user made directly (in setup or an invariant) could not be made or decoded.
     #[error("{0}")]
     Call(String),

@@ -45,6 +45,7 @@ mod oracle;
 mod outcome;
 pub mod project;
 mod regression;
+pub(crate) mod suite;
 pub mod report;
 internal! { mod targets; }
 
@@ -53,7 +54,7 @@ pub use chain::Labels;
 pub use chain::PanicSet;
 pub use config::{Config, Steering};
 pub use error::{Error, Result};
-pub use harvey_macros::invariant;
+pub use harvey_macros::{forge_suite, invariant};
 pub use oracle::IntoCheck;
 pub use outcome::{
     Call, Dependence, Failure, FunctionStats, LookaheadStats, Outcome, PredictionStats, Progress,

@@ -13,7 +13,9 @@ use alloy_dyn_abi::{DynSolValue, EventExt};
 use alloy_json_abi::Event;
 use alloy_primitives::{Address, U256, keccak256};
 
-use crate::chain::{Chain, PanicCode, PanicSet, RevertReason, SolDisplay, TxOutcome, TxStatus};
+use crate::chain::{
+    Chain, PanicCode, PanicSet, RevertReason, SolDisplay, TxOutcome, TxStatus, is_assume_rejection,
+};
 use crate::observe::{LogSite, RevertSite, StorageAccess, StorageOp, Trace};
 use crate::outcome::{Place, Violation};
 use crate::project::Artifacts;
@@ -41,6 +43,14 @@ pub(crate) struct Invariant<'a> {
 /// The oracles of one campaign.
 pub(crate) struct Oracles<'a> {
     pub(crate) invariants: Vec<Invariant<'a>>,
+    /// Invariants checked once, after the last transaction of each sequence (forge's
+    /// `afterInvariant()`).
+    finals: Vec<Invariant<'a>>,
+    /// Whether a reverted transaction is a violation (`fail_on_revert`).
+    fail_on_revert: bool,
+    /// Whether a transaction reverting with a failed forge-std assertion (`assertion
+    /// failed: ..`) is a violation, as in forge's invariant runs.
+    forge_assertions: bool,
     panics: PanicSet,
     /// Every `AssertionFailed` event the project declares (one per parameter list).
     assertion_events: Vec<Event>,
@@ -70,21 +80,46 @@ impl<'a> Oracles<'a> {
         }
         Oracles {
             invariants,
+            finals: Vec::new(),
+            fail_on_revert: false,
+            forge_assertions: false,
             panics,
             assertion_events,
             arbitrary_slot: arbitrary_slot(),
         }
     }
 
+    /// Invariants checked after the last transaction of every sequence.
+    pub(crate) fn with_finals(mut self, finals: Vec<Invariant<'a>>) -> Self {
+        self.finals = finals;
+        self
+    }
+
+    /// Makes every reverted transaction a violation (forge's `fail_on_revert`), except a
+    /// rejected `vm.assume`.
+    pub(crate) fn fail_on_revert(mut self, on: bool) -> Self {
+        self.fail_on_revert = on;
+        self
+    }
+
+    /// Makes a transaction that reverts with a failed forge-std assertion (`assertion
+    /// failed: ..`: `assertEq` in a handler) a violation, as forge counts it.
+    pub(crate) fn forge_assertions(mut self, on: bool) -> Self {
+        self.forge_assertions = on;
+        self
+    }
+
     /// Every violation the transaction that just ran on `chain` (ending in `outcome`) shows,
-    /// in this order: an arbitrary storage write, a counted Panic, assertion events, then
-    /// the invariants that do not hold (checked only when `check_invariants`).
+    /// in this order: an unsupported cheatcode, an arbitrary storage write, a counted Panic
+    /// (or, with `fail_on_revert`, any revert), assertion events, then the invariants that
+    /// do not hold (checked only when `check_invariants`).
     pub(crate) fn check(
         &self,
         chain: &mut Chain,
         outcome: &TxOutcome,
         check_invariants: bool,
     ) -> Vec<Violation> {
+        let unsupported = chain.take_unsupported();
         // What the trace shows first (copied out of it), then where with the chain's
         // artifacts.
         let trace = chain.last_trace();
@@ -93,9 +128,26 @@ impl<'a> Oracles<'a> {
             let origin = panic_origin(trace.reverts(), code.code());
             (code, origin)
         });
+        let revert = (panic.is_none() && self.counts_revert(outcome))
+            .then(|| revert_origin(trace.reverts()));
+        let unsupported = unsupported.map(|cheat| {
+            // The caller bubbles the cheatcode's revert: its REVERT is the call's line.
+            let site = trace.reverts().iter().find(|r| r.code == cheat.caller).copied();
+            (cheat, site)
+        });
         let events = self.assertion_events(outcome, trace);
         let chain = &*chain;
         let mut found = Vec::new();
+        if let Some((cheat, site)) = unsupported {
+            let place = match site {
+                Some(site) => place_of(chain, site.code, site.pc, site.recent_jumps()),
+                None => unknown_place(chain, cheat.caller, u32::MAX),
+            };
+            found.push(Violation::UnsupportedCheatcode {
+                cheatcode: cheat.signature,
+                place,
+            });
+        }
         if let Some(write) = write {
             found.push(Violation::ArbitraryStorageWrite {
                 contract: write.address,
@@ -111,6 +163,16 @@ impl<'a> Oracles<'a> {
                 None => unknown_place(chain, Address::ZERO, u32::MAX),
             };
             found.push(Violation::Panic { code, place });
+        }
+        if let Some(origin) = revert {
+            let place = match origin {
+                Some(site) => place_of(chain, site.code, site.pc, site.recent_jumps()),
+                None => unknown_place(chain, Address::ZERO, u32::MAX),
+            };
+            found.push(Violation::Reverted {
+                reason: outcome.status.to_string(),
+                place,
+            });
         }
         for (values, site, emitter) in events {
             let message = values
@@ -137,6 +199,21 @@ impl<'a> Oracles<'a> {
             found.extend(self.check_invariants(chain));
         }
         found
+    }
+
+    /// Whether `outcome` is a revert that counts: a failed forge-std assertion in a suite,
+    /// or with `fail_on_revert` any revert or halt but a rejected `vm.assume` (forge
+    /// discards those calls).
+    fn counts_revert(&self, outcome: &TxOutcome) -> bool {
+        match &outcome.status {
+            TxStatus::Success => false,
+            TxStatus::Revert(RevertReason::Error(message))
+                if self.forge_assertions && message.starts_with("assertion failed") =>
+            {
+                true
+            }
+            _ => self.fail_on_revert && !is_assume_rejection(&outcome.output),
+        }
     }
 
     /// The Panic `outcome` ended with, if the campaign counts its code.
@@ -207,22 +284,48 @@ impl<'a> Oracles<'a> {
     /// Every invariant that does not hold on `chain`'s current state. A panic inside an
     /// invariant is caught and reported as its violation.
     pub(crate) fn check_invariants(&self, chain: &Chain) -> Vec<Violation> {
-        self.invariants
-            .iter()
-            .filter_map(|invariant| {
-                let result = catch_unwind(AssertUnwindSafe(|| (invariant.check)(chain)));
-                let message = match result {
-                    Ok(Ok(())) => return None,
-                    Ok(Err(message)) => message,
-                    Err(payload) => format!("panicked: {}", panic_message(payload.as_ref())),
-                };
-                Some(Violation::Invariant {
-                    name: invariant.name.clone(),
-                    message,
-                })
-            })
-            .collect()
+        violated(&self.invariants, chain)
     }
+
+    /// Whether there are final invariants ([`Oracles::with_finals`]).
+    pub(crate) fn has_finals(&self) -> bool {
+        !self.finals.is_empty()
+    }
+
+    /// The final invariants (`afterInvariant()`) that do not hold at the end of a sequence.
+    pub(crate) fn check_end(&self, chain: &Chain) -> Vec<Violation> {
+        violated(&self.finals, chain)
+    }
+}
+
+/// Those of `invariants` that do not hold on `chain`, a panic counting as a violation.
+fn violated(invariants: &[Invariant<'_>], chain: &Chain) -> Vec<Violation> {
+    invariants
+        .iter()
+        .filter_map(|invariant| {
+            let result = catch_unwind(AssertUnwindSafe(|| (invariant.check)(chain)));
+            let message = match result {
+                Ok(Ok(())) => return None,
+                Ok(Err(message)) => message,
+                Err(payload) => format!("panicked: {}", panic_message(payload.as_ref())),
+            };
+            Some(Violation::Invariant {
+                name: invariant.name.clone(),
+                message,
+            })
+        })
+        .collect()
+}
+
+/// Where the revert a transaction ended with began: the innermost frame of the chain of
+/// reverts its callers bubbled up (each one frame deeper than the next). Reverts are
+/// recorded innermost first; the transaction's own is the last. `None` for a halt.
+fn revert_origin(reverts: &[RevertSite]) -> Option<RevertSite> {
+    let mut origin = reverts.len().checked_sub(1)?;
+    while origin > 0 && reverts[origin - 1].depth == reverts[origin].depth + 1 {
+        origin -= 1;
+    }
+    Some(reverts[origin])
 }
 
 /// The revert that raised the Panic `code` of a transaction: that of the innermost frame

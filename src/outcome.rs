@@ -112,6 +112,25 @@ pub enum Violation {
         /// The LOG instruction that emitted it.
         place: Place,
     },
+    /// A fuzzed transaction reverted with a failed forge-std assertion (`assertion failed:
+    /// ..`, which forge counts as a broken invariant), or reverted at all while reverts
+    /// count as bugs (`fail_on_revert`, forge's `[invariant] fail_on_revert`).
+    Reverted {
+        /// The decoded revert reason (`Error(string)`'s message, a custom error, a Panic).
+        reason: String,
+        /// The REVERT of the innermost frame, where the revert began.
+        place: Place,
+    },
+    /// A transaction called a forge cheatcode harvey does not implement. Not a bug in the
+    /// contracts: harvey cannot run this code as forge would, so it says so instead of
+    /// returning something forge would not.
+    UnsupportedCheatcode {
+        /// The cheatcode's signature as forge-std's `Vm` declares it.
+        cheatcode: String,
+        /// Where it was called: the calling contract, and the line of the call when the
+        /// calling frame's revert shows it.
+        place: Place,
+    },
 }
 
 impl Violation {
@@ -133,6 +152,8 @@ impl Violation {
             Violation::AssertionFailed { label, place, .. } => {
                 format!("event {} {label}", place.key())
             }
+            Violation::Reverted { place, .. } => format!("revert {}", place.key()),
+            Violation::UnsupportedCheatcode { cheatcode, .. } => format!("cheatcode {cheatcode}"),
         }
     }
 }

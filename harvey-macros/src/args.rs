@@ -85,6 +85,91 @@ impl InvariantArgs {
     }
 }
 
+/// The validated arguments of `#[harvey::forge_suite("Name", ...)]`.
+pub(crate) struct SuiteArgs {
+    /// The test contract, `Name` or `path:Name`.
+    pub(crate) suite: LitStr,
+    /// The Solidity project's root relative to the crate (`root = "contracts-dir"`).
+    pub(crate) root: Option<LitStr>,
+    /// The campaign settings as `(name, text)`, each accepted by its row's parser.
+    pub(crate) settings: Vec<(&'static str, String)>,
+}
+
+impl SuiteArgs {
+    pub(crate) fn parse(attr: TokenStream) -> syn::Result<Self> {
+        let items = Punctuated::<Expr, Token![,]>::parse_terminated.parse2(attr)?;
+        let mut items = items.iter();
+        let suite = match items.next() {
+            Some(Expr::Lit(ExprLit {
+                lit: Lit::Str(name),
+                ..
+            })) if !name.value().is_empty() => name.clone(),
+            other => {
+                return Err(syn::Error::new(
+                    other.map_or_else(Span::call_site, Spanned::span),
+                    "name the suite's test contract first: #[harvey::forge_suite(\"MyInvariants\")]",
+                ));
+            }
+        };
+        let mut args = SuiteArgs {
+            suite,
+            root: None,
+            settings: Vec::new(),
+        };
+        let mut seen: Vec<String> = Vec::new();
+        for item in items {
+            let Expr::Assign(assign) = item else {
+                return Err(syn::Error::new(
+                    item.span(),
+                    "expected `name = value` after the suite's name",
+                ));
+            };
+            let name = match &*assign.left {
+                Expr::Path(path) => path.path.get_ident().map(|i| i.to_string()),
+                _ => None,
+            }
+            .unwrap_or_default();
+            let setting = Setting::named(&name);
+            if setting.is_none() && name != "root" {
+                let known: Vec<&str> = std::iter::once("root")
+                    .chain(SETTINGS.iter().map(|s| s.name))
+                    .collect();
+                return Err(syn::Error::new(
+                    assign.left.span(),
+                    format!("unknown argument; expected one of: {}", known.join(", ")),
+                ));
+            }
+            if seen.contains(&name) {
+                return Err(syn::Error::new(
+                    assign.left.span(),
+                    format!("`{name}` is given twice"),
+                ));
+            }
+            seen.push(name);
+            match setting {
+                Some(setting) => args
+                    .settings
+                    .push((setting.name, text(setting, &assign.right)?)),
+                None => args.root = Some(root(&assign.right)?),
+            }
+        }
+        Ok(args)
+    }
+}
+
+/// `root = "path"`: a non-empty relative path.
+fn root(value: &Expr) -> syn::Result<LitStr> {
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) if !s.value().is_empty() && !s.value().starts_with('/') => Ok(s.clone()),
+        _ => Err(syn::Error::new(
+            value.span(),
+            "expected the project's directory relative to the crate, e.g. \"solidity\"",
+        )),
+    }
+}
+
 /// The text `setting`'s parser reads for the literal `value` (see [`Literal`]), checked by
 /// that parser: a literal of the wrong kind, or text the parser rejects, is an error on
 /// `value`.
@@ -262,6 +347,36 @@ mod tests {
         assert_eq!(text(&special, "panics").as_deref(), Some("all"));
         let on = InvariantArgs::parse(quote::quote!(contract = "A", lookahead = true)).unwrap();
         assert_eq!(text(&on, "lookahead").as_deref(), Some("on"));
+    }
+
+    #[test]
+    fn suite_arguments() {
+        let args = SuiteArgs::parse(quote::quote!(
+            "test/Vault.t.sol:VaultInvariants",
+            root = "solidity",
+            runs = 500,
+            fail_on_revert = true
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(args.suite.value(), "test/Vault.t.sol:VaultInvariants");
+        assert_eq!(args.root.map(|r| r.value()).as_deref(), Some("solidity"));
+        assert_eq!(
+            args.settings,
+            vec![("runs", "500".to_string()), ("fail_on_revert", "true".to_string())]
+        );
+        for bad in [
+            quote::quote!(),
+            quote::quote!(runs = 5),
+            quote::quote!(""),
+            quote::quote!("A", contract = "B"),
+            quote::quote!("A", runs = 0),
+            quote::quote!("A", runs = 5, runs = 6),
+            quote::quote!("A", "B"),
+            quote::quote!("A", root = "/abs"),
+            quote::quote!("A", root = 3),
+        ] {
+            assert!(SuiteArgs::parse(bad.clone()).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{FnArg, ItemFn, ReturnType};
 
-use crate::args::InvariantArgs;
+use crate::args::{InvariantArgs, SuiteArgs};
 
 /// Attributes moved from the invariant function to the emitted test.
 const TEST_ATTRIBUTES: &[&str] = &["should_panic", "ignore"];
@@ -105,6 +105,60 @@ pub(crate) fn invariant_test(
                 contracts: &[#(#contracts),*],
                 setup: #setup,
                 check: &#check,
+                attributes: &[#((#names, #texts)),*],
+            });
+        }
+    })
+}
+
+/// The `#[test]` that runs a Solidity suite. The function it is on is only the test's name:
+/// it must be `fn name() {}`.
+pub(crate) fn suite_test(args: SuiteArgs, mut function: ItemFn) -> syn::Result<TokenStream> {
+    let sig = &function.sig;
+    if !sig.inputs.is_empty() || !matches!(sig.output, ReturnType::Default) {
+        return Err(syn::Error::new(
+            sig.span(),
+            "a forge suite test is `fn name() {}`: the suite's contract does the testing",
+        ));
+    }
+    if sig.asyncness.is_some() || sig.unsafety.is_some() || !sig.generics.params.is_empty() {
+        return Err(syn::Error::new(
+            sig.span(),
+            "a forge suite test is a plain `fn name() {}`",
+        ));
+    }
+    if !function.block.stmts.is_empty() {
+        return Err(syn::Error::new(
+            function.block.span(),
+            "the body of a forge suite test is never run: leave it empty",
+        ));
+    }
+    if let Some(test) = function.attrs.iter().find(|a| a.path().is_ident("test")) {
+        return Err(syn::Error::new(
+            test.span(),
+            "remove `#[test]`: `#[harvey::forge_suite]` already makes the function a test",
+        ));
+    }
+    let (test_attrs, _) = function.attrs.drain(..).partition::<Vec<_>, _>(|attr| {
+        TEST_ATTRIBUTES
+            .iter()
+            .any(|name| attr.path().is_ident(name))
+    });
+    let name = &function.sig.ident;
+    let suite = &args.suite;
+    let root = args.root.map_or_else(String::new, |r| r.value());
+    let names = args.settings.iter().map(|(name, _)| name);
+    let texts = args.settings.iter().map(|(_, text)| text);
+    Ok(quote! {
+        #[test]
+        #(#test_attrs)*
+        fn #name() {
+            ::harvey::__private::run_suite(::harvey::__private::SuiteTest {
+                name: ::core::stringify!(#name),
+                module_path: ::core::module_path!(),
+                manifest_dir: ::core::env!("CARGO_MANIFEST_DIR"),
+                root: #root,
+                suite: #suite,
                 attributes: &[#((#names, #texts)),*],
             });
         }

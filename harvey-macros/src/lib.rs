@@ -34,3 +34,30 @@ pub fn invariant(attr: TokenStream, item: TokenStream) -> TokenStream {
         Err(error) => error.to_compile_error().into(),
     }
 }
+
+/// Runs an existing Solidity invariant suite as a `#[test]`: a forge test contract
+/// (`invariant_*` functions, `setUp()`, `targetContract`/`targetSelector`/... from
+/// forge-std's `StdInvariant`, handlers using cheatcodes) or an Echidna/Medusa property
+/// contract (`echidna_*`/`property_*` returning `bool`), fuzzed by harvey, failing with
+/// every broken invariant's shrunk, replayable call sequence.
+///
+/// ```ignore
+/// #[harvey::forge_suite("WETH9Invariants")]
+/// fn weth9() {}
+/// ```
+///
+/// The first argument names the test contract (`"Name"`, or `"path:Name"` when two share a
+/// name); `root = "dir"` points at the Solidity project when it is not the crate's own
+/// directory; the campaign settings are those of `#[harvey::invariant]` (`runs`, `time`,
+/// `depth`, `seed`, `workers`, `fail_fast`, `fail_on_revert`, ...). foundry.toml's
+/// `[invariant]` `runs`/`depth`/`fail_on_revert` and `[fuzz] seed` apply first; the
+/// attribute, then `HARVEY_*` variables, override them.
+#[proc_macro_attribute]
+pub fn forge_suite(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let function = parse_macro_input!(item as ItemFn);
+    let parsed = args::SuiteArgs::parse(attr.into()).and_then(|args| emit::suite_test(args, function));
+    match parsed {
+        Ok(tokens) => tokens.into(),
+        Err(error) => error.to_compile_error().into(),
+    }
+}

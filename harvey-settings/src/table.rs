@@ -185,6 +185,15 @@ settings! {
     "HARVEY_FAIL_FAST";
     parse parse::switch;
 
+    /// Whether a fuzzed transaction that reverts is itself a violation (forge's `[invariant]
+    /// fail_on_revert`, which a forge suite's foundry.toml sets too): for handlers written to
+    /// never revert. A rejected `vm.assume` is not a revert. Default `false`: reverts are
+    /// the normal way a contract refuses a call.
+    fail_on_revert: bool = false;
+    "fail_on_revert" as Literal::Bool, expected "`true` or `false`";
+    "HARVEY_FAIL_ON_REVERT";
+    parse parse::switch;
+
     /// What to target: the lines a change touched (`diff:origin/main`) or explicit lines
     /// (`src/Vault.sol:42,src/Vault.sol:50`; the attribute also takes a list of lines). The
     /// summary reports for each target whether and when it was reached. Default none.
@@ -248,6 +257,7 @@ mod tests {
         ("demand_driven", &["false", "on", "off"], &["maybe"]),
         ("dataflow", &["false", "no", "yes"], &["maybe"]),
         ("fail_fast", &["false", "true", "0"], &["sometimes"]),
+        ("fail_on_revert", &["true", "false", "1"], &["often"]),
         (
             "targets",
             &[

@@ -118,6 +118,9 @@ pub(crate) struct FuzzPlan {
     selections: Vec<Selection>,
     address_args: AddressArgs,
     bounds: Vec<ParamBound>,
+    /// Whether fuzzed calls never carry ether, payable or not (forge's invariant calls
+    /// always send 0).
+    no_ether: bool,
 }
 
 /// Which functions of one contract are called.
@@ -301,6 +304,16 @@ impl FuzzPlan {
     /// Where address arguments come from.
     pub(crate) fn address_args(&self) -> &AddressArgs {
         &self.address_args
+    }
+
+    /// Makes every fuzzed call send no ether, as forge's invariant calls do.
+    pub(crate) fn send_no_ether(&mut self) {
+        self.no_ether = true;
+    }
+
+    /// Whether fuzzed calls may carry ether (to payable functions).
+    pub(crate) fn sends_ether(&self) -> bool {
+        !self.no_ether
     }
 
     fn selection(&mut self, address: Address) -> &mut Selection {

@@ -445,6 +445,20 @@ impl Chain {
         &self.plan
     }
 
+    /// Makes every fuzzed call send no ether, payable or not (forge's invariant calls).
+    pub(crate) fn send_no_ether(&mut self) {
+        self.plan.send_no_ether();
+    }
+
+    /// Records that the contract at `address`, which a transaction created (not
+    /// [`Chain::deploy`]), is `artifact`'s: reports name it and the fuzzer can call it.
+    pub(crate) fn adopt(&mut self, address: Address, artifact: Arc<ContractArtifact>) {
+        if !self.code_at.contains_key(&address) {
+            self.deployed.push((artifact.name.clone(), address));
+        }
+        self.code_at.insert(address, artifact);
+    }
+
     /// Calls `signature` (`"withdraw(uint256)"`, or a selector `"0x2e1a7d4d"`) on `to` from
     /// [`DEPLOYER`] with `args` (a tuple, as for [`Chain::deploy`], or `&[DynSolValue]`), and
     /// commits. A revert is an `Ok` outcome; `Err` means the call could not be made (bad
@@ -742,6 +756,12 @@ impl Chain {
     /// Sets `address`'s balance (pending state: [`Chain::commit`] to keep it past a reset).
     pub fn set_balance(&mut self, address: Address, balance: U256) {
         self.vm.get_mut().set_balance(address, balance);
+    }
+
+    /// Sets `address`'s nonce in the pending state: its next contract creation gets the
+    /// address of that nonce (forge-std's `vm.setNonce`).
+    pub fn set_nonce(&mut self, address: Address, nonce: u64) {
+        self.vm.get_mut().set_nonce(address, nonce);
     }
 
     /// Sets `address`'s storage `slot` (pending state, like [`Chain::set_balance`]).

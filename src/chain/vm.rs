@@ -253,6 +253,14 @@ impl Vm {
         let _ = account.data.sstore(slot, value, false);
         journal.commit_tx();
     }
+
+    /// Sets `address`'s nonce in the pending state (the address of its next creation).
+    pub(super) fn set_nonce(&mut self, address: Address, nonce: u64) {
+        let journal = &mut self.evm.ctx.journaled_state;
+        let Ok(mut account) = journal.load_account_mut(address);
+        account.data.set_nonce(nonce);
+        journal.commit_tx();
+    }
 }
 
 /// The hardfork solc's `evm_version` name stands for (`paris` is the Merge).

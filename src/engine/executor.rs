@@ -213,6 +213,17 @@ impl<'a> Executor<'a> {
                     };
                 }
             }
+            if index + 1 == sequence.txs.len() && self.oracles.has_finals() {
+                for violation in self.oracles.check_end(&self.chain) {
+                    if !violations.iter().any(|f| f.violation.same_bug(&violation)) {
+                        violations.push(Found {
+                            tx: index,
+                            violation,
+                            status: format!("{}, then the sequence ended", outcome.status),
+                        });
+                    }
+                }
+            }
         }
         Run {
             path,

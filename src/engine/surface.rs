@@ -120,6 +120,7 @@ impl Surface {
                 };
                 if let Some(mut f) = fuzz_function(target, callable, warnings) {
                     f.bounds = plan.bounds(address, &f.signature);
+                    f.payable &= plan.sends_ether();
                     functions.push(f);
                 }
             }

@@ -355,6 +355,31 @@ impl Artifacts {
         })
     }
 
+    /// The contract whose runtime code `code` is: as long, and equal at every byte where the
+    /// artifact's is not zero. Immutables and unlinked library addresses are zeros in the
+    /// artifact and filled in on chain, so this matches any deployment of it, whoever
+    /// created it (forge matches deployed code to artifacts for the same purpose). Of
+    /// several matches (contracts compiled to the same code, or whose only difference lies
+    /// in such zeros) the one with the most equal bytes wins, then the first by name.
+    pub fn by_runtime_code(&self, code: &[u8]) -> Option<&Arc<ContractArtifact>> {
+        let mut best: Option<(usize, &Arc<ContractArtifact>)> = None;
+        for artifact in &self.contracts {
+            let runtime = &artifact.runtime_code;
+            if runtime.is_empty() || runtime.len() != code.len() {
+                continue;
+            }
+            let mut equal = 0;
+            let fits = runtime.iter().zip(code).all(|(&ours, &theirs)| {
+                equal += usize::from(ours == theirs);
+                ours == theirs || ours == 0
+            });
+            if fits && best.is_none_or(|(most, _)| equal > most) {
+                best = Some((equal, artifact));
+            }
+        }
+        best.map(|(_, artifact)| artifact)
+    }
+
     /// Every contract's name, qualified as `path:Name` where a name is defined twice.
     pub fn known_names(&self) -> Vec<String> {
         self.contracts
@@ -407,5 +432,52 @@ mod tests {
             assert_eq!(code.len(), 23);
         }
         assert!(linked.libraries.is_empty());
+    }
+
+    fn runtime(name: &str, code: &[u8]) -> ContractArtifact {
+        ContractArtifact {
+            name: name.into(),
+            source_path: format!("src/{name}.sol").into(),
+            abi: JsonAbi::default(),
+            creation_code: Bytes::new(),
+            runtime_code: Bytes::copy_from_slice(code),
+            runtime_source_map: None,
+            sources: Arc::default(),
+            pc_index: PcIndex::default(),
+            libraries: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn deployed_code_finds_its_artifact_through_immutables() {
+        // PUSH32 <immutable, zeros in the artifact> / PUSH1 0x01
+        let mut with_immutable = vec![0x7f];
+        with_immutable.extend([0; 32]);
+        with_immutable.extend([0x60, 0x01]);
+        let mut other = with_immutable.clone();
+        other[34] = 0x02;
+        let artifacts = Artifacts::new(
+            PathBuf::from("."),
+            vec![
+                runtime("Other", &other),
+                runtime("Vault", &with_immutable),
+                runtime("Empty", &[]),
+            ],
+            false,
+        );
+        let mut deployed = with_immutable.clone();
+        deployed[5] = 0xaa;
+        let found = artifacts.by_runtime_code(&deployed).map(|a| a.name.as_str());
+        assert_eq!(found, Some("Vault"));
+        // A difference where the artifact has a non-zero byte is another contract.
+        let mut changed = deployed.clone();
+        changed[33] = 0x61;
+        assert!(artifacts.by_runtime_code(&changed).is_none());
+        // Other lengths never match; empty code matches nothing.
+        assert!(artifacts.by_runtime_code(&deployed[..10]).is_none());
+        assert!(artifacts.by_runtime_code(&[]).is_none());
+        // Of two that fit, the one with more equal bytes.
+        let exact = artifacts.by_runtime_code(&other).map(|a| a.name.as_str());
+        assert_eq!(exact, Some("Other"));
     }
 }

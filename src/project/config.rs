@@ -57,6 +57,88 @@ pub struct ProjectConfig {
     pub cache_dir: PathBuf,
     /// How the chain executes transactions (foundry.toml's execution keys).
     pub chain: ChainSettings,
+    /// forge's invariant settings (`[invariant]` and `[fuzz] seed`), which
+    /// `#[harvey::forge_suite]` starts from.
+    pub invariant: InvariantSettings,
+}
+
+/// foundry.toml's `[invariant]` keys a suite honours, and `[fuzz] seed`: each `None` when
+/// the file does not set it. Read from `[profile.<name>.invariant]` (the selected profile
+/// over `default`), else from the top-level `[invariant]`/`[fuzz]` tables.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InvariantSettings {
+    /// Sequences per invariant (`runs`, else `[fuzz] runs`; forge's default 256).
+    pub runs: Option<u64>,
+    /// Calls per sequence (`depth`; forge's default 500).
+    pub depth: Option<u32>,
+    /// Whether a reverting call is a violation (`fail_on_revert`; default false).
+    pub fail_on_revert: Option<bool>,
+    /// `[fuzz] seed` (a number or `"0x.."`), its low 64 bits: harvey's seeds are `u64`.
+    pub seed: Option<u64>,
+}
+
+impl InvariantSettings {
+    /// The settings as `(setting, text)` pairs for `harvey_settings`' parsers, in the order
+    /// `Config::resolve` applies attribute pairs.
+    pub fn as_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = Vec::new();
+        if let Some(runs) = self.runs {
+            pairs.push(("runs", runs.to_string()));
+        }
+        if let Some(depth) = self.depth {
+            pairs.push(("depth", depth.to_string()));
+        }
+        if let Some(fail) = self.fail_on_revert {
+            pairs.push(("fail_on_revert", fail.to_string()));
+        }
+        if let Some(seed) = self.seed {
+            pairs.push(("seed", seed.to_string()));
+        }
+        pairs
+    }
+}
+
+/// `[invariant]`: the keys harvey reads (forge has more; they are ignored).
+#[derive(Debug, Default, Clone, Deserialize)]
+struct InvariantTable {
+    runs: Option<u64>,
+    depth: Option<u32>,
+    fail_on_revert: Option<bool>,
+}
+
+/// `[fuzz]`: the seed, and `runs`, which `[invariant]` falls back to (as forge's
+/// `STANDALONE_FALLBACK_SECTIONS`).
+#[derive(Debug, Default, Clone, Deserialize)]
+struct FuzzTable {
+    seed: Option<TomlSeed>,
+    runs: Option<u64>,
+}
+
+/// A seed as foundry.toml writes it: a number or a (hex) string.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum TomlSeed {
+    Number(u64),
+    Text(String),
+}
+
+impl TomlSeed {
+    /// The seed's low 64 bits, or why it is not a number.
+    fn read(&self) -> std::result::Result<u64, String> {
+        match self {
+            TomlSeed::Number(n) => Ok(*n),
+            TomlSeed::Text(text) => {
+                let text = text.trim();
+                let parsed = match text.strip_prefix("0x") {
+                    Some(hex) => alloy_primitives::U256::from_str_radix(hex, 16),
+                    None => alloy_primitives::U256::from_str_radix(text, 10),
+                };
+                parsed.map(|v| v.as_limbs()[0]).map_err(|_| {
+                    format!("`[fuzz] seed = {text:?}` is not a number (decimal or 0x-hex)")
+                })
+            }
+        }
+    }
 }
 
 /// The foundry.toml keys that change how transactions execute, each `None` when the file
@@ -114,6 +196,8 @@ struct FoundryProfile {
     chain_id: Option<TomlU64>,
     block_timestamp: Option<TomlU64>,
     block_number: Option<TomlU64>,
+    invariant: Option<InvariantTable>,
+    fuzz: Option<FuzzTable>,
 }
 
 impl FoundryProfile {
@@ -137,7 +221,30 @@ impl FoundryProfile {
             chain_id: over.chain_id.or(self.chain_id),
             block_timestamp: over.block_timestamp.or(self.block_timestamp),
             block_number: over.block_number.or(self.block_number),
+            invariant: merge_invariant(self.invariant, over.invariant),
+            fuzz: match (self.fuzz, over.fuzz) {
+                (Some(under), Some(over)) => Some(FuzzTable {
+                    seed: over.seed.or(under.seed),
+                    runs: over.runs.or(under.runs),
+                }),
+                (under, over) => over.or(under),
+            },
         }
+    }
+}
+
+/// `under` with every key `over` sets replaced by `over`'s value.
+fn merge_invariant(
+    under: Option<InvariantTable>,
+    over: Option<InvariantTable>,
+) -> Option<InvariantTable> {
+    match (under, over) {
+        (Some(under), Some(over)) => Some(InvariantTable {
+            runs: over.runs.or(under.runs),
+            depth: over.depth.or(under.depth),
+            fail_on_revert: over.fail_on_revert.or(under.fail_on_revert),
+        }),
+        (under, over) => over.or(under),
     }
 }
 
@@ -145,6 +252,9 @@ impl FoundryProfile {
 struct FoundryToml {
     #[serde(default)]
     profile: std::collections::BTreeMap<String, FoundryProfile>,
+    /// Top-level `[invariant]` and `[fuzz]`, under every profile's own.
+    invariant: Option<InvariantTable>,
+    fuzz: Option<FuzzTable>,
 }
 
 impl ProjectConfig {
@@ -207,6 +317,22 @@ impl ProjectConfig {
             )
             .collect();
         let remappings = remappings::resolve(root, &written, &libs)?;
+        let invariant_table = profile.invariant.clone().unwrap_or_default();
+        let seed = profile
+            .fuzz
+            .as_ref()
+            .and_then(|f| f.seed.as_ref())
+            .map(TomlSeed::read)
+            .transpose()
+            .map_err(|why| Error::Config(format!("{}: {why}", manifest.display())))?;
+        let invariant = InvariantSettings {
+            runs: invariant_table
+                .runs
+                .or(profile.fuzz.as_ref().and_then(|f| f.runs)),
+            depth: invariant_table.depth,
+            fail_on_revert: invariant_table.fail_on_revert,
+            seed,
+        };
         let skip = skip_globs(profile.skip.unwrap_or_default(), env.harvey_skip.as_deref());
         Ok(ProjectConfig {
             root: root.to_path_buf(),
@@ -223,6 +349,7 @@ impl ProjectConfig {
             via_ir: profile.via_ir.unwrap_or(false),
             cache_dir: root.join("target").join("harvey"),
             chain,
+            invariant,
         })
     }
 }
@@ -255,7 +382,12 @@ fn skip_globs(mut foundry: Vec<String>, harvey_skip: Option<&str>) -> Vec<String
 /// The `default` profile of a foundry.toml, overridden by profile `selected`.
 fn read_profile(text: &str, selected: &str) -> std::result::Result<FoundryProfile, String> {
     let mut parsed: FoundryToml = toml::from_str(text).map_err(|e| e.to_string())?;
-    let default = parsed.profile.remove("default").unwrap_or_default();
+    let top = FoundryProfile {
+        invariant: parsed.invariant.take(),
+        fuzz: parsed.fuzz.take(),
+        ..FoundryProfile::default()
+    };
+    let default = top.overridden_by(parsed.profile.remove("default").unwrap_or_default());
     Ok(match parsed.profile.remove(selected) {
         Some(over) if selected != "default" => default.overridden_by(over),
         _ => default,
@@ -280,6 +412,41 @@ fn read_remappings_txt(root: &Path) -> Result<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn invariant_settings_come_from_the_profile_over_the_top_level_tables() {
+        let text = r#"
+            [invariant]
+            runs = 64
+            depth = 20
+            [fuzz]
+            seed = "0x2a"
+            [profile.default.invariant]
+            depth = 50
+            fail_on_revert = true
+            [profile.ci.invariant]
+            runs = 1000
+        "#;
+        let read = |selected| {
+            let p = read_profile(text, selected).unwrap();
+            let table = p.invariant.unwrap();
+            let seed = p.fuzz.and_then(|f| f.seed).map(|s| s.read().unwrap());
+            (table.runs, table.depth, table.fail_on_revert, seed)
+        };
+        assert_eq!(read("default"), (Some(64), Some(50), Some(true), Some(42)));
+        assert_eq!(read("ci"), (Some(1000), Some(50), Some(true), Some(42)));
+        assert!(TomlSeed::Text("lucky".into()).read().is_err());
+        assert_eq!(TomlSeed::Text("17".into()).read(), Ok(17));
+        let settings = InvariantSettings {
+            runs: Some(8),
+            seed: Some(3),
+            ..InvariantSettings::default()
+        };
+        assert_eq!(
+            settings.as_pairs(),
+            vec![("runs", "8".to_string()), ("seed", "3".to_string())]
+        );
+    }
 
     #[test]
     fn selected_profile_overrides_default_key_by_key() {

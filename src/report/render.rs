@@ -54,6 +54,15 @@ impl fmt::Display for ViolationDisplay<'_> {
                      fuzzer chose at random, at {place}: the caller controls where it writes"
                 )
             }
+            Violation::Reverted { reason, place } => {
+                write!(f, "reverted at {place}: {reason}")
+            }
+            Violation::UnsupportedCheatcode { cheatcode, place } => write!(
+                f,
+                "cheatcode `{cheatcode}` called at {place} is not supported by harvey: \
+                 this code cannot run as under forge (a limitation of harvey, not a bug in \
+                 the contracts)"
+            ),
         }
     }
 }

@@ -1,0 +1,347 @@
+//! Solidity invariant suites run as they are: a forge test contract (`invariant_*` functions
+//! over the contracts its `setUp()` deploys, targets declared through forge-std's
+//! `StdInvariant`, handlers using cheatcodes) or an Echidna/Medusa property contract
+//! (`echidna_*`/`property_*` functions returning `bool` over the contract's own state).
+//!
+//! A [`Suite`] is found among the compiled contracts by name; it builds each worker's chain
+//! as forge sets a test up ([`Suite::build_chain`]: forge's accounts and addresses,
+//! cheatcodes on, the test contract deployed and funded, `setUp()` called, the targets
+//! selected as `StdInvariant` declares them, `selection`), and gives the campaign its
+//! oracles: every invariant function called after each transaction with its state
+//! discarded, `afterInvariant()` at the end of each sequence ([`Suite::invariants`],
+//! [`Suite::finals`]). Where harvey differs from forge it says so in the doc of the item
+//! involved and in the README.
+
+mod selection;
+
+use std::sync::Arc;
+
+use alloy_dyn_abi::{DynSolValue, FunctionExt};
+use alloy_json_abi::Function;
+use alloy_primitives::{Address, U256, address};
+
+use crate::chain::{Chain, TxOptions};
+use crate::error::{Error, Result};
+use crate::oracle::Invariant;
+use crate::project::{Artifacts, ChainSettings, ContractArtifact};
+use selection::{Declared, is_reserved_function, is_view_or_pure, select};
+
+/// forge's default sender: it deploys the test contract, calls `setUp()` and every
+/// invariant (`Config::DEFAULT_SENDER`, also `CALLER`).
+pub(crate) const FORGE_SENDER: Address = address!("0x1804c8AB1F12E6bbf3894d4083f33e07309d1f38");
+
+/// Where forge's test contract lives: [`FORGE_SENDER`]'s creation at nonce 1.
+pub(crate) const TEST_CONTRACT: Address = address!("0x7FA9385bE102ac3EAc297483Dd6233D62b3e1496");
+
+/// Hardhat's `console.log` address, which forge-std's `console` calls.
+pub(crate) const CONSOLE: Address = address!("0x000000000000000000636F6e736F6c652e6c6f67");
+
+/// The deterministic CREATE2 deployer forge installs.
+pub(crate) const CREATE2_DEPLOYER: Address =
+    address!("0x4e59b44847b379578588920ca78fbf26c0b4956c");
+
+/// forge's `initial_balance` of the test contract (and its senders after deployment):
+/// 2^96 - 1 wei.
+const FORGE_BALANCE: U256 = U256::from_limbs([u64::MAX, u32::MAX as u64, 0, 0]);
+
+/// forge's default gas limit of a test transaction: 2^30.
+const FORGE_GAS_LIMIT: u64 = 1 << 30;
+
+/// How a suite's contracts are chosen for fuzzing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Style {
+    /// forge: the contracts `setUp()` deployed, as `StdInvariant` selects them.
+    Forge,
+    /// Echidna/Medusa: the property contract's own functions.
+    Properties,
+}
+
+/// A test contract whose invariants a campaign checks.
+pub(crate) struct Suite {
+    /// The test contract's artifact.
+    test: Arc<ContractArtifact>,
+    /// The project's artifacts with forge's execution defaults where foundry.toml sets none.
+    artifacts: Arc<Artifacts>,
+    style: Style,
+    /// The invariant functions: `invariant*`/`statefulFuzz*` and `echidna_*`/`property_*`.
+    invariants: Vec<Function>,
+    after_invariant: Option<Function>,
+    set_up: bool,
+}
+
+impl Suite {
+    /// The suite whose test contract is `name` (`Name` or `path:Name`). An unknown name lists
+    /// the known contracts; a contract without invariant functions, or with one that takes
+    /// parameters, is an [`Error::Suite`]. Invariants harvey cannot check as forge does are
+    /// left out with a line in `warnings`.
+    pub(crate) fn find(
+        artifacts: &Arc<Artifacts>,
+        name: &str,
+        warnings: &mut Vec<String>,
+    ) -> Result<Suite> {
+        let test = Arc::clone(artifacts.get(name)?);
+        let failed = |reason: String| Error::Suite {
+            suite: test.name.clone(),
+            reason,
+        };
+        let mut invariants = Vec::new();
+        let mut forge = false;
+        for function in test.abi.functions() {
+            let forge_style = ["invariant", "statefulFuzz"]
+                .iter()
+                .any(|p| function.name.starts_with(p));
+            let property_style = ["echidna_", "property_"]
+                .iter()
+                .any(|p| function.name.starts_with(p));
+            if !forge_style && !property_style {
+                continue;
+            }
+            if !function.inputs.is_empty() {
+                return Err(failed(format!(
+                    "invariant function `{}` takes parameters; invariant functions take none",
+                    function.signature()
+                )));
+            }
+            if forge_style && returns(function, "int256") {
+                warnings.push(format!(
+                    "{}: `{}` returns int256, which forge runs as an optimization target (maximised, never failing); harvey does not, and skips it",
+                    test.name,
+                    function.signature()
+                ));
+                continue;
+            }
+            forge |= forge_style;
+            invariants.push(function.clone());
+        }
+        if invariants.is_empty() {
+            return Err(failed(
+                "it has no invariant function (`invariant*`, `statefulFuzz*`, `echidna_*` or `property_*`, without parameters)".into(),
+            ));
+        }
+        let mut special = |wanted: &str| -> Result<Option<Function>> {
+            let found: Vec<&Function> = test
+                .abi
+                .functions()
+                .filter(|f| f.name.eq_ignore_ascii_case(wanted))
+                .collect();
+            match found.as_slice() {
+                [] => Ok(None),
+                [one] if one.name == wanted && one.inputs.is_empty() => Ok(Some((*one).clone())),
+                [other] => {
+                    warnings.push(format!(
+                        "{}: found invalid {wanted} function \"{}\", did you mean \"{wanted}()\"? It is not called",
+                        test.name,
+                        other.signature()
+                    ));
+                    Ok(None)
+                }
+                _ => Err(failed(format!("multiple {wanted} functions"))),
+            }
+        };
+        let set_up = special("setUp")?.is_some();
+        let after_invariant = special("afterInvariant")?;
+        Ok(Suite {
+            artifacts: Arc::new(with_forge_defaults(artifacts)),
+            test,
+            style: if forge { Style::Forge } else { Style::Properties },
+            invariants,
+            after_invariant,
+            set_up,
+        })
+    }
+
+    /// The artifacts the suite's chains are built from.
+    pub(crate) fn artifacts(&self) -> &Arc<Artifacts> {
+        &self.artifacts
+    }
+
+    /// A chain set up as forge sets a test up: cheatcodes on, forge's sender funded, the
+    /// test contract deployed at [`TEST_CONTRACT`] and funded, `setUp()` called, and the
+    /// targets, functions and senders selected as the suite declares (forge) or the
+    /// property contract itself fuzzed (Echidna/Medusa). Calls send no ether, as forge's.
+    /// What harvey does differently from forge is added to `warnings` when given.
+    pub(crate) fn build_chain(&self, warnings: Option<&mut Vec<String>>) -> Result<Chain> {
+        let mut chain = Chain::new(Arc::clone(&self.artifacts));
+        chain.enable_cheatcodes();
+        chain.set_balance(FORGE_SENDER, U256::MAX);
+        // forge deploys the test contract at the sender's nonce 1 and funds it first.
+        chain.set_nonce(FORGE_SENDER, 1);
+        chain.set_balance(TEST_CONTRACT, FORGE_BALANCE);
+        chain.commit();
+        let options = TxOptions {
+            sender: Some(FORGE_SENDER),
+            value: U256::ZERO,
+        };
+        let test = chain.deploy_with(&self.test.qualified_name(), &[][..], options)?;
+        chain.set_balance(FORGE_SENDER, FORGE_BALANCE);
+        chain.commit();
+        if self.set_up {
+            let outcome = chain.call_with(test, "setUp()", (), options)?;
+            if !outcome.is_success() {
+                return Err(Error::Suite {
+                    suite: self.test.name.clone(),
+                    reason: format!("setUp() {}", outcome.status),
+                });
+            }
+        }
+        let mut created: Vec<(Address, Arc<ContractArtifact>)> = Vec::new();
+        let mut unknown = Vec::new();
+        for address in chain.take_created() {
+            match self.artifacts.by_runtime_code(&chain.code(address)) {
+                Some(artifact) => {
+                    chain.adopt(address, Arc::clone(artifact));
+                    created.push((address, Arc::clone(artifact)));
+                }
+                None => unknown.push(address),
+            }
+        }
+        let mut notes = Vec::new();
+        if !unknown.is_empty() {
+            notes.push(format!(
+                "{}: setUp created {} contract(s) whose code matches no compiled contract, so they are not fuzzed: {}",
+                self.test.name,
+                unknown.len(),
+                unknown
+                    .iter()
+                    .map(Address::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        match self.style {
+            Style::Forge => self.select_targets(&mut chain, test, &created, &mut notes)?,
+            Style::Properties => self.fuzz_itself(&mut chain, test)?,
+        }
+        chain.send_no_ether();
+        chain.commit();
+        if let Some(warnings) = warnings {
+            warnings.extend(notes);
+        }
+        Ok(chain)
+    }
+
+    /// Fuzzes what the test contract's `StdInvariant` declarations select.
+    fn select_targets(
+        &self,
+        chain: &mut Chain,
+        test: Address,
+        created: &[(Address, Arc<ContractArtifact>)],
+        warnings: &mut Vec<String>,
+    ) -> Result<()> {
+        let declared = Declared::read(chain, FORGE_SENDER, test, &self.test)?;
+        let selection = select(
+            &declared,
+            created,
+            test,
+            &self.artifacts,
+            chain.senders(),
+            warnings,
+        )
+        .map_err(|reason| Error::Suite {
+            suite: self.test.name.clone(),
+            reason: format!("failed to set up invariant testing environment: {reason}"),
+        })?;
+        for target in selection.targets {
+            chain.adopt(target.address, target.artifact);
+            chain.fuzz(target.address);
+            if let Some(only) = &target.only {
+                chain.fuzz_only(target.address, only.iter().map(|s| s.to_string()))?;
+            }
+            if !target.except.is_empty() {
+                chain.fuzz_except(target.address, target.except.iter().map(|s| s.to_string()))?;
+            }
+        }
+        if let Some(senders) = selection.senders {
+            chain.set_senders(senders);
+        }
+        Ok(())
+    }
+
+    /// Fuzzes the property contract's own state-changing functions, but not its tests.
+    fn fuzz_itself(&self, chain: &mut Chain, test: Address) -> Result<()> {
+        chain.fuzz(test);
+        let tests: Vec<String> = self
+            .test
+            .abi
+            .functions()
+            .filter(|f| !is_view_or_pure(f) && is_reserved_function(&f.name))
+            .map(Function::signature)
+            .collect();
+        chain.fuzz_except(test, tests)
+    }
+
+    /// The suite's invariant functions as the campaign's invariants: each is called on the
+    /// test contract after every transaction, from forge's sender, and its state discarded.
+    /// It fails when it reverts (a failed forge-std assertion reverts), sets forge's global
+    /// failure flag, or returns `false` (Echidna/Medusa properties; forge ignores return
+    /// values, and harvey does too for `invariant*` functions).
+    pub(crate) fn invariants(&self) -> Vec<Invariant<'static>> {
+        self.invariants
+            .iter()
+            .map(|function| {
+                let property = !function.name.starts_with("invariant")
+                    && !function.name.starts_with("statefulFuzz");
+                invariant_call(function.clone(), property)
+            })
+            .collect()
+    }
+
+    /// `afterInvariant()`, checked at the end of every sequence, as forge calls it at the end
+    /// of every run.
+    pub(crate) fn finals(&self) -> Vec<Invariant<'static>> {
+        self.after_invariant
+            .iter()
+            .map(|function| invariant_call(function.clone(), false))
+            .collect()
+    }
+}
+
+/// An invariant that calls `function` on the test contract; with `property`, a returned
+/// `false` fails it too.
+fn invariant_call(function: Function, property: bool) -> Invariant<'static> {
+    let calldata: alloy_primitives::Bytes = function.selector().to_vec().into();
+    let name = function.name.clone();
+    Invariant {
+        name,
+        check: Box::new(move |chain: &Chain| {
+            let probe = chain
+                .probe(FORGE_SENDER, TEST_CONTRACT, calldata.clone())
+                .map_err(|e| e.to_string())?;
+            if !probe.outcome.is_success() {
+                return Err(probe.outcome.status.to_string());
+            }
+            if probe.failed {
+                return Err("a forge-std assertion failed (forge's failure flag is set)".into());
+            }
+            if property {
+                let returned = function.abi_decode_output(&probe.outcome.output);
+                if let Ok(values) = returned
+                    && let [DynSolValue::Bool(false)] = values.as_slice()
+                {
+                    return Err("returned false".into());
+                }
+            }
+            Ok(())
+        }),
+    }
+}
+
+/// Whether `function` returns exactly one value of Solidity type `ty`.
+fn returns(function: &Function, ty: &str) -> bool {
+    matches!(function.outputs.as_slice(), [one] if one.ty == ty)
+}
+
+/// `artifacts` with forge's execution defaults where foundry.toml sets none: gas limit
+/// 2^30, no code size limit (forge lifts it for every contract in tests), block 1 at
+/// timestamp 1.
+fn with_forge_defaults(artifacts: &Artifacts) -> Artifacts {
+    let set = artifacts.chain_settings();
+    let settings = ChainSettings {
+        gas_limit: set.gas_limit.or(Some(FORGE_GAS_LIMIT)),
+        code_size_limit: set.code_size_limit.or(Some(usize::MAX)),
+        block_timestamp: set.block_timestamp.or(Some(1)),
+        block_number: set.block_number.or(Some(1)),
+        ..set.clone()
+    };
+    artifacts.clone().with_chain_settings(settings)
+}

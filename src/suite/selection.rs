@@ -1,0 +1,486 @@
+//! Which contracts, functions and senders a forge suite fuzzes: what the test contract
+//! declares through forge-std's `StdInvariant` (`targetContract`, `targetSelector`,
+//! `excludeSender`, ...), applied to the contracts `setUp()` deployed, as forge applies it.
+//!
+//! The declarations are read from the test contract after `setUp()` ([`Declared::read`]);
+//! [`select`] is the rule itself, on plain data.
+
+use std::sync::Arc;
+
+use alloy_dyn_abi::{DynSolValue, FunctionExt};
+use alloy_json_abi::{Function, StateMutability};
+use alloy_primitives::{Address, Selector, U256};
+
+use super::{CONSOLE, CREATE2_DEPLOYER};
+use crate::chain::{CHEATCODE_ADDRESS, Chain};
+use crate::error::{Error, Result};
+use crate::project::{Artifacts, ContractArtifact};
+
+/// What a test contract declares about its targets (each list empty when it declares
+/// nothing, or does not inherit `StdInvariant`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Declared {
+    pub(crate) target_contracts: Vec<Address>,
+    pub(crate) target_selectors: Vec<(Address, Vec<Selector>)>,
+    pub(crate) target_senders: Vec<Address>,
+    pub(crate) target_interfaces: Vec<(Address, Vec<String>)>,
+    pub(crate) target_artifacts: Vec<String>,
+    pub(crate) target_artifact_selectors: Vec<(String, Vec<Selector>)>,
+    pub(crate) exclude_contracts: Vec<Address>,
+    pub(crate) exclude_senders: Vec<Address>,
+    pub(crate) exclude_selectors: Vec<(Address, Vec<Selector>)>,
+    pub(crate) exclude_artifacts: Vec<String>,
+}
+
+/// A contract to fuzz and which of its functions.
+#[derive(Debug, Clone)]
+pub(crate) struct Target {
+    pub(crate) address: Address,
+    /// The ABI it is fuzzed with: the artifact its code matches, or the one
+    /// `targetInterfaces` names.
+    pub(crate) artifact: Arc<ContractArtifact>,
+    /// Only these selectors (`targetSelector`, `targetArtifactSelector`); `None`: all.
+    pub(crate) only: Option<Vec<Selector>>,
+    /// Never these (`excludeSelector`).
+    pub(crate) except: Vec<Selector>,
+}
+
+/// What the suite fuzzes: contracts with their functions, and the senders (`None`: harvey's
+/// default senders).
+#[derive(Debug, Clone)]
+pub(crate) struct Selection {
+    pub(crate) targets: Vec<Target>,
+    pub(crate) senders: Option<Vec<Address>>,
+}
+
+impl Declared {
+    /// Reads every declaration `test` (whose ABI is `artifact`'s) makes, by calling the
+    /// `StdInvariant` getters it has (state discarded, as a view).
+    pub(crate) fn read(
+        chain: &Chain,
+        caller: Address,
+        test: Address,
+        artifact: &ContractArtifact,
+    ) -> Result<Declared> {
+        let get = |name: &str| -> Result<Option<DynSolValue>> {
+            let Some(function) = artifact.abi.function(name).and_then(|f| f.first()) else {
+                return Ok(None);
+            };
+            if !function.inputs.is_empty() {
+                return Ok(None);
+            }
+            getter(chain, caller, test, function, &artifact.name).map(Some)
+        };
+        Ok(Declared {
+            target_contracts: addresses(get("targetContracts")?),
+            target_selectors: address_selectors(get("targetSelectors")?),
+            target_senders: addresses(get("targetSenders")?),
+            target_interfaces: address_names(get("targetInterfaces")?),
+            target_artifacts: names(get("targetArtifacts")?),
+            target_artifact_selectors: name_selectors(get("targetArtifactSelectors")?),
+            exclude_contracts: addresses(get("excludeContracts")?),
+            exclude_senders: addresses(get("excludeSenders")?),
+            exclude_selectors: address_selectors(get("excludeSelectors")?),
+            exclude_artifacts: names(get("excludeArtifacts")?),
+        })
+    }
+}
+
+/// Calls getter `function` of the test contract and decodes its one return value.
+fn getter(
+    chain: &Chain,
+    caller: Address,
+    test: Address,
+    function: &Function,
+    suite: &str,
+) -> Result<DynSolValue> {
+    let failed = |reason: String| Error::Suite {
+        suite: suite.to_string(),
+        reason: format!("`{}` {reason}", function.signature()),
+    };
+    let probe = chain.probe(caller, test, function.selector().to_vec().into())?;
+    if !probe.outcome.is_success() {
+        return Err(failed(probe.outcome.status.to_string()));
+    }
+    let mut values = function
+        .abi_decode_output(&probe.outcome.output)
+        .map_err(|e| failed(format!("returned data that does not decode: {e}")))?;
+    if values.len() != 1 {
+        return Err(failed("does not return one value".into()));
+    }
+    Ok(values.remove(0))
+}
+
+/// The elements of an array value (nothing for anything else).
+fn elements(value: Option<DynSolValue>) -> Vec<DynSolValue> {
+    match value {
+        Some(DynSolValue::Array(items)) | Some(DynSolValue::FixedArray(items)) => items,
+        _ => Vec::new(),
+    }
+}
+
+fn addresses(value: Option<DynSolValue>) -> Vec<Address> {
+    elements(value)
+        .iter()
+        .filter_map(DynSolValue::as_address)
+        .collect()
+}
+
+fn names(value: Option<DynSolValue>) -> Vec<String> {
+    elements(value)
+        .iter()
+        .filter_map(|v| v.as_str().map(str::to_string))
+        .collect()
+}
+
+/// The selectors of a `bytes4[]`.
+fn selectors(value: &DynSolValue) -> Vec<Selector> {
+    match value {
+        DynSolValue::Array(items) => items
+            .iter()
+            .filter_map(|item| match item {
+                DynSolValue::FixedBytes(word, 4) => Some(Selector::from_slice(&word[..4])),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// `FuzzSelector[]`: `(address addr, bytes4[] selectors)`.
+fn address_selectors(value: Option<DynSolValue>) -> Vec<(Address, Vec<Selector>)> {
+    elements(value)
+        .iter()
+        .filter_map(|item| match item.as_tuple()? {
+            [addr, list] => Some((addr.as_address()?, selectors(list))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `FuzzArtifactSelector[]`: `(string artifact, bytes4[] selectors)`.
+fn name_selectors(value: Option<DynSolValue>) -> Vec<(String, Vec<Selector>)> {
+    elements(value)
+        .iter()
+        .filter_map(|item| match item.as_tuple()? {
+            [name, list] => Some((name.as_str()?.to_string(), selectors(list))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `FuzzInterface[]`: `(address addr, string[] artifacts)`.
+fn address_names(value: Option<DynSolValue>) -> Vec<(Address, Vec<String>)> {
+    elements(value)
+        .iter()
+        .filter_map(|item| match item.as_tuple()? {
+            [addr, list] => Some((addr.as_address()?, names(Some(list.clone())))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Accounts forge never fuzzes or sends from: the cheatcode and console addresses and the
+/// CREATE2 deployer.
+const FORGE_ACCOUNTS: [Address; 3] = [CHEATCODE_ADDRESS, CONSOLE, CREATE2_DEPLOYER];
+
+/// Whether `address` is a precompile (forge never sends from one) or the zero address.
+fn is_reserved_sender(address: Address) -> bool {
+    let word = U256::from_be_bytes(address.into_word().0);
+    word <= U256::from(0x11) || FORGE_ACCOUNTS.contains(&address)
+}
+
+/// forge's target selection over `created`, the contracts deployed by the test contract's
+/// constructor and `setUp()` with the artifact each one's code matches (`test` among them).
+/// `default_senders` are used when the suite targets none. Problems with the declarations
+/// are `Err` with forge's wording; what harvey does differently goes to `warnings`.
+pub(crate) fn select(
+    declared: &Declared,
+    created: &[(Address, Arc<ContractArtifact>)],
+    test: Address,
+    artifacts: &Artifacts,
+    default_senders: &[Address],
+    warnings: &mut Vec<String>,
+) -> std::result::Result<Selection, String> {
+    let filters = ArtifactFilters::new(declared, artifacts)?;
+    // Contracts: those setUp created, narrowed by targetContracts and the filters.
+    let mut targets: Vec<Target> = created
+        .iter()
+        .filter(|(address, artifact)| {
+            let selected = declared.target_contracts.contains(address);
+            if *address == test {
+                return selected;
+            }
+            !FORGE_ACCOUNTS.contains(address)
+                && (declared.target_contracts.is_empty() || selected)
+                && !declared.exclude_contracts.contains(address)
+                && filters.matches(artifact)
+        })
+        .map(|(address, artifact)| Target {
+            address: *address,
+            artifact: Arc::clone(artifact),
+            only: None,
+            except: Vec::new(),
+        })
+        .collect();
+    // targetInterfaces: any address, with the named ABI, past every exclusion.
+    for (address, names) in &declared.target_interfaces {
+        let Some(artifact) = names.iter().find_map(|name| artifacts.get(name).ok()) else {
+            continue;
+        };
+        if names.len() > 1 {
+            warnings.push(format!(
+                "targetInterfaces: {address} is fuzzed with the ABI of {} only (forge merges the ABIs of {})",
+                artifact.name,
+                names.join(", ")
+            ));
+        }
+        targets.retain(|t| t.address != *address);
+        targets.push(Target {
+            address: *address,
+            artifact: Arc::clone(artifact),
+            only: None,
+            except: Vec::new(),
+        });
+    }
+    // Selectors: targetArtifactSelectors, then targetSelectors, then excludeSelectors.
+    for (address, artifact) in created {
+        if let Some(selectors) = filters.selectors_of(artifact) {
+            target_entry(&mut targets, *address, artifact)
+                .only
+                .get_or_insert_with(Vec::new)
+                .extend(selectors);
+        }
+    }
+    for (address, selectors) in &declared.target_selectors {
+        if selectors.is_empty() {
+            continue;
+        }
+        let artifact = setup_artifact(created, &targets, *address, "targetSelectors")?;
+        check_selectors(&artifact, selectors)?;
+        target_entry(&mut targets, *address, &artifact)
+            .only
+            .get_or_insert_with(Vec::new)
+            .extend(selectors);
+    }
+    for (address, selectors) in &declared.exclude_selectors {
+        if selectors.is_empty() {
+            continue;
+        }
+        let artifact = setup_artifact(created, &targets, *address, "excludeSelectors")?;
+        check_selectors(&artifact, selectors)?;
+        target_entry(&mut targets, *address, &artifact)
+            .except
+            .extend(selectors);
+    }
+    for target in &mut targets {
+        if target.address == test && target.only.is_none() {
+            // The test contract's own test functions are never fuzzed.
+            target.except.extend(
+                target
+                    .artifact
+                    .abi
+                    .functions()
+                    .filter(|f| is_reserved_function(&f.name))
+                    .map(|f| f.selector()),
+            );
+        }
+        if target.only.is_some() {
+            // As forge: an explicit selection is taken as is.
+            target.except.clear();
+        }
+        drop_views(target, warnings);
+    }
+    targets.retain(|t| t.only.as_ref().is_none_or(|only| !only.is_empty()));
+    if targets.is_empty() {
+        return Err("No contracts to fuzz.".into());
+    }
+    let excluded = |a: &Address| is_reserved_sender(*a) || declared.exclude_senders.contains(a);
+    let senders = if declared.target_senders.is_empty() {
+        let kept: Vec<Address> = default_senders
+            .iter()
+            .copied()
+            .filter(|a| !excluded(a))
+            .collect();
+        if kept.len() < default_senders.len() {
+            Some(kept)
+        } else {
+            None
+        }
+    } else {
+        Some(
+            declared
+                .target_senders
+                .iter()
+                .copied()
+                .filter(|a| !excluded(a))
+                .collect(),
+        )
+    };
+    if senders.as_ref().is_some_and(Vec::is_empty) {
+        return Err("every sender is excluded (targetSenders/excludeSenders)".into());
+    }
+    Ok(Selection { targets, senders })
+}
+
+/// Functions of a test contract that are its tests, not state to fuzz.
+pub(super) fn is_reserved_function(name: &str) -> bool {
+    ["setUp", "afterInvariant", "IS_TEST", "failed"].contains(&name)
+        || ["invariant", "statefulFuzz", "test", "echidna_", "property_"]
+            .iter()
+            .any(|prefix| name.starts_with(prefix))
+}
+
+/// The target at `address`, added with `artifact` when there is none yet.
+fn target_entry<'t>(
+    targets: &'t mut Vec<Target>,
+    address: Address,
+    artifact: &Arc<ContractArtifact>,
+) -> &'t mut Target {
+    let at = match targets.iter().position(|t| t.address == address) {
+        Some(at) => at,
+        None => {
+            targets.push(Target {
+                address,
+                artifact: Arc::clone(artifact),
+                only: None,
+                except: Vec::new(),
+            });
+            targets.len() - 1
+        }
+    };
+    &mut targets[at]
+}
+
+/// The artifact of `address`, which a `getter` declaration names: a target's, or that of a
+/// contract setUp created.
+fn setup_artifact(
+    created: &[(Address, Arc<ContractArtifact>)],
+    targets: &[Target],
+    address: Address,
+    getter: &str,
+) -> std::result::Result<Arc<ContractArtifact>, String> {
+    targets
+        .iter()
+        .find(|t| t.address == address)
+        .map(|t| Arc::clone(&t.artifact))
+        .or_else(|| {
+            created
+                .iter()
+                .find(|(a, _)| *a == address)
+                .map(|(_, artifact)| Arc::clone(artifact))
+        })
+        .ok_or_else(|| format!("[{getter}] address does not have an associated contract: {address}"))
+}
+
+/// Every selector must be one of `artifact`'s functions.
+fn check_selectors(
+    artifact: &ContractArtifact,
+    selectors: &[Selector],
+) -> std::result::Result<(), String> {
+    match selectors
+        .iter()
+        .find(|s| !artifact.abi.functions().any(|f| f.selector() == **s))
+    {
+        Some(missing) => Err(format!("{} does not have the selector {missing}", artifact.name)),
+        None => Ok(()),
+    }
+}
+
+/// Removes the view and pure functions of an explicit selection: harvey fuzzes only calls
+/// that can change state (forge calls them too, to no effect).
+fn drop_views(target: &mut Target, warnings: &mut Vec<String>) {
+    let Some(only) = &mut target.only else {
+        return;
+    };
+    let abi = &target.artifact.abi;
+    let is_view = |selector: &Selector| {
+        abi.functions()
+            .any(|f| f.selector() == *selector && is_view_or_pure(f))
+    };
+    let views: Vec<Selector> = only.iter().copied().filter(|s| is_view(s)).collect();
+    if !views.is_empty() {
+        only.retain(|s| !is_view(s));
+        let names: Vec<String> = abi
+            .functions()
+            .filter(|f| views.contains(&f.selector()))
+            .map(|f| f.signature())
+            .collect();
+        warnings.push(format!(
+            "{}: not fuzzing the view/pure functions the suite selects ({}): they cannot change state",
+            target.artifact.name,
+            names.join(", ")
+        ));
+    }
+    only.dedup();
+}
+
+/// forge's artifact filters: `targetArtifactSelectors` > `excludeArtifacts` >
+/// `targetArtifacts`; artifacts without a state-changing function are always excluded.
+struct ArtifactFilters {
+    /// Targeted artifacts (qualified names), each with its selectors (empty: all).
+    targeted: Vec<(String, Vec<Selector>)>,
+    excluded: Vec<String>,
+}
+
+impl ArtifactFilters {
+    fn new(declared: &Declared, artifacts: &Artifacts) -> std::result::Result<Self, String> {
+        let find = |name: &str| {
+            artifacts.get(name).map(|a| a.qualified_name()).map_err(|_| {
+                format!(
+                    "{name} not found in the project. Allowed format: `contract_name` or `contract_path:contract_name`."
+                )
+            })
+        };
+        let mut targeted: Vec<(String, Vec<Selector>)> = Vec::new();
+        for (name, selectors) in &declared.target_artifact_selectors {
+            let artifact = artifacts.get(name).map_err(|_| find(name).unwrap_err())?;
+            check_selectors(artifact, selectors)?;
+            let id = artifact.qualified_name();
+            match targeted.iter_mut().find(|(known, _)| *known == id) {
+                Some((_, known)) => known.extend(selectors),
+                None => targeted.push((id, selectors.clone())),
+            }
+        }
+        let mut excluded = declared
+            .exclude_artifacts
+            .iter()
+            .map(|name| find(name))
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        excluded.extend(
+            artifacts
+                .contracts()
+                .filter(|a| !a.abi.functions().any(|f| !is_view_or_pure(f)))
+                .map(|a| a.qualified_name()),
+        );
+        for name in &declared.target_artifacts {
+            let id = find(name)?;
+            if !targeted.iter().any(|(known, _)| *known == id) && !excluded.contains(&id) {
+                targeted.push((id, Vec::new()));
+            }
+        }
+        Ok(ArtifactFilters { targeted, excluded })
+    }
+
+    fn matches(&self, artifact: &ContractArtifact) -> bool {
+        let id = artifact.qualified_name();
+        (self.targeted.is_empty() || self.targeted.iter().any(|(known, _)| *known == id))
+            && !self.excluded.contains(&id)
+    }
+
+    /// The selectors `targetArtifactSelectors` names for `artifact`, if any.
+    fn selectors_of(&self, artifact: &ContractArtifact) -> Option<Vec<Selector>> {
+        let id = artifact.qualified_name();
+        self.targeted
+            .iter()
+            .find(|(known, selectors)| *known == id && !selectors.is_empty())
+            .map(|(_, selectors)| selectors.clone())
+    }
+}
+
+pub(super) fn is_view_or_pure(function: &Function) -> bool {
+    matches!(
+        function.state_mutability,
+        StateMutability::View | StateMutability::Pure
+    )
+}
