@@ -41,7 +41,7 @@ pub fn invariant(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// contract (`echidna_*`/`property_*` returning `bool`), fuzzed by harvey, failing with
 /// every broken invariant's shrunk, replayable call sequence.
 ///
-/// ```ignore
+/// ```text
 /// #[harvey::forge_suite("WETH9Invariants")]
 /// fn weth9() {}
 /// ```

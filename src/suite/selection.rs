@@ -484,3 +484,236 @@ pub(super) fn is_view_or_pure(function: &Function) -> bool {
         StateMutability::View | StateMutability::Pure
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloy_json_abi::JsonAbi;
+    use std::path::PathBuf;
+
+    /// An artifact whose ABI has `functions` (`"name:mutability"`, no parameters).
+    fn artifact(name: &str, functions: &[&str]) -> ContractArtifact {
+        let entries: Vec<String> = functions
+            .iter()
+            .map(|f| {
+                let (name, mutability) = f.split_once(':').unwrap_or((f, "nonpayable"));
+                format!(
+                    r#"{{"type":"function","name":"{name}","inputs":[],"outputs":[],"stateMutability":"{mutability}"}}"#
+                )
+            })
+            .collect();
+        let abi: JsonAbi = serde_json::from_str(&format!("[{}]", entries.join(","))).unwrap();
+        ContractArtifact {
+            name: name.into(),
+            source_path: PathBuf::from(format!("src/{name}.sol")),
+            abi,
+            creation_code: vec![0x60].into(),
+            runtime_code: vec![0x60].into(),
+            runtime_source_map: None,
+            sources: Arc::default(),
+            pc_index: Default::default(),
+            libraries: Vec::new(),
+        }
+    }
+
+    struct World {
+        artifacts: Artifacts,
+        created: Vec<(Address, Arc<ContractArtifact>)>,
+    }
+
+    const TEST: Address = Address::repeat_byte(0x7e);
+    const HANDLER: Address = Address::repeat_byte(0xa1);
+    const TOKEN: Address = Address::repeat_byte(0xa2);
+    const ORACLE: Address = Address::repeat_byte(0xa3);
+
+    fn world() -> World {
+        let artifacts = Artifacts::new(
+            PathBuf::from("."),
+            vec![
+                artifact(
+                    "Suite",
+                    &["setUp", "invariant_supply:view", "poke", "targetContracts:view"],
+                ),
+                artifact("Handler", &["deposit", "withdraw", "ghost:view"]),
+                artifact("Token", &["transfer", "totalSupply:view"]),
+                artifact("Oracle", &["price:view"]),
+            ],
+            false,
+        );
+        let by_name = |name: &str| Arc::clone(artifacts.get(name).unwrap());
+        let created = vec![
+            (TEST, by_name("Suite")),
+            (HANDLER, by_name("Handler")),
+            (TOKEN, by_name("Token")),
+            (ORACLE, by_name("Oracle")),
+        ];
+        World { artifacts, created }
+    }
+
+    fn run(declared: &Declared) -> std::result::Result<Selection, String> {
+        let world = world();
+        let mut warnings = Vec::new();
+        select(
+            declared,
+            &world.created,
+            TEST,
+            &world.artifacts,
+            &[Address::with_last_byte(1), Address::repeat_byte(0x10)],
+            &mut warnings,
+        )
+    }
+
+    fn addresses_of(selection: &Selection) -> Vec<Address> {
+        selection.targets.iter().map(|t| t.address).collect()
+    }
+
+    fn selector(world: &World, contract: &str, function: &str) -> Selector {
+        world.artifacts.get(contract).unwrap().abi.function(function).unwrap()[0].selector()
+    }
+
+    #[test]
+    fn by_default_every_created_contract_with_state_to_change_but_the_test() {
+        let selection = run(&Declared::default()).unwrap();
+        // The test contract is not targeted unless named; a view-only contract never is.
+        assert_eq!(addresses_of(&selection), vec![HANDLER, TOKEN]);
+        assert!(selection.targets.iter().all(|t| t.only.is_none()));
+        // Precompiles are never senders: 0x..01 is dropped from the defaults.
+        assert_eq!(selection.senders, Some(vec![Address::repeat_byte(0x10)]));
+    }
+
+    #[test]
+    fn target_and_exclude_contracts_narrow_the_set() {
+        let only_handler = Declared {
+            target_contracts: vec![HANDLER],
+            ..Declared::default()
+        };
+        assert_eq!(addresses_of(&run(&only_handler).unwrap()), vec![HANDLER]);
+        let no_token = Declared {
+            exclude_contracts: vec![TOKEN],
+            ..Declared::default()
+        };
+        assert_eq!(addresses_of(&run(&no_token).unwrap()), vec![HANDLER]);
+        let nothing = Declared {
+            exclude_contracts: vec![HANDLER, TOKEN],
+            ..Declared::default()
+        };
+        assert_eq!(run(&nothing).unwrap_err(), "No contracts to fuzz.");
+    }
+
+    #[test]
+    fn the_test_contract_is_fuzzed_only_when_targeted_and_never_its_tests() {
+        let world = world();
+        let declared = Declared {
+            target_contracts: vec![TEST],
+            ..Declared::default()
+        };
+        let selection = run(&declared).unwrap();
+        assert_eq!(addresses_of(&selection), vec![TEST]);
+        let except = &selection.targets[0].except;
+        assert!(except.contains(&selector(&world, "Suite", "setUp")));
+        assert!(!except.contains(&selector(&world, "Suite", "poke")));
+    }
+
+    #[test]
+    fn selectors_restrict_and_add_targets() {
+        let world = world();
+        let withdraw = selector(&world, "Handler", "withdraw");
+        let declared = Declared {
+            target_contracts: vec![TOKEN],
+            target_selectors: vec![(HANDLER, vec![withdraw])],
+            exclude_selectors: vec![(TOKEN, vec![selector(&world, "Token", "transfer")])],
+            ..Declared::default()
+        };
+        let selection = run(&declared).unwrap();
+        assert_eq!(addresses_of(&selection), vec![TOKEN, HANDLER]);
+        assert_eq!(selection.targets[1].only, Some(vec![withdraw]));
+        assert_eq!(selection.targets[0].except.len(), 1);
+        // A selector the contract lacks, or an address setUp did not create: forge's errors.
+        let missing = Declared {
+            target_selectors: vec![(HANDLER, vec![Selector::repeat_byte(9)])],
+            ..Declared::default()
+        };
+        assert!(run(&missing).unwrap_err().contains("does not have the selector"));
+        let stranger = Declared {
+            target_selectors: vec![(Address::repeat_byte(0xee), vec![withdraw])],
+            ..Declared::default()
+        };
+        assert!(
+            run(&stranger)
+                .unwrap_err()
+                .starts_with("[targetSelectors] address does not have an associated contract")
+        );
+    }
+
+    #[test]
+    fn a_selected_view_is_dropped_with_a_warning() {
+        let world = world();
+        let declared = Declared {
+            target_selectors: vec![(
+                HANDLER,
+                vec![
+                    selector(&world, "Handler", "ghost"),
+                    selector(&world, "Handler", "deposit"),
+                ],
+            )],
+            ..Declared::default()
+        };
+        let mut warnings = Vec::new();
+        let selection = select(
+            &declared,
+            &world.created,
+            TEST,
+            &world.artifacts,
+            &[Address::repeat_byte(0x10)],
+            &mut warnings,
+        )
+        .unwrap();
+        let handler = selection.targets.iter().find(|t| t.address == HANDLER).unwrap();
+        assert_eq!(handler.only, Some(vec![selector(&world, "Handler", "deposit")]));
+        assert!(warnings[0].contains("ghost()"), "{warnings:?}");
+    }
+
+    #[test]
+    fn artifacts_filter_by_name() {
+        let only_tokens = Declared {
+            target_artifacts: vec!["Token".into()],
+            ..Declared::default()
+        };
+        assert_eq!(addresses_of(&run(&only_tokens).unwrap()), vec![TOKEN]);
+        let no_handlers = Declared {
+            exclude_artifacts: vec!["src/Handler.sol:Handler".into()],
+            ..Declared::default()
+        };
+        assert_eq!(addresses_of(&run(&no_handlers).unwrap()), vec![TOKEN]);
+        let unknown = Declared {
+            target_artifacts: vec!["Nope".into()],
+            ..Declared::default()
+        };
+        assert!(run(&unknown).unwrap_err().starts_with("Nope not found in the project"));
+    }
+
+    #[test]
+    fn senders_are_the_targeted_ones_minus_the_excluded() {
+        let alice = Address::repeat_byte(0x11);
+        let bob = Address::repeat_byte(0x12);
+        let declared = Declared {
+            target_senders: vec![alice, bob, Address::ZERO],
+            exclude_senders: vec![bob],
+            ..Declared::default()
+        };
+        assert_eq!(run(&declared).unwrap().senders, Some(vec![alice]));
+        let none_left = Declared {
+            exclude_senders: vec![Address::repeat_byte(0x10)],
+            ..Declared::default()
+        };
+        assert!(run(&none_left).unwrap_err().contains("every sender is excluded"));
+        // An interface target takes any address, past the exclusions.
+        let proxy = Address::repeat_byte(0x99);
+        let interfaced = Declared {
+            target_interfaces: vec![(proxy, vec!["Handler".into()])],
+            exclude_contracts: vec![proxy],
+            ..Declared::default()
+        };
+        assert!(addresses_of(&run(&interfaced).unwrap()).contains(&proxy));
+    }
+}
