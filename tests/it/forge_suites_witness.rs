@@ -5,7 +5,7 @@
 //! behave, so a runner can only report those bugs.
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use alloy_dyn_abi::DynSolValue;
 use harvey::chain::{PanicCode, RevertReason, TxOutcome, TxStatus};
@@ -14,25 +14,36 @@ use harvey::project::{Artifacts, Environment, compiled_in};
 
 use crate::support::{self, assert_assert, ether, send, shim, uint};
 
-fn fixture() -> PathBuf {
+/// The fixture project (see its `EXPECTED.md`).
+pub(crate) fn fixture() -> PathBuf {
     support::repo().join("tests/fixtures/forge-suites")
 }
 
-/// The fixture compiled by the repo's shim (its foundry.toml pins no compiler, as in a stock
-/// Foundry repository), after installing its npm dependency (forge-std).
-fn artifacts() -> Arc<Artifacts> {
-    let status = std::process::Command::new(fixture().join("npm-install"))
-        .status()
-        .expect("run the fixture's npm-install");
-    assert!(
-        status.success(),
-        "npm install of the fixture's forge-std failed"
-    );
-    let environment = Environment {
-        harvey_solc: Some(shim().display().to_string()),
-        ..support::environment()
-    };
-    compiled_in(&fixture(), &environment).expect("the forge-suites fixture compiles")
+/// The environment the fixture is compiled in: the repo's shim as `HARVEY_SOLC` (its
+/// foundry.toml pins no compiler, as in a stock Foundry repository) and nothing else from the
+/// user's shell. Installs the fixture's npm dependency (forge-std) first, once per process.
+/// Tests that run campaigns on the fixture compile it with this before anything else (the
+/// per-process memo is keyed by root: the first compilation decides).
+pub(crate) fn environment() -> &'static Environment {
+    static ENVIRONMENT: OnceLock<Environment> = OnceLock::new();
+    ENVIRONMENT.get_or_init(|| {
+        let status = std::process::Command::new(fixture().join("npm-install"))
+            .status()
+            .expect("run the fixture's npm-install");
+        assert!(
+            status.success(),
+            "npm install of the fixture's forge-std failed"
+        );
+        Environment {
+            harvey_solc: Some(shim().display().to_string()),
+            ..support::environment()
+        }
+    })
+}
+
+/// The fixture's artifacts, compiled in [`environment`].
+pub(crate) fn artifacts() -> Arc<Artifacts> {
+    compiled_in(&fixture(), environment()).expect("the forge-suites fixture compiles")
 }
 
 /// A fresh chain over the fixture with `name` deployed by the deployer.
