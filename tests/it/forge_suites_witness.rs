@@ -1,0 +1,255 @@
+//! Witnesses for the planted bugs of the forge- and Echidna-style suites in
+//! `tests/fixtures/forge-suites` (see its `EXPECTED.md`): each bug is reached by direct calls
+//! on the system under test, deployed on harvey's chain without the forge test contract (whose
+//! cheatcodes the chain does not serve), and the correct twin or the calls next to each bug
+//! behave, so a runner can only report those bugs.
+
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use alloy_dyn_abi::DynSolValue;
+use harvey::chain::{PanicCode, RevertReason, TxOutcome, TxStatus};
+use harvey::prelude::*;
+use harvey::project::{Artifacts, Environment, compiled_in};
+
+use crate::support::{self, assert_assert, ether, send, shim, uint};
+
+/// The fixture project (see its `EXPECTED.md`).
+pub(crate) fn fixture() -> PathBuf {
+    support::repo().join("tests/fixtures/forge-suites")
+}
+
+/// The environment the fixture is compiled in: the repo's shim as `HARVEY_SOLC` (its
+/// foundry.toml pins no compiler, as in a stock Foundry repository) and nothing else from the
+/// user's shell. Installs the fixture's npm dependency (forge-std) first, once per process.
+/// Tests that run campaigns on the fixture compile it with this before anything else (the
+/// per-process memo is keyed by root: the first compilation decides).
+pub(crate) fn environment() -> &'static Environment {
+    static ENVIRONMENT: OnceLock<Environment> = OnceLock::new();
+    ENVIRONMENT.get_or_init(|| {
+        let status = std::process::Command::new(fixture().join("npm-install"))
+            .status()
+            .expect("run the fixture's npm-install");
+        assert!(
+            status.success(),
+            "npm install of the fixture's forge-std failed"
+        );
+        Environment {
+            harvey_solc: Some(shim().display().to_string()),
+            ..support::environment()
+        }
+    })
+}
+
+/// The fixture's artifacts, compiled in [`environment`].
+pub(crate) fn artifacts() -> Arc<Artifacts> {
+    compiled_in(&fixture(), environment()).expect("the forge-suites fixture compiles")
+}
+
+/// A fresh chain over the fixture with `name` deployed by the deployer.
+fn deployed(name: &str) -> (Chain, Address) {
+    let mut chain = Chain::new(artifacts());
+    let at = chain
+        .deploy(name, ())
+        .unwrap_or_else(|e| panic!("deploying {name}: {e}"));
+    (chain, at)
+}
+
+fn shares(chain: &Chain, vault: Address, holder: Address) -> U256 {
+    chain.view(vault, "balanceOf(address)", (holder,)).unwrap()
+}
+
+fn supply(chain: &Chain, vault: Address) -> U256 {
+    chain.view(vault, "totalSupply()", ()).unwrap()
+}
+
+/// Deposits `amount` wei into `vault` from `holder`.
+fn deposit(chain: &mut Chain, vault: Address, holder: Address, amount: U256) {
+    assert!(send(chain, holder, vault, "deposit()", &[], amount).is_success());
+}
+
+/// A transfer to oneself mints the shares moved in `LeakyVault`, not in `Vault`: the holders'
+/// shares stop summing to the supply (`invariant_sharesSumToSupply`).
+#[test]
+fn a_self_transfer_mints_shares_in_the_leaky_vault_only() {
+    for (name, after) in [("LeakyVault", 2), ("Vault", 1)] {
+        let (mut chain, vault) = deployed(name);
+        let alice = chain.senders()[0];
+        deposit(&mut chain, vault, alice, ether(1));
+        let args = [DynSolValue::from(alice), DynSolValue::from(ether(1))];
+        let moved = send(
+            &mut chain,
+            alice,
+            vault,
+            "transfer(address,uint256)",
+            &args,
+            U256::ZERO,
+        );
+        assert!(moved.is_success(), "{name}: {moved:?}");
+        assert_eq!(shares(&chain, vault, alice), ether(after), "{name}");
+        assert_eq!(supply(&chain, vault), ether(1), "{name}");
+    }
+}
+
+/// A loyalty bonus leaves `LeakyVault`'s reward pool untouched: after a deposit, 30 days and a
+/// withdrawal, the vault holds less ether than its supply plus its pool (`invariant_solvent`);
+/// `Vault` takes the bonus out of the pool and stays solvent.
+#[test]
+fn a_loyalty_bonus_makes_the_leaky_vault_insolvent() {
+    for (name, solvent) in [("LeakyVault", false), ("Vault", true)] {
+        let (mut chain, vault) = deployed(name);
+        let owner = chain.deployer();
+        assert!(send(&mut chain, owner, vault, "fund()", &[], ether(10)).is_success());
+        let alice = chain.senders()[0];
+        deposit(&mut chain, vault, alice, ether(100));
+        chain.warp(30 * 24 * 60 * 60);
+        let withdrawn = send(
+            &mut chain,
+            alice,
+            vault,
+            "withdraw(uint256)",
+            &[DynSolValue::from(ether(100))],
+            U256::ZERO,
+        );
+        assert!(withdrawn.is_success(), "{name}: {withdrawn:?}");
+        let held = chain.balance(vault);
+        let pool: U256 = chain.view(vault, "rewardPool()", ()).unwrap();
+        assert_eq!(held, ether(9), "{name}: the 1% bonus was paid");
+        assert_eq!(
+            held >= supply(&chain, vault) + pool,
+            solvent,
+            "{name}: pool {pool}"
+        );
+    }
+}
+
+/// Withdrawing a whole balance under 100 reverts with an underflow (the fee is taken on top):
+/// the revert `BankTest`'s `fail_on_revert` reports. A smaller withdrawal succeeds.
+#[test]
+fn withdrawing_a_small_whole_balance_underflows_in_the_bank() {
+    let (mut chain, bank) = deployed("Bank");
+    let alice = chain.senders()[0];
+    assert!(
+        send(
+            &mut chain,
+            alice,
+            bank,
+            "deposit(uint256)",
+            &[uint(50)],
+            U256::ZERO
+        )
+        .is_success()
+    );
+    assert!(
+        send(
+            &mut chain,
+            alice,
+            bank,
+            "withdraw(uint256)",
+            &[uint(49)],
+            U256::ZERO
+        )
+        .is_success()
+    );
+    assert!(
+        send(
+            &mut chain,
+            alice,
+            bank,
+            "deposit(uint256)",
+            &[uint(49)],
+            U256::ZERO
+        )
+        .is_success()
+    );
+    assert_eq!(
+        send(
+            &mut chain,
+            alice,
+            bank,
+            "withdraw(uint256)",
+            &[uint(49)],
+            U256::ZERO
+        )
+        .status,
+        TxStatus::Revert(RevertReason::Panic(PanicCode::ArithmeticOverflow))
+    );
+}
+
+/// The keeper adds seats when anyone asks: the Board suites' invariants fail if fuzzing reaches
+/// it, so they hold only when the runner honours `targetArtifact` / `excludeContract` (and the
+/// senders it is told to use or avoid).
+#[test]
+fn the_keeper_grows_the_board() {
+    let mut chain = Chain::new(artifacts());
+    let keeper = chain.deploy("Keeper", ()).unwrap();
+    let board = chain.deploy("Board", (keeper, U256::from(3))).unwrap();
+    let stranger = chain.senders()[1];
+    let manage = [DynSolValue::from(board)];
+    assert!(
+        send(
+            &mut chain,
+            stranger,
+            keeper,
+            "manage(address)",
+            &manage,
+            U256::ZERO
+        )
+        .is_success()
+    );
+    assert!(send(&mut chain, stranger, keeper, "grow()", &[], U256::ZERO).is_success());
+    let seats: U256 = chain.view(board, "seats()", ()).unwrap();
+    assert_eq!(seats, U256::from(4));
+}
+
+fn call(chain: &mut Chain, at: Address, signature: &str, args: &[DynSolValue]) -> TxOutcome {
+    let from = chain.senders()[0];
+    send(chain, from, at, signature, args, U256::ZERO)
+}
+
+/// `add(51)` then `compound()` takes the capped pool to 102 (`echidna_under_cap` false);
+/// `add(50)` then `compound()` stays at the cap.
+#[test]
+fn compounding_one_over_half_the_cap_breaks_the_echidna_property() {
+    for (added, under_cap) in [(50, true), (51, false)] {
+        let (mut chain, pool) = deployed("CappedPoolProperties");
+        assert!(call(&mut chain, pool, "add(uint8)", &[uint(added)]).is_success());
+        assert!(call(&mut chain, pool, "compound()", &[]).is_success());
+        let points: U256 = chain.view(pool, "points()", ()).unwrap();
+        assert_eq!(points, U256::from(2 * added));
+        let holds: bool = chain.view(pool, "echidna_under_cap()", ()).unwrap();
+        assert_eq!(holds, under_cap, "after add({added})");
+        let counted: bool = chain.view(pool, "property_points_counted()", ()).unwrap();
+        assert!(counted);
+    }
+}
+
+/// Releasing more than is held fails `release`'s `assert`; releasing what is held does not.
+#[test]
+fn releasing_more_than_held_fails_the_escrow_assert() {
+    let (mut chain, escrow) = deployed("EscrowAssertions");
+    assert!(call(&mut chain, escrow, "open(uint128)", &[uint(10)]).is_success());
+    assert!(call(&mut chain, escrow, "release(uint128)", &[uint(4)]).is_success());
+    assert_assert(&call(&mut chain, escrow, "release(uint128)", &[uint(7)]));
+    assert!(call(&mut chain, escrow, "release(uint128)", &[uint(6)]).is_success());
+}
+
+/// `refund` keeps the escrow open, so a second refund pays out more than was deposited and
+/// emits `AssertionFailed`; the first does not.
+#[test]
+fn a_second_refund_emits_assertion_failed() {
+    let (mut chain, escrow) = deployed("EscrowAssertions");
+    let messages = |chain: &Chain| -> Vec<String> {
+        chain
+            .events_of("AssertionFailed(string)")
+            .unwrap()
+            .into_iter()
+            .map(|(_, values)| values[0].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(call(&mut chain, escrow, "open(uint128)", &[uint(10)]).is_success());
+    assert!(call(&mut chain, escrow, "refund()", &[]).is_success());
+    assert!(messages(&chain).is_empty());
+    assert!(call(&mut chain, escrow, "refund()", &[]).is_success());
+    assert_eq!(messages(&chain), ["paid out more than deposited"]);
+}
