@@ -45,8 +45,8 @@ mod oracle;
 mod outcome;
 pub mod project;
 mod regression;
-pub(crate) mod suite;
 pub mod report;
+pub(crate) mod suite;
 internal! { mod targets; }
 
 pub use campaign::Campaign;

@@ -132,7 +132,11 @@ impl<'a> Oracles<'a> {
             .then(|| revert_origin(trace.reverts()));
         let unsupported = unsupported.map(|cheat| {
             // The caller bubbles the cheatcode's revert: its REVERT is the call's line.
-            let site = trace.reverts().iter().find(|r| r.code == cheat.caller).copied();
+            let site = trace
+                .reverts()
+                .iter()
+                .find(|r| r.code == cheat.caller)
+                .copied();
             (cheat, site)
         });
         let events = self.assertion_events(outcome, trace);

@@ -362,7 +362,10 @@ mod tests {
         assert_eq!(args.root.map(|r| r.value()).as_deref(), Some("solidity"));
         assert_eq!(
             args.settings,
-            vec![("runs", "500".to_string()), ("fail_on_revert", "true".to_string())]
+            vec![
+                ("runs", "500".to_string()),
+                ("fail_on_revert", "true".to_string())
+            ]
         );
         for bad in [
             quote::quote!(),

@@ -55,7 +55,8 @@ pub fn invariant(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn forge_suite(attr: TokenStream, item: TokenStream) -> TokenStream {
     let function = parse_macro_input!(item as ItemFn);
-    let parsed = args::SuiteArgs::parse(attr.into()).and_then(|args| emit::suite_test(args, function));
+    let parsed =
+        args::SuiteArgs::parse(attr.into()).and_then(|args| emit::suite_test(args, function));
     match parsed {
         Ok(tokens) => tokens.into(),
         Err(error) => error.to_compile_error().into(),

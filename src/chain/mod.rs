@@ -29,8 +29,10 @@
 
 mod abi;
 mod args;
+mod cheatcodes;
 mod deal;
 mod fuzz_plan;
+mod hooks;
 mod labels;
 mod link;
 mod logs;
@@ -39,6 +41,8 @@ mod vm;
 
 pub use abi::SolReturns;
 pub use args::{SolArg, SolArgs};
+pub use cheatcodes::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS};
+pub(crate) use cheatcodes::{UnsupportedCheatcode, is_assume_rejection};
 pub(crate) use fuzz_plan::FuzzPlan;
 pub use fuzz_plan::{AddressArgs, BoundValue, Param};
 pub use harvey_settings::PanicSet;
@@ -123,6 +127,15 @@ internal! {
         /// Time passing before the transaction.
         pub warp: Warp,
     }
+}
+
+/// A call whose effects were discarded ([`Chain::probe`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Probe {
+    /// How it ended.
+    pub(crate) outcome: TxOutcome,
+    /// Whether forge's global failure flag was set after it.
+    pub(crate) failed: bool,
 }
 
 /// An in-memory chain with compiled contracts to deploy. See the [module docs](self) for
@@ -561,8 +574,58 @@ impl Chain {
 
     /// Folds the pending state (and block, and logs) into the base state.
     pub fn commit(&mut self) {
-        self.vm.get_mut().commit();
+        let vm = self.vm.get_mut();
+        vm.commit();
+        // `vm.label` names from the committed transactions (setUp's) name accounts in
+        // reports, as `Chain::label` does.
+        for (address, label) in vm.take_labels() {
+            self.labels.insert(address, label);
+        }
         self.logs.commit();
+    }
+
+    /// Answers forge's cheatcodes at [`CHEATCODE_ADDRESS`] in every later transaction
+    /// (setup calls, fuzzed transactions, views), as forge runs test contracts: `warp`,
+    /// `roll`, `fee`, `chainId`, `deal`, `label` (names the account in reports),
+    /// `getLabel`, `store`, `load`, `etch`, `getNonce`, `setNonce`, `prank`/`startPrank`
+    /// (with an origin too)/`stopPrank`, `assume` (a rejected assumption reverts with
+    /// forge's marker, and is not a violation) and every `assert*` (reverting with forge's
+    /// messages). A cheatcode of the project's `Vm` interface that harvey does not
+    /// implement reverts naming it, and a campaign reports it. Off by default: without it
+    /// the address is an empty account, as on a real chain. `#[harvey::forge_suite]` turns
+    /// it on.
+    pub fn enable_cheatcodes(&mut self) {
+        let artifacts = Arc::clone(&self.artifacts);
+        self.vm.get_mut().enable_cheatcodes(&artifacts);
+    }
+
+    /// Calls `calldata` on `to` from `sender` in the pending state and discards what the
+    /// call changed: how forge calls invariant functions. Also says whether forge's global
+    /// failure flag was set after the call. `Err` when the chain is busy or the EVM refused
+    /// the call.
+    pub(crate) fn probe(&self, sender: Address, to: Address, calldata: Bytes) -> Result<Probe> {
+        let mut vm = self.vm.try_borrow_mut().map_err(|_| {
+            Error::Call(
+                "the chain is busy: an invariant cannot run inside another chain call".into(),
+            )
+        })?;
+        let (result, failed) = vm.probe(sender, to, calldata)?;
+        drop(vm);
+        Ok(Probe {
+            outcome: self.outcome(to, result),
+            failed,
+        })
+    }
+
+    /// The contracts created by transactions since the last take (recorded while
+    /// cheatcodes are on).
+    pub(crate) fn take_created(&mut self) -> Vec<Address> {
+        self.vm.get_mut().take_created()
+    }
+
+    /// The first call to a cheatcode harvey does not implement since the last take.
+    pub(crate) fn take_unsupported(&mut self) -> Option<UnsupportedCheatcode> {
+        self.vm.get_mut().take_unsupported()
     }
 
     /// Drops the pending state and restores the base block: back to the last commit.

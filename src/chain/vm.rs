@@ -13,9 +13,11 @@ use revm::primitives::hardfork::SpecId;
 use revm::state::AccountInfo;
 use revm::{DatabaseCommit, DatabaseRef, ExecuteEvm, InspectEvm, MainBuilder, MainContext};
 
+use super::cheatcodes::{CHEATCODE_ADDRESS, Cheatcodes, GLOBAL_FAIL_SLOT, UnsupportedCheatcode};
+use super::hooks::Hooks;
 use crate::error::{Error, Result};
-use crate::observe::{Observer, Trace};
-use crate::project::ChainSettings;
+use crate::observe::Trace;
+use crate::project::{Artifacts, ChainSettings};
 
 /// The chain id every transaction and `block.chainid` carry (anvil's, so contracts that
 /// special-case mainnet behave like on a local test chain).
@@ -26,7 +28,9 @@ pub const CHAIN_ID: u64 = 31_337;
 pub const TX_GAS_LIMIT: u64 = 16_000_000;
 
 type Db = CacheDB<EmptyDB>;
-type Evm = MainnetEvm<MainnetContext<Db>, Observer>;
+/// The EVM context every hook sees.
+pub(super) type Ctx = MainnetContext<Db>;
+type Evm = MainnetEvm<Ctx, Hooks>;
 
 /// What the transaction to run is: a call or a creation.
 pub(super) enum Target {
@@ -39,6 +43,8 @@ pub(super) struct Vm {
     evm: Evm,
     /// The block env `reset` restores (pending warps are dropped with the journal).
     base_block: BlockEnv,
+    /// The chain id `reset` restores (`vm.chainId` changes it outside the journal).
+    base_chain_id: u64,
     /// Gas of every transaction.
     gas_limit: u64,
 }
@@ -98,10 +104,11 @@ impl Vm {
                     cfg.tx_gas_limit_cap = Some(gas_limit);
                 }
             })
-            .build_mainnet_with_inspector(Observer::new());
+            .build_mainnet_with_inspector(Hooks::default());
         Vm {
             evm,
             base_block: block,
+            base_chain_id: chain_id,
             gas_limit,
         }
     }
@@ -129,8 +136,13 @@ impl Vm {
             chain_id: Some(self.evm.ctx.cfg.chain_id),
             ..TxEnv::default()
         };
+        let hooks = &mut self.evm.inspector;
         let result = if observe {
-            self.evm.inspector.clear();
+            hooks.observer.clear();
+            hooks.start_transaction(true);
+            self.evm.inspect_one_tx(tx)
+        } else if hooks.cheats.is_some() {
+            hooks.start_transaction(false);
             self.evm.inspect_one_tx(tx)
         } else {
             self.evm.transact_one(tx)
@@ -143,27 +155,93 @@ impl Vm {
         let state = self.evm.finalize();
         self.evm.ctx.journaled_state.database.commit(state);
         self.base_block = self.evm.ctx.block.clone();
+        self.base_chain_id = self.evm.ctx.cfg.chain_id;
     }
 
-    /// Drops the pending state and restores the base block.
+    /// Drops the pending state and restores the base block (and chain id), and forgets the
+    /// cheatcodes' state of the sequence.
     pub(super) fn reset(&mut self) {
         drop(self.evm.finalize());
         self.evm.ctx.block = self.base_block.clone();
+        self.evm.ctx.cfg.chain_id = self.base_chain_id;
+        if let Some(cheats) = &mut self.evm.inspector.cheats {
+            cheats.reset();
+        }
+    }
+
+    /// Turns forge's cheatcodes on for every later transaction (`artifacts`' `Vm`
+    /// interfaces name those harvey does not implement).
+    pub(super) fn enable_cheatcodes(&mut self, artifacts: &std::sync::Arc<Artifacts>) {
+        let hooks = &mut self.evm.inspector;
+        if hooks.cheats.is_none() {
+            hooks.cheats = Some(Box::new(Cheatcodes::new(artifacts)));
+            // Code at the address, as forge puts there: Solidity checks that a contract
+            // exists before calling a function that returns nothing. It never runs.
+            let code = revm::bytecode::Bytecode::new_raw(Bytes::from_static(&[0x00]));
+            let db = &mut self.evm.ctx.journaled_state.database;
+            db.insert_account_info(CHEATCODE_ADDRESS, AccountInfo::default().with_code(code));
+        }
+    }
+
+    /// The cheatcodes, when on, to update.
+    pub(super) fn cheats_mut(&mut self) -> Option<&mut Cheatcodes> {
+        self.evm.inspector.cheats.as_deref_mut()
+    }
+
+    /// Runs one call in the pending state and then puts the pending state (and the block
+    /// and chain id) back as they were: forge's invariant calls, whose effects are
+    /// discarded. Also returns whether forge's global failure flag was set after the call.
+    pub(super) fn probe(
+        &mut self,
+        sender: Address,
+        to: Address,
+        data: Bytes,
+    ) -> Result<(ExecutionResult, bool)> {
+        // The journal is emptied after every transaction, so the pending accounts are
+        // saved whole: a handful of accounts with the slots the sequence touched.
+        let saved = self.evm.ctx.journaled_state.inner.state.clone();
+        let block = self.evm.ctx.block.clone();
+        let chain_id = self.evm.ctx.cfg.chain_id;
+        let result = self.run(sender, Target::Call(to), data, U256::ZERO, false);
+        let failed = !self.storage(CHEATCODE_ADDRESS, GLOBAL_FAIL_SLOT).is_zero();
+        self.evm.ctx.journaled_state.inner.state = saved;
+        self.evm.ctx.block = block;
+        self.evm.ctx.cfg.chain_id = chain_id;
+        Ok((result?, failed))
+    }
+
+    /// The contracts created since the last call (recorded while cheatcodes are on).
+    pub(super) fn take_created(&mut self) -> Vec<Address> {
+        self.cheats_mut()
+            .map(Cheatcodes::take_created)
+            .unwrap_or_default()
+    }
+
+    /// The `vm.label` names given since the last call.
+    pub(super) fn take_labels(&mut self) -> Vec<(Address, String)> {
+        self.cheats_mut()
+            .map(Cheatcodes::take_labels)
+            .unwrap_or_default()
+    }
+
+    /// The first unsupported cheatcode called since the last call.
+    pub(super) fn take_unsupported(&mut self) -> Option<UnsupportedCheatcode> {
+        self.cheats_mut().and_then(Cheatcodes::take_unsupported)
     }
 
     /// The target blocks observed transactions watch for ([`Trace::target_hits`]).
     pub(super) fn watch_targets(&mut self, targets: Vec<(Address, Vec<usize>)>) {
-        self.evm.inspector.watch_targets(targets);
+        self.evm.inspector.observer.watch_targets(targets);
     }
 
     /// Whether observed transactions record their frame's pcs ([`Trace::path`]).
     pub(super) fn record_path(&mut self, on: bool) {
-        self.evm.inspector.record_path(on);
+        self.evm.inspector.observer.record_path(on);
     }
 
     /// The observer's record of the last observed transaction.
     pub(super) fn trace(&self) -> &Trace {
-        self.evm.inspector.trace()
+        self.evm.inspector.observer.trace()
     }
 
     pub(super) fn block(&self) -> &BlockEnv {

@@ -112,11 +112,6 @@ struct PendingCmp {
 }
 
 impl Observer {
-    /// A new observer with an empty trace.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// What the transactions since the last [`Observer::clear`] did.
     pub fn trace(&self) -> &Trace {
         &self.trace

@@ -27,7 +27,7 @@ fn run_to_end(code: &[u8]) -> (Trace, bool) {
     );
     let mut evm = Context::mainnet()
         .with_db(db)
-        .build_mainnet_with_inspector(Observer::new());
+        .build_mainnet_with_inspector(Observer::default());
     let tx = TxEnv::builder()
         .caller(CALLER)
         .kind(TxKind::Call(CODE_AT))
@@ -257,7 +257,7 @@ fn the_transaction_call_is_recorded_at_depth_zero() {
 
 #[test]
 fn clear_keeps_capacity() {
-    let mut o = Observer::new();
+    let mut o = Observer::default();
     o.trace.edges.push(Edge {
         code: Address::ZERO,
         pc: 1,

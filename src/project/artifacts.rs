@@ -467,7 +467,9 @@ mod tests {
         );
         let mut deployed = with_immutable.clone();
         deployed[5] = 0xaa;
-        let found = artifacts.by_runtime_code(&deployed).map(|a| a.name.as_str());
+        let found = artifacts
+            .by_runtime_code(&deployed)
+            .map(|a| a.name.as_str());
         assert_eq!(found, Some("Vault"));
         // A difference where the artifact has a non-zero byte is another contract.
         let mut changed = deployed.clone();

@@ -33,12 +33,8 @@ pub(crate) const FORGE_SENDER: Address = address!("0x1804c8AB1F12E6bbf3894d4083f
 /// Where forge's test contract lives: [`FORGE_SENDER`]'s creation at nonce 1.
 pub(crate) const TEST_CONTRACT: Address = address!("0x7FA9385bE102ac3EAc297483Dd6233D62b3e1496");
 
-/// Hardhat's `console.log` address, which forge-std's `console` calls.
-pub(crate) const CONSOLE: Address = address!("0x000000000000000000636F6e736F6c652e6c6f67");
-
 /// The deterministic CREATE2 deployer forge installs.
-pub(crate) const CREATE2_DEPLOYER: Address =
-    address!("0x4e59b44847b379578588920ca78fbf26c0b4956c");
+pub(crate) const CREATE2_DEPLOYER: Address = address!("0x4e59b44847b379578588920ca78fbf26c0b4956c");
 
 /// forge's `initial_balance` of the test contract (and its senders after deployment):
 /// 2^96 - 1 wei.
@@ -114,8 +110,17 @@ impl Suite {
             invariants.push(function.clone());
         }
         if invariants.is_empty() {
-            return Err(failed(
-                "it has no invariant function (`invariant*`, `statefulFuzz*`, `echidna_*` or `property_*`, without parameters)".into(),
+            // A forge test contract without invariants is not an invariant suite; any other
+            // contract runs in Echidna's assertion mode (its failed asserts and
+            // `AssertionFailed` events are the bugs).
+            if test.abi.function("IS_TEST").is_some() {
+                return Err(failed(
+                    "it has no invariant function (`invariant*`, `statefulFuzz*`, `echidna_*` or `property_*`, without parameters)".into(),
+                ));
+            }
+            warnings.push(format!(
+                "{}: no invariant or property function, so it runs in assertion mode: its own functions are fuzzed and failed asserts and AssertionFailed events are the violations",
+                test.name
             ));
         }
         let mut special = |wanted: &str| -> Result<Option<Function>> {
@@ -143,16 +148,15 @@ impl Suite {
         Ok(Suite {
             artifacts: Arc::new(with_forge_defaults(artifacts)),
             test,
-            style: if forge { Style::Forge } else { Style::Properties },
+            style: if forge {
+                Style::Forge
+            } else {
+                Style::Properties
+            },
             invariants,
             after_invariant,
             set_up,
         })
-    }
-
-    /// The artifacts the suite's chains are built from.
-    pub(crate) fn artifacts(&self) -> &Arc<Artifacts> {
-        &self.artifacts
     }
 
     /// A chain set up as forge sets a test up: cheatcodes on, forge's sender funded, the

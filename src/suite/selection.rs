@@ -11,8 +11,8 @@ use alloy_dyn_abi::{DynSolValue, FunctionExt};
 use alloy_json_abi::{Function, StateMutability};
 use alloy_primitives::{Address, Selector, U256};
 
-use super::{CONSOLE, CREATE2_DEPLOYER};
-use crate::chain::{CHEATCODE_ADDRESS, Chain};
+use super::CREATE2_DEPLOYER;
+use crate::chain::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS as CONSOLE, Chain};
 use crate::error::{Error, Result};
 use crate::project::{Artifacts, ContractArtifact};
 
@@ -370,7 +370,9 @@ fn setup_artifact(
                 .find(|(a, _)| *a == address)
                 .map(|(_, artifact)| Arc::clone(artifact))
         })
-        .ok_or_else(|| format!("[{getter}] address does not have an associated contract: {address}"))
+        .ok_or_else(|| {
+            format!("[{getter}] address does not have an associated contract: {address}")
+        })
 }
 
 /// Every selector must be one of `artifact`'s functions.
@@ -382,7 +384,10 @@ fn check_selectors(
         .iter()
         .find(|s| !artifact.abi.functions().any(|f| f.selector() == **s))
     {
-        Some(missing) => Err(format!("{} does not have the selector {missing}", artifact.name)),
+        Some(missing) => Err(format!(
+            "{} does not have the selector {missing}",
+            artifact.name
+        )),
         None => Ok(()),
     }
 }
@@ -532,7 +537,12 @@ mod tests {
             vec![
                 artifact(
                     "Suite",
-                    &["setUp", "invariant_supply:view", "poke", "targetContracts:view"],
+                    &[
+                        "setUp",
+                        "invariant_supply:view",
+                        "poke",
+                        "targetContracts:view",
+                    ],
                 ),
                 artifact("Handler", &["deposit", "withdraw", "ghost:view"]),
                 artifact("Token", &["transfer", "totalSupply:view"]),
@@ -568,7 +578,14 @@ mod tests {
     }
 
     fn selector(world: &World, contract: &str, function: &str) -> Selector {
-        world.artifacts.get(contract).unwrap().abi.function(function).unwrap()[0].selector()
+        world
+            .artifacts
+            .get(contract)
+            .unwrap()
+            .abi
+            .function(function)
+            .unwrap()[0]
+            .selector()
     }
 
     #[test]
@@ -633,7 +650,11 @@ mod tests {
             target_selectors: vec![(HANDLER, vec![Selector::repeat_byte(9)])],
             ..Declared::default()
         };
-        assert!(run(&missing).unwrap_err().contains("does not have the selector"));
+        assert!(
+            run(&missing)
+                .unwrap_err()
+                .contains("does not have the selector")
+        );
         let stranger = Declared {
             target_selectors: vec![(Address::repeat_byte(0xee), vec![withdraw])],
             ..Declared::default()
@@ -668,8 +689,15 @@ mod tests {
             &mut warnings,
         )
         .unwrap();
-        let handler = selection.targets.iter().find(|t| t.address == HANDLER).unwrap();
-        assert_eq!(handler.only, Some(vec![selector(&world, "Handler", "deposit")]));
+        let handler = selection
+            .targets
+            .iter()
+            .find(|t| t.address == HANDLER)
+            .unwrap();
+        assert_eq!(
+            handler.only,
+            Some(vec![selector(&world, "Handler", "deposit")])
+        );
         assert!(warnings[0].contains("ghost()"), "{warnings:?}");
     }
 
@@ -689,7 +717,11 @@ mod tests {
             target_artifacts: vec!["Nope".into()],
             ..Declared::default()
         };
-        assert!(run(&unknown).unwrap_err().starts_with("Nope not found in the project"));
+        assert!(
+            run(&unknown)
+                .unwrap_err()
+                .starts_with("Nope not found in the project")
+        );
     }
 
     #[test]
@@ -706,7 +738,11 @@ mod tests {
             exclude_senders: vec![Address::repeat_byte(0x10)],
             ..Declared::default()
         };
-        assert!(run(&none_left).unwrap_err().contains("every sender is excluded"));
+        assert!(
+            run(&none_left)
+                .unwrap_err()
+                .contains("every sender is excluded")
+        );
         // An interface target takes any address, past the exclusions.
         let proxy = Address::repeat_byte(0x99);
         let interfaced = Declared {

@@ -1,0 +1,177 @@
+//! Existing Solidity suites run as they are (`Campaign::forge_suite`): the forge- and
+//! Echidna-style suites of `tests/fixtures/forge-suites`, whose `EXPECTED.md` says what forge
+//! 1.7.1 reports on each and what harvey must. Witnesses for every planted bug are in
+//! `forge_suites_witness.rs`.
+
+use harvey::{Campaign, Outcome, Violation};
+
+use crate::forge_suites_witness::{artifacts, fixture};
+
+/// A campaign on suite `name` of the fixture, compiled in the fixture's environment first.
+fn suite<'a>(name: &str) -> Campaign<'a> {
+    artifacts();
+    Campaign::new(fixture()).forge_suite(name).seed(1)
+}
+
+/// The names of the broken invariants, in the order found.
+fn broken(outcome: &Outcome) -> Vec<String> {
+    outcome
+        .failures
+        .iter()
+        .map(|f| match &f.violation {
+            Violation::Invariant { name, .. } => name.clone(),
+            other => other.to_string(),
+        })
+        .collect()
+}
+
+fn run(campaign: Campaign<'_>) -> Outcome {
+    campaign
+        .run()
+        .unwrap_or_else(|e| panic!("the suite could not run: {e}"))
+}
+
+#[test]
+fn a_handler_suite_finds_both_planted_bugs_and_never_calls_outside_its_selectors() {
+    // Both are found within 700 sequences with this seed.
+    let outcome = run(suite("LeakyVaultTest").fail_fast(false).runs(1_500));
+    let mut names = broken(&outcome);
+    names.sort();
+    assert_eq!(
+        names,
+        ["invariant_sharesSumToSupply", "invariant_solvent"],
+        "{}",
+        harvey::report::failures_report(&outcome.failures, None)
+    );
+    for failure in &outcome.failures {
+        let Violation::Invariant { name, message } = &failure.violation else {
+            unreachable!()
+        };
+        let expected = match name.as_str() {
+            "invariant_sharesSumToSupply" => "shares do not sum to the supply: ",
+            _ => "vault is insolvent: ",
+        };
+        assert!(message.contains(expected), "{name}: {message}");
+        assert!(failure.calls.len() >= 2, "{name}: {:?}", failure.calls);
+        assert!(
+            failure
+                .calls
+                .iter()
+                .all(|c| c.contract == "VaultHandler" && c.signature != "drain()"),
+            "{name}: {:?}",
+            failure.calls
+        );
+    }
+}
+
+#[test]
+fn the_correct_twin_passes() {
+    let outcome = run(suite("VaultTest").runs(1_000));
+    assert!(
+        outcome.passed(),
+        "{}",
+        harvey::report::failures_report(&outcome.failures, None)
+    );
+    let fuzzed: Vec<&str> = outcome
+        .stats
+        .functions
+        .iter()
+        .map(|f| f.signature.as_str())
+        .collect();
+    assert!(!fuzzed.iter().any(|s| s.starts_with("drain")), "{fuzzed:?}");
+}
+
+#[test]
+fn rejected_assumptions_are_not_violations_and_after_invariant_runs() {
+    let outcome = run(suite("TokenTest").runs(1_000).fail_on_revert(true));
+    assert!(
+        outcome.passed(),
+        "{}",
+        harvey::report::failures_report(&outcome.failures, None)
+    );
+}
+
+#[test]
+fn target_senders_and_artifacts_and_excluded_contracts_are_honoured() {
+    for name in ["BoardTargetsTest", "BoardExcludeTest"] {
+        let outcome = run(suite(name).runs(1_000));
+        assert!(
+            outcome.passed(),
+            "{name}: {}",
+            harvey::report::failures_report(&outcome.failures, None)
+        );
+    }
+}
+
+#[test]
+fn an_unsupported_cheatcode_is_reported_by_name() {
+    let outcome = run(suite("UnsupportedCheatcodeTest").runs(500));
+    let failure = outcome
+        .failure()
+        .expect("the unsupported cheatcode is reported");
+    let Violation::UnsupportedCheatcode { cheatcode, place } = &failure.violation else {
+        panic!("{}", failure.violation)
+    };
+    assert_eq!(cheatcode, "getBlobhashes()");
+    assert_eq!(place.contract, "BlobHandler");
+}
+
+#[test]
+fn fail_on_revert_reports_the_handler_revert() {
+    let outcome = run(suite("BankTest").runs(20_000).fail_on_revert(true));
+    let failure = outcome.failure().expect("the underflow is found");
+    let Violation::Reverted { reason, place } = &failure.violation else {
+        panic!("{}", failure.violation)
+    };
+    assert!(reason.contains("0x11"), "{reason}");
+    assert_eq!(place.contract, "Bank");
+    assert!(failure.calls.len() >= 2);
+    let quiet = run(suite("BankTest").runs(3_000).fail_on_revert(false));
+    assert!(
+        quiet.passed(),
+        "{}",
+        harvey::report::failures_report(&quiet.failures, None)
+    );
+}
+
+#[test]
+fn echidna_properties_and_assertions_are_checked() {
+    let outcome = run(suite("CappedPoolProperties").runs(5_000).fail_fast(false));
+    assert_eq!(broken(&outcome), ["echidna_under_cap"]);
+    let outcome = run(suite("EscrowAssertions").runs(5_000).fail_fast(false));
+    let kinds: Vec<String> = outcome
+        .failures
+        .iter()
+        .map(|f| f.violation.to_string())
+        .collect();
+    assert_eq!(kinds.len(), 2, "{kinds:?}");
+    assert!(kinds.iter().any(|k| k.contains("Panic(0x01)")), "{kinds:?}");
+    assert!(
+        kinds
+            .iter()
+            .any(|k| k.contains("paid out more than deposited")),
+        "{kinds:?}"
+    );
+}
+
+#[test]
+fn a_reverting_set_up_and_bad_names_are_errors() {
+    let err = suite("SetUpRevertTest")
+        .runs(10)
+        .run()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("Board: not the keeper"), "{err}");
+    assert!(err.contains("SetUpRevertTest"), "{err}");
+    let err = suite("VaultInvariants")
+        .runs(10)
+        .run()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("abstract"), "{err}");
+    let err = suite("NoSuchSuite").runs(10).run().unwrap_err().to_string();
+    assert!(
+        err.contains("LeakyVaultTest"),
+        "known contracts are listed: {err}"
+    );
+}
