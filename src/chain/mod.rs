@@ -29,8 +29,10 @@
 
 mod abi;
 mod args;
+mod cheatcodes;
 mod deal;
 mod fuzz_plan;
+mod hooks;
 mod labels;
 mod link;
 mod logs;
@@ -38,6 +40,11 @@ mod outcome;
 mod vm;
 
 pub use abi::SolReturns;
+pub use cheatcodes::CHEATCODE_ADDRESS;
+internal! {
+    #[cfg_attr(not(feature = "internals"), allow(unused_imports))]
+    use cheatcodes::{UnsupportedCheatcode, is_assume_rejection};
+}
 pub use args::{SolArg, SolArgs};
 pub(crate) use fuzz_plan::FuzzPlan;
 pub use fuzz_plan::{AddressArgs, BoundValue, Param};
@@ -122,6 +129,18 @@ internal! {
         pub value: U256,
         /// Time passing before the transaction.
         pub warp: Warp,
+    }
+}
+
+internal! {
+    /// What [`Chain::probe`] saw: the call's outcome and forge's global failure flag.
+    #[derive(Debug, Clone, PartialEq)]
+    struct Probe {
+        /// How the call ended.
+        pub outcome: TxOutcome,
+        /// Whether the cheatcode address's `bytes32("failed")` slot was non-zero after the
+        /// call (forge-std's `fail()`).
+        pub failed: bool,
     }
 }
 
@@ -286,7 +305,7 @@ impl Chain {
         let outcome = TxOutcome::from_result(result, |data| {
             RevertReason::decode(data, self.decode_order(Some(&artifact)))
         });
-        self.logs.record(&outcome.logs);
+        self.settle(&outcome);
         self.commit();
         match (outcome.status, outcome.created) {
             (TxStatus::Success, Some(address)) => {
@@ -483,7 +502,7 @@ impl Chain {
                 .get_mut()
                 .run(sender, Target::Call(to), calldata, options.value, false)?;
         let outcome = self.outcome(to, result);
-        self.logs.record(&outcome.logs);
+        self.settle(&outcome);
         self.commit();
         Ok(outcome)
     }
@@ -515,7 +534,7 @@ impl Chain {
                 true,
             )?;
             let outcome = self.outcome(tx.to, result);
-            self.logs.record(&outcome.logs);
+            self.settle(&outcome);
             Ok(outcome)
         }
     }
@@ -542,6 +561,78 @@ impl Chain {
         /// What the observer recorded during the last [`Chain::execute`].
         fn last_trace(&mut self) -> &Trace {
             self.vm.get_mut().trace()
+        }
+    }
+
+    /// Records what a transaction run into the pending state left besides its state: its
+    /// logs, and the labels it gave with `vm.label`.
+    fn settle(&mut self, outcome: &TxOutcome) {
+        self.logs.record(&outcome.logs);
+        for (address, name) in self.vm.get_mut().take_labels() {
+            self.labels.insert(address, name);
+        }
+    }
+
+    /// Turns on forge's cheatcodes at [`CHEATCODE_ADDRESS`] (`0x7109…DD12D`, forge-std's
+    /// `vm`) for every later transaction, views included: the contracts can then use
+    /// `vm.warp`, `vm.roll`, `vm.fee`, `vm.chainId`, `vm.getBlockTimestamp`,
+    /// `vm.getBlockNumber`, `vm.deal`, `vm.label`, `vm.getLabel`, `vm.addr`, `vm.store`,
+    /// `vm.load`, `vm.etch`, `vm.getNonce`, `vm.setNonce`, `vm.prank`, `vm.startPrank`,
+    /// `vm.stopPrank` and `vm.assume`, with forge's semantics and messages. Any other forge
+    /// cheatcode (one in the ABI of a compiled `Vm`/`VmSafe` interface) reverts saying
+    /// harvey does not support it; a selector no cheatcode has reverts as in forge.
+    ///
+    /// Enable them before deploying what uses them. A chain without them treats the
+    /// address as an empty account, and runs unobserved transactions without any
+    /// inspector (the fastest way); with them, every transaction runs through revm's
+    /// inspector. Block and chain-id changes last until [`Chain::reset`] (or are kept by
+    /// [`Chain::commit`]), and pranks end with the sequence at [`Chain::reset`].
+    pub fn enable_cheatcodes(&mut self) {
+        let abis = self
+            .artifacts
+            .contracts()
+            .filter(|artifact| artifact.name == "Vm" || artifact.name == "VmSafe")
+            .map(|artifact| &artifact.abi);
+        self.vm.get_mut().enable_cheatcodes(abis);
+    }
+
+    internal! {
+        /// Runs `calldata` from `sender` to `to` in the pending state (unobserved, through
+        /// the cheatcodes if on), then puts the pending state back exactly as it was: what
+        /// forge does with an invariant function's call. Works on `&self`, like
+        /// [`Chain::view`]. `Err` only when the EVM refuses the call.
+        // The forge-suite runner (issue 14) is its caller; until it lands, tests are.
+        #[cfg_attr(not(feature = "internals"), allow(dead_code))]
+        fn probe(&self, sender: Address, to: Address, calldata: Bytes) -> Result<Probe> {
+            let mut vm = self.vm.try_borrow_mut().map_err(|_| {
+                Error::Call(
+                    "the chain is busy: a probe cannot run inside another chain call".into(),
+                )
+            })?;
+            let (result, failed) = vm.probe(sender, to, calldata)?;
+            drop(vm);
+            Ok(Probe {
+                outcome: self.outcome(to, result),
+                failed,
+            })
+        }
+    }
+
+    internal! {
+        /// Every contract created (CREATE or CREATE2, at any depth, by a frame that did not
+        /// fail) by the transactions since the last take; recorded only with cheatcodes on.
+        #[cfg_attr(not(feature = "internals"), allow(dead_code))]
+        fn take_created(&mut self) -> Vec<Address> {
+            self.vm.get_mut().take_created()
+        }
+    }
+
+    internal! {
+        /// The first cheatcode harvey does not support that a transaction called since the
+        /// last take.
+        #[cfg_attr(not(feature = "internals"), allow(dead_code))]
+        fn take_unsupported(&mut self) -> Option<UnsupportedCheatcode> {
+            self.vm.get_mut().take_unsupported()
         }
     }
 

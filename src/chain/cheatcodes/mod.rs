@@ -1,0 +1,309 @@
+//! forge's cheatcodes: calls to [`CHEATCODE_ADDRESS`] answered by harvey instead of by code,
+//! so that existing Foundry suites (forge-std's `Test`, handlers using `vm.prank`,
+//! `vm.warp`, ...) run on harvey's chain.
+//!
+//! [`Cheatcodes`] is the state (pranks, labels, what was created, the cheatcodes a suite
+//! called that harvey lacks); [`Cheatcodes::apply`] decodes one call to the cheatcode
+//! address and runs it against the EVM context. The handlers live by topic: `env` (block,
+//! chain and accounts), `prank`. The inspector that routes calls here is `chain::hooks`.
+//!
+//! Differences from forge, on purpose: failures revert with `Error(string)` (forge uses its
+//! own `CheatcodeError(string)`, which every tool decodes to the same text), and a cheatcode
+//! that is a real forge cheatcode (in the ABI of a compiled `Vm`/`VmSafe`) but that harvey
+//! does not implement reverts saying so, rather than as an unknown selector.
+
+mod env;
+mod prank;
+
+use std::collections::HashMap;
+
+use alloy_json_abi::JsonAbi;
+use alloy_primitives::{Address, Bytes, Selector, U256, address, hex};
+use alloy_sol_types::{Revert, SolCall, SolError, SolInterface, sol};
+use revm::handler::MainnetContext;
+use revm::interpreter::{CallInputs, CallOutcome, Gas, InstructionResult, InterpreterResult};
+
+use super::vm::Db;
+pub(super) use prank::Pranks;
+
+/// Where forge (and forge-std's `vm`) expects the cheatcodes: `address(uint160(uint256(
+/// keccak256("hevm cheat code"))))`.
+pub const CHEATCODE_ADDRESS: Address = address!("0x7109709ECfa91a80626fF3989D68f67F5b1DD12D");
+
+/// Hardhat's and forge-std's `console.log` address. Calls there are not calls for the
+/// purposes of pranks (forge skips them too); the account has no code, so they succeed.
+pub(super) const CONSOLE_ADDRESS: Address = address!("0x000000000000000000636F6e736F6c652e6c6f67");
+
+/// The storage slot of [`CHEATCODE_ADDRESS`] that holds forge's global failure flag:
+/// `bytes32("failed")`, written by forge-std's `fail()` and read by `failed()`.
+pub(super) const FAILED_SLOT: U256 = U256::from_be_bytes(hex!(
+    "6661696c65640000000000000000000000000000000000000000000000000000"
+));
+
+/// The revert data of `vm.assume(false)`: forge's raw magic bytes (not ABI-encoded).
+const MAGIC_ASSUME: &[u8] = b"FOUNDRY::ASSUME";
+
+internal! {
+    /// Whether `output` (a call's revert data) is `vm.assume(false)` rejecting the input.
+    // The forge-suite runner (issue 14) is its caller; until it lands, tests are.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
+    fn is_assume_rejection(output: &[u8]) -> bool {
+        output == MAGIC_ASSUME
+    }
+}
+
+internal! {
+    /// A forge cheatcode a suite called that harvey does not implement.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    struct UnsupportedCheatcode {
+        /// Its signature, `"ffi(string[])"`.
+        pub signature: String,
+        /// The account that called it.
+        pub caller: Address,
+    }
+}
+
+sol! {
+    /// The cheatcodes harvey implements, as forge-std 1.9.7's `Vm.sol` declares them.
+    #[allow(missing_docs)]
+    interface Vm {
+        function warp(uint256 newTimestamp) external;
+        function roll(uint256 newHeight) external;
+        function fee(uint256 newBasefee) external;
+        function chainId(uint256 newChainId) external;
+        function getBlockTimestamp() external view returns (uint256 timestamp);
+        function getBlockNumber() external view returns (uint256 height);
+        function deal(address account, uint256 newBalance) external;
+        function label(address account, string calldata newLabel) external;
+        function getLabel(address account) external view returns (string memory currentLabel);
+        function addr(uint256 privateKey) external pure returns (address keyAddr);
+        function store(address target, bytes32 slot, bytes32 value) external;
+        function load(address target, bytes32 slot) external view returns (bytes32 data);
+        function etch(address target, bytes calldata newRuntimeBytecode) external;
+        function getNonce(address account) external view returns (uint64 nonce);
+        function setNonce(address account, uint64 newNonce) external;
+        function prank(address msgSender) external;
+        function prank(address msgSender, address txOrigin) external;
+        function startPrank(address msgSender) external;
+        function startPrank(address msgSender, address txOrigin) external;
+        function stopPrank() external;
+        function assume(bool condition) external pure;
+    }
+}
+
+/// What a cheatcode handler returns: ABI-encoded return data, or revert data.
+type Answer = std::result::Result<Vec<u8>, Vec<u8>>;
+
+/// A failing cheatcode's revert data: `Error(message)`.
+fn fail(message: impl Into<String>) -> Vec<u8> {
+    Revert::from(message.into()).abi_encode()
+}
+
+/// The cheatcodes' state on one chain.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Cheatcodes {
+    /// Signatures of forge's cheatcodes by selector (from the compiled `Vm`/`VmSafe`
+    /// interfaces), to tell an unsupported cheatcode from an unknown selector.
+    known: HashMap<Selector, String>,
+    /// Active pranks (per sequence: [`Cheatcodes::reset`] clears them).
+    pub(super) pranks: Pranks,
+    /// Labels given with `vm.label`; the chain merges them after each transaction.
+    labels: HashMap<Address, String>,
+    /// Labels given since the chain last took them.
+    new_labels: Vec<(Address, String)>,
+    /// The first unsupported cheatcode called since the chain last took it.
+    unsupported: Option<UnsupportedCheatcode>,
+}
+
+impl Cheatcodes {
+    /// Cheatcodes that know forge's signatures from `abis` (the compiled `Vm`/`VmSafe`).
+    pub(super) fn new<'a>(abis: impl IntoIterator<Item = &'a JsonAbi>) -> Cheatcodes {
+        let known = abis
+            .into_iter()
+            .flat_map(|abi| abi.functions())
+            .map(|function| (function.selector(), function.signature()))
+            .collect();
+        Cheatcodes {
+            known,
+            ..Cheatcodes::default()
+        }
+    }
+
+    /// Runs the cheatcode `inputs` calls (a call to [`CHEATCODE_ADDRESS`]) and returns
+    /// its outcome: it costs no gas beyond the call's.
+    pub(super) fn apply(
+        &mut self,
+        context: &mut MainnetContext<Db>,
+        inputs: &CallInputs,
+    ) -> CallOutcome {
+        let data = inputs.input.bytes(context);
+        let answer = self.dispatch(context, inputs, &data);
+        let (result, output) = match answer {
+            Ok(output) => (InstructionResult::Return, output),
+            Err(output) => (InstructionResult::Revert, output),
+        };
+        CallOutcome::new(
+            InterpreterResult::new(result, Bytes::from(output), Gas::new(inputs.gas_limit)),
+            inputs.return_memory_offset.clone(),
+        )
+    }
+
+    fn dispatch(
+        &mut self,
+        context: &mut MainnetContext<Db>,
+        inputs: &CallInputs,
+        data: &[u8],
+    ) -> Answer {
+        let Some(selector) = data.get(..4).map(Selector::from_slice) else {
+            return Err(self.unknown(data));
+        };
+        if !Vm::VmCalls::valid_selector(selector.0) {
+            return Err(match self.known.get(&selector) {
+                Some(signature) => self.unsupported(signature.clone(), inputs.caller),
+                None => self.unknown(data),
+            });
+        }
+        let call = Vm::VmCalls::abi_decode(data).map_err(|e| fail(e.to_string()))?;
+        self.run(context, inputs, call)
+    }
+
+    /// The revert of a selector no cheatcode has: forge's message.
+    fn unknown(&self, data: &[u8]) -> Vec<u8> {
+        let mut selector = [0u8; 4];
+        let len = data.len().min(4);
+        selector[..len].copy_from_slice(&data[..len]);
+        fail(format!(
+            "unknown cheatcode with selector 0x{}; you may have a mismatch between the `Vm` interface (likely in `forge-std`) and the `forge` version",
+            hex::encode(selector)
+        ))
+    }
+
+    /// Records a real forge cheatcode harvey lacks, and the revert that says so.
+    fn unsupported(&mut self, signature: String, caller: Address) -> Vec<u8> {
+        let message = format!(
+            "harvey does not support the cheatcode `{signature}` (called by {caller}); remove the call or run this suite with forge"
+        );
+        self.unsupported
+            .get_or_insert(UnsupportedCheatcode { signature, caller });
+        fail(message)
+    }
+
+    fn run(
+        &mut self,
+        context: &mut MainnetContext<Db>,
+        inputs: &CallInputs,
+        call: Vm::VmCalls,
+    ) -> Answer {
+        use Vm::VmCalls as C;
+        let depth = context.journaled_state.inner.depth;
+        match call {
+            C::prank_0(c) => self
+                .pranks
+                .start(context, inputs, depth, c.msgSender, None, true),
+            C::prank_1(c) => {
+                self.pranks
+                    .start(context, inputs, depth, c.msgSender, Some(c.txOrigin), true)
+            }
+            C::startPrank_0(c) => {
+                self.pranks
+                    .start(context, inputs, depth, c.msgSender, None, false)
+            }
+            C::startPrank_1(c) => {
+                self.pranks
+                    .start(context, inputs, depth, c.msgSender, Some(c.txOrigin), false)
+            }
+            C::stopPrank(_) => {
+                self.pranks.stop(depth);
+                Ok(Vec::new())
+            }
+            C::assume(c) => {
+                if c.condition {
+                    Ok(Vec::new())
+                } else {
+                    Err(MAGIC_ASSUME.to_vec())
+                }
+            }
+            C::label(c) => {
+                self.labels.insert(c.account, c.newLabel.clone());
+                self.new_labels.push((c.account, c.newLabel));
+                Ok(Vec::new())
+            }
+            C::getLabel(c) => {
+                let label = self
+                    .labels
+                    .get(&c.account)
+                    .cloned()
+                    .unwrap_or_else(|| format!("unlabeled:{}", c.account));
+                Ok(Vm::getLabelCall::abi_encode_returns(&label))
+            }
+            other => env::run(context, other),
+        }
+    }
+
+    /// The labels given since the last take, oldest first.
+    pub(super) fn take_labels(&mut self) -> Vec<(Address, String)> {
+        std::mem::take(&mut self.new_labels)
+    }
+
+    /// The first unsupported cheatcode called since the last take.
+    pub(super) fn take_unsupported(&mut self) -> Option<UnsupportedCheatcode> {
+        self.unsupported.take()
+    }
+
+    /// Ends a sequence: forgets what applies to the next calls (pranks).
+    pub(super) fn reset(&mut self) {
+        self.pranks = Pranks::default();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloy_primitives::keccak256;
+
+    #[test]
+    fn addresses_and_slots_are_forges() {
+        let hashed = keccak256("hevm cheat code");
+        assert_eq!(CHEATCODE_ADDRESS, Address::from_slice(&hashed[12..]));
+        assert_eq!(&FAILED_SLOT.to_be_bytes::<32>()[..6], b"failed");
+        assert!(is_assume_rejection(b"FOUNDRY::ASSUME"));
+        assert!(!is_assume_rejection(b"FOUNDRY::ASSUME2"));
+    }
+
+    #[test]
+    fn selectors_are_forge_stds() {
+        // Selectors from forge-std 1.9.7's Vm.sol.
+        assert_eq!(Vm::warpCall::SELECTOR, hex!("e5d6bf02"));
+        assert_eq!(Vm::prank_0Call::SELECTOR, hex!("ca669fa7"));
+        assert_eq!(Vm::startPrank_1Call::SELECTOR, hex!("45b56078"));
+        assert_eq!(Vm::assumeCall::SELECTOR, hex!("4c63e562"));
+        assert_eq!(Vm::labelCall::SELECTOR, hex!("c657c718"));
+    }
+
+    #[test]
+    fn unknown_and_unsupported_messages() {
+        let abi: JsonAbi =
+            JsonAbi::parse(["function ffi(string[] calldata) external returns (bytes memory)"])
+                .unwrap();
+        let mut cheats = Cheatcodes::new([&abi]);
+        let ffi = abi.functions().next().unwrap().selector();
+        assert_eq!(
+            cheats.known.get(&ffi).map(String::as_str),
+            Some("ffi(string[])")
+        );
+        let revert = cheats.unsupported("ffi(string[])".into(), Address::ZERO);
+        let message = Revert::abi_decode(&revert).unwrap().reason;
+        assert!(message.starts_with("harvey does not support the cheatcode `ffi(string[])`"));
+        assert_eq!(
+            cheats.take_unsupported().map(|u| u.signature),
+            Some("ffi(string[])".into())
+        );
+        assert_eq!(cheats.take_unsupported(), None);
+        let unknown = Revert::abi_decode(&cheats.unknown(&hex!("b32e2421"))).unwrap();
+        assert!(
+            unknown
+                .reason
+                .starts_with("unknown cheatcode with selector 0xb32e2421; ")
+        );
+    }
+}

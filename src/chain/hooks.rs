@@ -1,0 +1,181 @@
+//! The inspector every inspected transaction runs under: the [`Observer`] (when the chain
+//! observes the transaction) and the [`Cheatcodes`] (when the chain enabled them), in one
+//! revm `Inspector` for the chain's concrete context, since cheatcodes change the block,
+//! the config and the transaction.
+
+use alloy_primitives::Address;
+use revm::Inspector;
+use revm::context::JournalTr;
+use revm::handler::MainnetContext;
+use revm::interpreter::interpreter::EthInterpreter;
+use revm::interpreter::{CallInputs, CallOutcome, CreateInputs, CreateOutcome, Interpreter};
+
+use super::cheatcodes::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS, Cheatcodes};
+use super::vm::Db;
+use crate::observe::Observer;
+
+/// The observer and the cheatcodes, for one chain.
+pub(super) struct Hooks {
+    pub(super) observer: Observer,
+    /// Whether the running transaction is observed.
+    pub(super) observing: bool,
+    /// The cheatcodes, once enabled.
+    pub(super) cheats: Option<Box<Cheatcodes>>,
+    /// Contracts created by the transactions since the chain last took them (recorded only
+    /// with cheatcodes on).
+    pub(super) created: Vec<Address>,
+    /// For each open frame, the length of `created` when it started: a frame that fails
+    /// takes its creations back.
+    frames: Vec<usize>,
+}
+
+impl Hooks {
+    pub(super) fn new() -> Hooks {
+        Hooks {
+            observer: Observer::new(),
+            observing: false,
+            cheats: None,
+            created: Vec::new(),
+            frames: Vec::new(),
+        }
+    }
+
+    /// A frame ended, successfully or not.
+    fn leave(&mut self, ok: bool) {
+        if let Some(start) = self.frames.pop() {
+            if !ok {
+                self.created.truncate(start);
+            }
+        }
+    }
+}
+
+impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
+    #[inline]
+    fn step(&mut self, interp: &mut Interpreter<EthInterpreter>, context: &mut MainnetContext<Db>) {
+        if self.observing {
+            self.observer.step(interp, context);
+        }
+    }
+
+    #[inline]
+    fn step_end(
+        &mut self,
+        interp: &mut Interpreter<EthInterpreter>,
+        context: &mut MainnetContext<Db>,
+    ) {
+        if self.observing {
+            self.observer.step_end(interp, context);
+        }
+    }
+
+    fn call(
+        &mut self,
+        context: &mut MainnetContext<Db>,
+        inputs: &mut CallInputs,
+    ) -> Option<CallOutcome> {
+        // revm calls `call_end` even for a call answered here, so both hooks stay paired.
+        if let Some(cheats) = self.cheats.as_deref_mut() {
+            self.frames.push(self.created.len());
+            if inputs.target_address == CHEATCODE_ADDRESS {
+                return Some(cheats.apply(context, inputs));
+            }
+            if inputs.target_address != CONSOLE_ADDRESS && !cheats.pranks.is_empty() {
+                let depth = context.journaled_state.depth();
+                if let Some((sender, origin)) = cheats.pranks.apply(depth, inputs.caller) {
+                    inputs.caller = sender;
+                    if let Some(origin) = origin {
+                        context.tx.caller = origin;
+                    }
+                }
+            }
+        }
+        if self.observing {
+            self.observer.call(context, inputs);
+        }
+        None
+    }
+
+    fn call_end(
+        &mut self,
+        context: &mut MainnetContext<Db>,
+        inputs: &CallInputs,
+        outcome: &mut CallOutcome,
+    ) {
+        if self.observing {
+            self.observer.call_end(context, inputs, outcome);
+        }
+        if self.cheats.is_none() {
+            return;
+        }
+        self.leave(outcome.result.is_ok());
+        let pranked =
+            inputs.target_address != CHEATCODE_ADDRESS && inputs.target_address != CONSOLE_ADDRESS;
+        if let Some(cheats) = self.cheats.as_deref_mut().filter(|_| pranked) {
+            if !cheats.pranks.is_empty() {
+                if let Some(origin) = cheats.pranks.end(context.journaled_state.depth()) {
+                    context.tx.caller = origin;
+                }
+            }
+        }
+    }
+
+    fn create(
+        &mut self,
+        context: &mut MainnetContext<Db>,
+        inputs: &mut CreateInputs,
+    ) -> Option<CreateOutcome> {
+        if let Some(cheats) = self.cheats.as_deref_mut() {
+            self.frames.push(self.created.len());
+            if !cheats.pranks.is_empty() {
+                let depth = context.journaled_state.depth();
+                if let Some((sender, origin)) = cheats.pranks.apply(depth, inputs.caller()) {
+                    inputs.set_call(sender);
+                    if let Some(origin) = origin {
+                        context.tx.caller = origin;
+                    }
+                }
+            }
+        }
+        if self.observing {
+            self.observer.create(context, inputs);
+        }
+        None
+    }
+
+    fn create_end(
+        &mut self,
+        context: &mut MainnetContext<Db>,
+        inputs: &CreateInputs,
+        outcome: &mut CreateOutcome,
+    ) {
+        if self.observing {
+            self.observer.create_end(context, inputs, outcome);
+        }
+        if self.cheats.is_some() {
+            let ok = outcome.result.is_ok();
+            self.leave(ok);
+            if let (true, Some(address)) = (ok, outcome.address) {
+                self.created.push(address);
+            }
+            if let Some(cheats) = self.cheats.as_deref_mut() {
+                if !cheats.pranks.is_empty() {
+                    if let Some(origin) = cheats.pranks.end(context.journaled_state.depth()) {
+                        context.tx.caller = origin;
+                    }
+                }
+            }
+        }
+    }
+
+    fn selfdestruct(&mut self, contract: Address, target: Address, value: alloy_primitives::U256) {
+        if self.observing {
+            <Observer as Inspector<MainnetContext<Db>, EthInterpreter>>::selfdestruct(
+                &mut self.observer,
+                contract,
+                target,
+                value,
+            );
+        }
+    }
+}
