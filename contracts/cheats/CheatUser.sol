@@ -24,6 +24,8 @@ interface Vm {
     function stopPrank() external;
     function assume(bool condition) external pure;
     function ffi(string[] calldata commandInput) external returns (bytes memory result);
+    function assertEq(uint256 left, uint256 right, string calldata error) external pure;
+    function assertApproxEqRel(uint256 left, uint256 right, uint256 maxPercentDelta) external pure;
 }
 
 /// Records who called it, for the prank tests.
@@ -178,6 +180,14 @@ contract CheatUser {
         new Built();
         vm.store(address(vm), bytes32("failed"), bytes32(uint256(1)));
         vm.warp(1);
+    }
+
+    function checkEq(uint256 left, uint256 right) external pure {
+        vm.assertEq(left, right, "sums differ");
+    }
+
+    function checkClose(uint256 left, uint256 right) external pure {
+        vm.assertApproxEqRel(left, right, 0.01e18);
     }
 
     function read() external view returns (uint256) {

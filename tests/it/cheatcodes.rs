@@ -333,3 +333,36 @@ fn without_cheatcodes_the_address_is_an_empty_account() {
     );
     assert!(chain.code(CHEATCODE_ADDRESS).is_empty());
 }
+
+#[test]
+fn assertions_revert_with_forges_messages() {
+    let (chain, user) = cheating();
+    let two = (U256::from(2), U256::from(2));
+    chain
+        .view::<()>(user, "checkEq(uint256,uint256)", two)
+        .unwrap();
+    let failed = chain
+        .view::<()>(
+            user,
+            "checkEq(uint256,uint256)",
+            (U256::from(1), U256::from(2)),
+        )
+        .unwrap_err();
+    assert!(
+        failed.to_string().contains("sums differ: 1 != 2"),
+        "{failed}"
+    );
+    let far = chain
+        .view::<()>(
+            user,
+            "checkClose(uint256,uint256)",
+            (U256::from(100), U256::from(110)),
+        )
+        .unwrap_err();
+    assert!(
+        far.to_string().contains(
+            "assertion failed: 100 !~= 110 (max delta: 1.0000000000000000%, real delta: 9.0909090909090909%)"
+        ),
+        "{far}"
+    );
+}

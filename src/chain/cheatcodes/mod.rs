@@ -12,6 +12,7 @@
 //! that is a real forge cheatcode (in the ABI of a compiled `Vm`/`VmSafe`) but that harvey
 //! does not implement reverts saying so, rather than as an unknown selector.
 
+mod assert;
 mod env;
 mod prank;
 
@@ -157,6 +158,9 @@ impl Cheatcodes {
         let Some(selector) = data.get(..4).map(Selector::from_slice) else {
             return Err(self.unknown(data));
         };
+        if let Some(answer) = assert::run(selector, data) {
+            return answer;
+        }
         if !Vm::VmCalls::valid_selector(selector.0) {
             return Err(match self.known.get(&selector) {
                 Some(signature) => self.unsupported(signature.clone(), inputs.caller),
