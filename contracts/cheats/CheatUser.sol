@@ -24,6 +24,11 @@ interface Vm {
     function stopPrank() external;
     function assume(bool condition) external pure;
     function ffi(string[] calldata commandInput) external returns (bytes memory result);
+    function record() external;
+    function accesses(address target) external returns (bytes32[] memory readSlots, bytes32[] memory writeSlots);
+    function toString(address value) external pure returns (string memory stringifiedValue);
+    function toString(int256 value) external pure returns (string memory stringifiedValue);
+    function toString(bytes32 value) external pure returns (string memory stringifiedValue);
     function assertEq(uint256 left, uint256 right, string calldata error) external pure;
     function assertApproxEqRel(uint256 left, uint256 right, uint256 maxPercentDelta) external pure;
 }
@@ -188,6 +193,21 @@ contract CheatUser {
 
     function checkClose(uint256 left, uint256 right) external pure {
         vm.assertApproxEqRel(left, right, 0.01e18);
+    }
+
+    /// `stored` is slot 1: one read and one write of it.
+    function recordAccesses() external returns (bytes32[] memory, bytes32[] memory) {
+        vm.record();
+        stored = stored + 1;
+        return vm.accesses(address(this));
+    }
+
+    function strings() external pure returns (string memory, string memory, string memory) {
+        return (
+            vm.toString(address(0xdead)),
+            vm.toString(int256(-5)),
+            vm.toString(bytes32(uint256(1)))
+        );
     }
 
     function read() external view returns (uint256) {

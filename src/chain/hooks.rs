@@ -5,9 +5,11 @@
 
 use alloy_primitives::Address;
 use revm::Inspector;
+use revm::bytecode::opcode;
 use revm::context::JournalTr;
 use revm::handler::MainnetContext;
 use revm::interpreter::interpreter::EthInterpreter;
+use revm::interpreter::interpreter_types::{InputsTr, Jumps};
 use revm::interpreter::{CallInputs, CallOutcome, CreateInputs, CreateOutcome, Interpreter};
 
 use super::cheatcodes::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS, Cheatcodes};
@@ -55,6 +57,15 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
     fn step(&mut self, interp: &mut Interpreter<EthInterpreter>, context: &mut MainnetContext<Db>) {
         if self.observing {
             self.observer.step(interp, context);
+        }
+        if let Some(cheats) = self.cheats.as_deref_mut().filter(|c| c.accesses.is_some()) {
+            let op = interp.bytecode.opcode();
+            if op == opcode::SLOAD || op == opcode::SSTORE {
+                if let Some(&slot) = interp.stack.data().last() {
+                    let account = interp.input.target_address();
+                    cheats.record_access(account, slot, op == opcode::SSTORE);
+                }
+            }
         }
     }
 

@@ -366,3 +366,21 @@ fn assertions_revert_with_forges_messages() {
         "{far}"
     );
 }
+
+#[test]
+fn record_accesses_and_to_string() {
+    let (mut chain, user) = cheating();
+    let out = chain.call(user, "recordAccesses()", ()).unwrap();
+    assert!(out.is_success(), "{}", out.status);
+    let (reads, writes) = <(Vec<B256>, Vec<B256>)>::abi_decode_params(&out.output).unwrap();
+    let slot = B256::with_last_byte(1);
+    assert_eq!(reads, vec![slot, slot], "the SLOAD and the SSTORE read it");
+    assert_eq!(writes, vec![slot]);
+
+    let (address, int, word) = chain
+        .view::<(String, String, String)>(user, "strings()", ())
+        .unwrap();
+    assert_eq!(address, "0x000000000000000000000000000000000000dEaD");
+    assert_eq!(int, "-5");
+    assert_eq!(word, format!("0x{}01", "0".repeat(62)));
+}

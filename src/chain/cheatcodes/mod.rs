@@ -19,7 +19,7 @@ mod prank;
 use std::collections::HashMap;
 
 use alloy_json_abi::JsonAbi;
-use alloy_primitives::{Address, Bytes, Selector, U256, address, hex};
+use alloy_primitives::{Address, B256, Bytes, Selector, U256, address, hex};
 use alloy_sol_types::{Revert, SolCall, SolError, SolInterface, sol};
 use revm::handler::MainnetContext;
 use revm::interpreter::{CallInputs, CallOutcome, Gas, InstructionResult, InterpreterResult};
@@ -89,6 +89,14 @@ sol! {
         function startPrank(address msgSender, address txOrigin) external;
         function stopPrank() external;
         function assume(bool condition) external pure;
+        function record() external;
+        function accesses(address target) external returns (bytes32[] memory readSlots, bytes32[] memory writeSlots);
+        function toString(address value) external pure returns (string memory stringifiedValue);
+        function toString(bytes calldata value) external pure returns (string memory stringifiedValue);
+        function toString(bytes32 value) external pure returns (string memory stringifiedValue);
+        function toString(bool value) external pure returns (string memory stringifiedValue);
+        function toString(uint256 value) external pure returns (string memory stringifiedValue);
+        function toString(int256 value) external pure returns (string memory stringifiedValue);
     }
 }
 
@@ -98,6 +106,11 @@ type Answer = std::result::Result<Vec<u8>, Vec<u8>>;
 /// A failing cheatcode's revert data: `Error(message)`.
 fn fail(message: impl Into<String>) -> Vec<u8> {
     Revert::from(message.into()).abi_encode()
+}
+
+/// The return data of `vm.toString`: `text` ABI-encoded.
+fn shown(text: String) -> Vec<u8> {
+    Vm::toString_0Call::abi_encode_returns(&text)
 }
 
 /// The cheatcodes' state on one chain.
@@ -114,6 +127,31 @@ pub(super) struct Cheatcodes {
     new_labels: Vec<(Address, String)>,
     /// The first unsupported cheatcode called since the chain last took it.
     unsupported: Option<UnsupportedCheatcode>,
+    /// Storage slots read and written since `vm.record()`, by account; `None` when not
+    /// recording.
+    pub(super) accesses: Option<HashMap<Address, Accesses>>,
+}
+
+/// The storage slots one account's code read and wrote since `vm.record()`, in order (an
+/// SSTORE counts as a read and a write, as in forge).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct Accesses {
+    reads: Vec<B256>,
+    writes: Vec<B256>,
+}
+
+impl Cheatcodes {
+    /// Records an SLOAD (`write == false`) or SSTORE of `slot` by `account`'s storage, when
+    /// recording.
+    pub(in crate::chain) fn record_access(&mut self, account: Address, slot: U256, write: bool) {
+        if let Some(accesses) = self.accesses.as_mut() {
+            let entry = accesses.entry(account).or_default();
+            entry.reads.push(slot.into());
+            if write {
+                entry.writes.push(slot.into());
+            }
+        }
+    }
 }
 
 impl Cheatcodes {
@@ -240,6 +278,28 @@ impl Cheatcodes {
                     .unwrap_or_else(|| format!("unlabeled:{}", c.account));
                 Ok(Vm::getLabelCall::abi_encode_returns(&label))
             }
+            C::record(_) => {
+                self.accesses = Some(HashMap::new());
+                Ok(Vec::new())
+            }
+            C::accesses(c) => {
+                let found = self
+                    .accesses
+                    .as_ref()
+                    .and_then(|all| all.get(&c.target))
+                    .cloned()
+                    .unwrap_or_default();
+                Ok(Vm::accessesCall::abi_encode_returns(&Vm::accessesReturn {
+                    readSlots: found.reads,
+                    writeSlots: found.writes,
+                }))
+            }
+            C::toString_0(c) => Ok(shown(c.value.to_checksum(None))),
+            C::toString_1(c) => Ok(shown(hex::encode_prefixed(&c.value))),
+            C::toString_2(c) => Ok(shown(c.value.to_string())),
+            C::toString_3(c) => Ok(shown(c.value.to_string())),
+            C::toString_4(c) => Ok(shown(c.value.to_string())),
+            C::toString_5(c) => Ok(shown(c.value.to_string())),
             other => env::run(context, other),
         }
     }
@@ -254,9 +314,10 @@ impl Cheatcodes {
         self.unsupported.take()
     }
 
-    /// Ends a sequence: forgets what applies to the next calls (pranks).
+    /// Ends a sequence: forgets what applies to the next calls (pranks, recording).
     pub(super) fn reset(&mut self) {
         self.pranks = Pranks::default();
+        self.accesses = None;
     }
 }
 
