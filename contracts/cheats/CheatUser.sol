@@ -25,6 +25,8 @@ interface Vm {
     function assume(bool condition) external pure;
     function ffi(string[] calldata commandInput) external returns (bytes memory result);
     function record() external;
+    function expectRevert() external;
+    function expectRevert(bytes calldata revertData) external;
     function accesses(address target) external returns (bytes32[] memory readSlots, bytes32[] memory writeSlots);
     function toString(address value) external pure returns (string memory stringifiedValue);
     function toString(int256 value) external pure returns (string memory stringifiedValue);
@@ -43,6 +45,10 @@ contract Witness {
         lastSender = msg.sender;
         lastOrigin = tx.origin;
         calls += 1;
+    }
+
+    function boom() external pure {
+        revert("boom");
     }
 }
 
@@ -208,6 +214,22 @@ contract CheatUser {
             vm.toString(int256(-5)),
             vm.toString(bytes32(uint256(1)))
         );
+    }
+
+    function expectBoom() external returns (uint256) {
+        vm.expectRevert(bytes("boom"));
+        witness.boom();
+        return 7;
+    }
+
+    function expectOther() external {
+        vm.expectRevert(bytes("other"));
+        witness.boom();
+    }
+
+    function expectAnyButNone() external {
+        vm.expectRevert();
+        witness.touch();
     }
 
     function read() external view returns (uint256) {

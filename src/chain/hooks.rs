@@ -12,7 +12,7 @@ use revm::interpreter::interpreter::EthInterpreter;
 use revm::interpreter::interpreter_types::{InputsTr, Jumps};
 use revm::interpreter::{CallInputs, CallOutcome, CreateInputs, CreateOutcome, Interpreter};
 
-use super::cheatcodes::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS, Cheatcodes};
+use super::cheatcodes::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS, Cheatcodes, expect};
 use super::vm::Db;
 use crate::observe::Observer;
 
@@ -123,11 +123,20 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
         let pranked =
             inputs.target_address != CHEATCODE_ADDRESS && inputs.target_address != CONSOLE_ADDRESS;
         if let Some(cheats) = self.cheats.as_deref_mut().filter(|_| pranked) {
+            let depth = context.journaled_state.depth();
             if !cheats.pranks.is_empty() {
-                if let Some(origin) = cheats.pranks.end(context.journaled_state.depth()) {
+                if let Some(origin) = cheats.pranks.end(depth) {
                     context.tx.caller = origin;
                 }
             }
+            let result = &mut outcome.result;
+            expect::settle(
+                &mut cheats.expected_revert,
+                depth,
+                &mut result.result,
+                &mut result.output,
+                None,
+            );
         }
     }
 
@@ -170,11 +179,20 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
                 self.created.push(address);
             }
             if let Some(cheats) = self.cheats.as_deref_mut() {
+                let depth = context.journaled_state.depth();
                 if !cheats.pranks.is_empty() {
-                    if let Some(origin) = cheats.pranks.end(context.journaled_state.depth()) {
+                    if let Some(origin) = cheats.pranks.end(depth) {
                         context.tx.caller = origin;
                     }
                 }
+                let result = &mut outcome.result;
+                expect::settle(
+                    &mut cheats.expected_revert,
+                    depth,
+                    &mut result.result,
+                    &mut result.output,
+                    Some(&mut outcome.address),
+                );
             }
         }
     }

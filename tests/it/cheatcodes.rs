@@ -384,3 +384,17 @@ fn record_accesses_and_to_string() {
     assert_eq!(int, "-5");
     assert_eq!(word, format!("0x{}01", "0".repeat(62)));
 }
+
+#[test]
+fn expect_revert_turns_the_next_revert_into_a_success() {
+    let (mut chain, user) = cheating();
+    let out = chain.call(user, "expectBoom()", ()).unwrap();
+    assert_eq!(decode::<U256>(&out), U256::from(7));
+    let other = chain.call(user, "expectOther()", ()).unwrap();
+    assert_eq!(
+        reverted_with(&other),
+        "Error != expected error: boom != other"
+    );
+    let none = chain.call(user, "expectAnyButNone()", ()).unwrap();
+    assert_eq!(reverted_with(&none), "next call did not revert as expected");
+}

@@ -14,6 +14,7 @@
 
 mod assert;
 mod env;
+pub(super) mod expect;
 mod prank;
 
 use std::collections::HashMap;
@@ -90,6 +91,9 @@ sol! {
         function stopPrank() external;
         function assume(bool condition) external pure;
         function record() external;
+        function expectRevert() external;
+        function expectRevert(bytes4 revertData) external;
+        function expectRevert(bytes calldata revertData) external;
         function accesses(address target) external returns (bytes32[] memory readSlots, bytes32[] memory writeSlots);
         function toString(address value) external pure returns (string memory stringifiedValue);
         function toString(bytes calldata value) external pure returns (string memory stringifiedValue);
@@ -130,6 +134,8 @@ pub(super) struct Cheatcodes {
     /// Storage slots read and written since `vm.record()`, by account; `None` when not
     /// recording.
     pub(super) accesses: Option<HashMap<Address, Accesses>>,
+    /// The armed `vm.expectRevert`.
+    pub(super) expected_revert: Option<expect::ExpectedRevert>,
 }
 
 /// The storage slots one account's code read and wrote since `vm.record()`, in order (an
@@ -278,6 +284,14 @@ impl Cheatcodes {
                     .unwrap_or_else(|| format!("unlabeled:{}", c.account));
                 Ok(Vm::getLabelCall::abi_encode_returns(&label))
             }
+            C::expectRevert_0(_) => expect::arm(&mut self.expected_revert, depth, None),
+            C::expectRevert_1(c) => {
+                let reason = Bytes::copy_from_slice(c.revertData.as_slice());
+                expect::arm(&mut self.expected_revert, depth, Some(reason))
+            }
+            C::expectRevert_2(c) => {
+                expect::arm(&mut self.expected_revert, depth, Some(c.revertData))
+            }
             C::record(_) => {
                 self.accesses = Some(HashMap::new());
                 Ok(Vec::new())
@@ -314,10 +328,12 @@ impl Cheatcodes {
         self.unsupported.take()
     }
 
-    /// Ends a sequence: forgets what applies to the next calls (pranks, recording).
+    /// Ends a sequence: forgets what applies to the next calls (pranks, recording, an
+    /// expected revert).
     pub(super) fn reset(&mut self) {
         self.pranks = Pranks::default();
         self.accesses = None;
+        self.expected_revert = None;
     }
 }
 
