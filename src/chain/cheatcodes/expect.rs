@@ -118,7 +118,7 @@ mod tests {
         output: &[u8],
     ) -> (InstructionResult, Bytes) {
         let mut slot = None;
-        arm(&mut slot, 1, expected.map(|e| Bytes::copy_from_slice(e))).unwrap();
+        arm(&mut slot, 1, expected.map(Bytes::copy_from_slice)).unwrap();
         let mut output = Bytes::copy_from_slice(output);
         settle(&mut slot, depth, &mut result, &mut output, None);
         (result, output)
