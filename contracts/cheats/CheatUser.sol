@@ -25,6 +25,8 @@ interface Vm {
     function assume(bool condition) external pure;
     function ffi(string[] calldata commandInput) external returns (bytes memory result);
     function record() external;
+    function envUint(string calldata name) external view returns (uint256 value);
+    function envOr(string calldata name, uint256 defaultValue) external view returns (uint256 value);
     function expectRevert() external;
     function expectRevert(bytes calldata revertData) external;
     function accesses(address target) external returns (bytes32[] memory readSlots, bytes32[] memory writeSlots);
@@ -230,6 +232,14 @@ contract CheatUser {
     function expectAnyButNone() external {
         vm.expectRevert();
         witness.touch();
+    }
+
+    function envOrDefault(string calldata name) external view returns (uint256) {
+        return vm.envOr(name, uint256(5));
+    }
+
+    function envRequired(string calldata name) external view returns (uint256) {
+        return vm.envUint(name);
     }
 
     function read() external view returns (uint256) {

@@ -578,7 +578,11 @@ impl Chain {
     /// `vm.warp`, `vm.roll`, `vm.fee`, `vm.chainId`, `vm.getBlockTimestamp`,
     /// `vm.getBlockNumber`, `vm.deal`, `vm.label`, `vm.getLabel`, `vm.addr`, `vm.store`,
     /// `vm.load`, `vm.etch`, `vm.getNonce`, `vm.setNonce`, `vm.prank`, `vm.startPrank`,
-    /// `vm.stopPrank` and `vm.assume`, with forge's semantics and messages. Any other forge
+    /// `vm.stopPrank`, `vm.assume`, `vm.expectRevert` (no argument, `bytes4`, `bytes`),
+    /// `vm.record`/`vm.accesses`, `vm.toString`, `vm.sign`, `vm.envUint`/`envAddress`/
+    /// `envBool`/`envString`/`envOr` (those four types) and the assertions `vm.assert*`,
+    /// with forge's semantics and messages (failures revert with `Error(string)` where
+    /// forge uses its `CheatcodeError(string)`: the same text). Any other forge
     /// cheatcode (one in the ABI of a compiled `Vm`/`VmSafe` interface) reverts saying
     /// harvey does not support it; a selector no cheatcode has reverts as in forge.
     ///

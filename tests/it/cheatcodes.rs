@@ -398,3 +398,21 @@ fn expect_revert_turns_the_next_revert_into_a_success() {
     let none = chain.call(user, "expectAnyButNone()", ()).unwrap();
     assert_eq!(reverted_with(&none), "next call did not revert as expected");
 }
+
+#[test]
+fn env_cheatcodes_read_the_process_environment() {
+    let (chain, user) = cheating();
+    // A name no shell sets: the default, or forge's error.
+    let name = "HARVEY_TEST_CHEATCODES_UNSET_VARIABLE_4b1d";
+    let value: U256 = chain.view(user, "envOrDefault(string)", (name,)).unwrap();
+    assert_eq!(value, U256::from(5));
+    let missing = chain
+        .view::<U256>(user, "envRequired(string)", (name,))
+        .unwrap_err();
+    let missing = missing.to_string();
+    assert!(missing.contains("environment variable"), "{missing}");
+    assert!(
+        missing.contains(&format!("{name}\\\" not found")),
+        "{missing}"
+    );
+}

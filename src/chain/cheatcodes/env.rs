@@ -82,6 +82,14 @@ pub(super) fn run(context: &mut MainnetContext<Db>, call: Vm::VmCalls) -> Answer
             }
             account.data.set_nonce(c.newNonce);
         }
+        C::sign(c) => {
+            let (v, r, s) = sign(c.privateKey, c.digest)?;
+            return Ok(Vm::signCall::abi_encode_returns(&Vm::signReturn {
+                v,
+                r,
+                s,
+            }));
+        }
         C::addr(c) => {
             return signer_address(c.privateKey).map(|a| Vm::addrCall::abi_encode_returns(&a));
         }
@@ -101,6 +109,20 @@ pub(super) fn signer_address(key: U256) -> std::result::Result<Address, Vec<u8>>
     let signing = signing_key(key)?;
     let point = signing.verifying_key().to_encoded_point(false);
     Ok(Address::from_raw_public_key(&point.as_bytes()[1..]))
+}
+
+/// `digest` signed with `key` as forge's `vm.sign`: `(v, r, s)` with `v` 27 or 28.
+fn sign(key: U256, digest: B256) -> std::result::Result<(u8, B256, B256), Vec<u8>> {
+    let signing = signing_key(key)?;
+    let (signature, recovery) = signing
+        .sign_prehash_recoverable(digest.as_slice())
+        .map_err(|e| fail(format!("sign: {e}")))?;
+    let bytes = signature.to_bytes();
+    Ok((
+        27 + recovery.to_byte(),
+        B256::from_slice(&bytes[..32]),
+        B256::from_slice(&bytes[32..]),
+    ))
 }
 
 /// `key` as a signing key; zero and keys at or above the curve order are forge's errors.
@@ -129,5 +151,17 @@ mod tests {
         );
         assert!(signer_address(U256::ZERO).is_err());
         assert!(signer_address(U256::MAX).is_err());
+        // The signature recovers to the key's address.
+        let digest = alloy_primitives::keccak256("harvey");
+        let (v, r, s) = sign(key, digest).unwrap();
+        let mut raw = [0u8; 65];
+        raw[..32].copy_from_slice(r.as_slice());
+        raw[32..64].copy_from_slice(s.as_slice());
+        raw[64] = v - 27;
+        let signature = alloy_primitives::Signature::from_raw(&raw).unwrap();
+        assert_eq!(
+            signature.recover_address_from_prehash(&digest).unwrap(),
+            signer_address(key).unwrap()
+        );
     }
 }

@@ -16,12 +16,13 @@ mod assert;
 mod env;
 pub(super) mod expect;
 mod prank;
+mod vars;
 
 use std::collections::HashMap;
 
 use alloy_json_abi::JsonAbi;
 use alloy_primitives::{Address, B256, Bytes, Selector, U256, address, hex};
-use alloy_sol_types::{Revert, SolCall, SolError, SolInterface, sol};
+use alloy_sol_types::{Revert, SolCall, SolError, SolInterface, SolValue, sol};
 use revm::handler::MainnetContext;
 use revm::interpreter::{CallInputs, CallOutcome, Gas, InstructionResult, InterpreterResult};
 
@@ -91,6 +92,15 @@ sol! {
         function stopPrank() external;
         function assume(bool condition) external pure;
         function record() external;
+        function envUint(string calldata name) external view returns (uint256 value);
+        function envAddress(string calldata name) external view returns (address value);
+        function envBool(string calldata name) external view returns (bool value);
+        function envString(string calldata name) external view returns (string memory value);
+        function envOr(string calldata name, uint256 defaultValue) external view returns (uint256 value);
+        function envOr(string calldata name, address defaultValue) external view returns (address value);
+        function envOr(string calldata name, bool defaultValue) external view returns (bool value);
+        function envOr(string calldata name, string calldata defaultValue) external view returns (string memory value);
+        function sign(uint256 privateKey, bytes32 digest) external pure returns (uint8 v, bytes32 r, bytes32 s);
         function expectRevert() external;
         function expectRevert(bytes4 revertData) external;
         function expectRevert(bytes calldata revertData) external;
@@ -292,6 +302,14 @@ impl Cheatcodes {
             C::expectRevert_2(c) => {
                 expect::arm(&mut self.expected_revert, depth, Some(c.revertData))
             }
+            C::envUint(c) => vars::read::<U256>(&c.name, None).map(|v| v.abi_encode()),
+            C::envAddress(c) => vars::read::<Address>(&c.name, None).map(|v| v.abi_encode()),
+            C::envBool(c) => vars::read::<bool>(&c.name, None).map(|v| v.abi_encode()),
+            C::envString(c) => vars::read::<String>(&c.name, None).map(|v| v.abi_encode()),
+            C::envOr_0(c) => vars::read(&c.name, Some(c.defaultValue)).map(|v| v.abi_encode()),
+            C::envOr_1(c) => vars::read(&c.name, Some(c.defaultValue)).map(|v| v.abi_encode()),
+            C::envOr_2(c) => vars::read(&c.name, Some(c.defaultValue)).map(|v| v.abi_encode()),
+            C::envOr_3(c) => vars::read(&c.name, Some(c.defaultValue)).map(|v| v.abi_encode()),
             C::record(_) => {
                 self.accesses = Some(HashMap::new());
                 Ok(Vec::new())
