@@ -1,67 +1,105 @@
-//! The one revm inspector a chain's EVM runs under: the [`Observer`] (when the transaction
-//! is observed) and forge's cheatcodes (when the chain turned them on). A call to the
-//! cheatcode address is answered here and never reaches the observer: it runs no code.
+//! The inspector every inspected transaction runs under: the [`Observer`] (when the chain
+//! observes the transaction) and the [`Cheatcodes`] (when the chain enabled them), in one
+//! revm `Inspector` for the chain's concrete context, since cheatcodes change the block,
+//! the config and the transaction.
 
-use alloy_primitives::{Address, U256};
+use alloy_primitives::Address;
 use revm::Inspector;
-use revm::context::{ContextTr, JournalTr};
+use revm::bytecode::opcode;
+use revm::context::JournalTr;
+use revm::handler::MainnetContext;
 use revm::interpreter::interpreter::EthInterpreter;
+use revm::interpreter::interpreter_types::{InputsTr, Jumps};
 use revm::interpreter::{CallInputs, CallOutcome, CreateInputs, CreateOutcome, Interpreter};
 
-use super::cheatcodes::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS, Cheatcodes};
-use super::vm::Ctx;
+use super::cheatcodes::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS, Cheatcodes, expect};
+use super::vm::Db;
 use crate::observe::Observer;
 
-/// The observer and the cheatcodes, as one inspector.
-#[derive(Debug, Default)]
+/// The observer and the cheatcodes, for one chain.
 pub(super) struct Hooks {
     pub(super) observer: Observer,
     /// Whether the running transaction is observed.
     pub(super) observing: bool,
-    /// forge's cheatcodes, when on.
+    /// The cheatcodes, once enabled.
     pub(super) cheats: Option<Box<Cheatcodes>>,
-    /// Per open frame (call or creation): the depth of the prank that applied to it.
-    pranked: Vec<Option<usize>>,
+    /// Contracts created by the transactions since the chain last took them (recorded only
+    /// with cheatcodes on).
+    pub(super) created: Vec<Address>,
+    /// For each open frame, the length of `created` when it started: a frame that fails
+    /// takes its creations back.
+    frames: Vec<usize>,
 }
 
 impl Hooks {
-    /// Forgets the frames of a transaction that ended early (an EVM error).
-    pub(super) fn start_transaction(&mut self, observing: bool) {
-        self.observing = observing;
-        self.pranked.clear();
+    pub(super) fn new() -> Hooks {
+        Hooks {
+            observer: Observer::default(),
+            observing: false,
+            cheats: None,
+            created: Vec::new(),
+            frames: Vec::new(),
+        }
+    }
+
+    /// A frame ended, successfully or not.
+    fn leave(&mut self, ok: bool) {
+        if let Some(start) = self.frames.pop() {
+            if !ok {
+                self.created.truncate(start);
+            }
+        }
     }
 }
 
-impl Inspector<Ctx, EthInterpreter> for Hooks {
+impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
     #[inline]
-    fn step(&mut self, interp: &mut Interpreter<EthInterpreter>, context: &mut Ctx) {
+    fn step(&mut self, interp: &mut Interpreter<EthInterpreter>, context: &mut MainnetContext<Db>) {
         if self.observing {
             self.observer.step(interp, context);
+        }
+        if let Some(cheats) = self.cheats.as_deref_mut().filter(|c| c.accesses.is_some()) {
+            let op = interp.bytecode.opcode();
+            if op == opcode::SLOAD || op == opcode::SSTORE {
+                if let Some(&slot) = interp.stack.data().last() {
+                    let account = interp.input.target_address();
+                    cheats.record_access(account, slot, op == opcode::SSTORE);
+                }
+            }
         }
     }
 
     #[inline]
-    fn step_end(&mut self, interp: &mut Interpreter<EthInterpreter>, context: &mut Ctx) {
+    fn step_end(
+        &mut self,
+        interp: &mut Interpreter<EthInterpreter>,
+        context: &mut MainnetContext<Db>,
+    ) {
         if self.observing {
             self.observer.step_end(interp, context);
         }
     }
 
-    fn call(&mut self, context: &mut Ctx, inputs: &mut CallInputs) -> Option<CallOutcome> {
-        if let Some(cheats) = &mut self.cheats {
+    fn call(
+        &mut self,
+        context: &mut MainnetContext<Db>,
+        inputs: &mut CallInputs,
+    ) -> Option<CallOutcome> {
+        // revm calls `call_end` even for a call answered here, so both hooks stay paired.
+        if let Some(cheats) = self.cheats.as_deref_mut() {
+            self.frames.push(self.created.len());
             if inputs.target_address == CHEATCODE_ADDRESS {
-                return Some(cheats.answer(context, inputs));
+                return Some(cheats.apply(context, inputs));
             }
-            let depth = context.journal_ref().depth();
-            let sender = if inputs.target_address == CONSOLE_ADDRESS {
-                None
-            } else {
-                cheats.pranked_sender(context, inputs.caller, depth)
-            };
-            if let Some(sender) = sender {
-                inputs.caller = sender;
+            if inputs.target_address != CONSOLE_ADDRESS && !cheats.pranks.is_empty() {
+                let depth = context.journaled_state.depth();
+                if let Some((sender, origin)) = cheats.pranks.apply(depth, inputs.caller) {
+                    inputs.caller = sender;
+                    if let Some(origin) = origin {
+                        context.tx.caller = origin;
+                    }
+                }
             }
-            self.pranked.push(sender.map(|_| depth));
         }
         if self.observing {
             self.observer.call(context, inputs);
@@ -69,35 +107,55 @@ impl Inspector<Ctx, EthInterpreter> for Hooks {
         None
     }
 
-    fn call_end(&mut self, context: &mut Ctx, inputs: &CallInputs, outcome: &mut CallOutcome) {
-        if let Some(cheats) = &mut self.cheats {
-            if inputs.target_address == CHEATCODE_ADDRESS {
-                return;
-            }
-            if let Some(Some(depth)) = self.pranked.pop() {
-                cheats.after_pranked(context, depth);
-            }
-        }
+    fn call_end(
+        &mut self,
+        context: &mut MainnetContext<Db>,
+        inputs: &CallInputs,
+        outcome: &mut CallOutcome,
+    ) {
         if self.observing {
             self.observer.call_end(context, inputs, outcome);
         }
+        if self.cheats.is_none() {
+            return;
+        }
+        self.leave(outcome.result.is_ok());
+        let pranked =
+            inputs.target_address != CHEATCODE_ADDRESS && inputs.target_address != CONSOLE_ADDRESS;
+        if let Some(cheats) = self.cheats.as_deref_mut().filter(|_| pranked) {
+            let depth = context.journaled_state.depth();
+            if !cheats.pranks.is_empty() {
+                if let Some(origin) = cheats.pranks.end(depth) {
+                    context.tx.caller = origin;
+                }
+            }
+            let result = &mut outcome.result;
+            expect::settle(
+                &mut cheats.expected_revert,
+                depth,
+                &mut result.result,
+                &mut result.output,
+                None,
+            );
+        }
     }
 
-    fn create(&mut self, context: &mut Ctx, inputs: &mut CreateInputs) -> Option<CreateOutcome> {
-        if let Some(cheats) = &mut self.cheats {
-            let depth = context.journal_ref().depth();
-            let sender = cheats.pranked_sender(context, inputs.caller(), depth);
-            if let Some(sender) = sender {
-                *inputs = CreateInputs::new(
-                    sender,
-                    inputs.scheme(),
-                    inputs.value(),
-                    inputs.init_code().clone(),
-                    inputs.gas_limit(),
-                    inputs.reservoir(),
-                );
+    fn create(
+        &mut self,
+        context: &mut MainnetContext<Db>,
+        inputs: &mut CreateInputs,
+    ) -> Option<CreateOutcome> {
+        if let Some(cheats) = self.cheats.as_deref_mut() {
+            self.frames.push(self.created.len());
+            if !cheats.pranks.is_empty() {
+                let depth = context.journaled_state.depth();
+                if let Some((sender, origin)) = cheats.pranks.apply(depth, inputs.caller()) {
+                    inputs.set_call(sender);
+                    if let Some(origin) = origin {
+                        context.tx.caller = origin;
+                    }
+                }
             }
-            self.pranked.push(sender.map(|_| depth));
         }
         if self.observing {
             self.observer.create(context, inputs);
@@ -107,26 +165,41 @@ impl Inspector<Ctx, EthInterpreter> for Hooks {
 
     fn create_end(
         &mut self,
-        context: &mut Ctx,
+        context: &mut MainnetContext<Db>,
         inputs: &CreateInputs,
         outcome: &mut CreateOutcome,
     ) {
-        if let Some(cheats) = &mut self.cheats {
-            if let Some(Some(depth)) = self.pranked.pop() {
-                cheats.after_pranked(context, depth);
-            }
-            if let (true, Some(address)) = (outcome.result.is_ok(), outcome.address) {
-                cheats.created(address);
-            }
-        }
         if self.observing {
             self.observer.create_end(context, inputs, outcome);
         }
+        if self.cheats.is_some() {
+            let ok = outcome.result.is_ok();
+            self.leave(ok);
+            if let (true, Some(address)) = (ok, outcome.address) {
+                self.created.push(address);
+            }
+            if let Some(cheats) = self.cheats.as_deref_mut() {
+                let depth = context.journaled_state.depth();
+                if !cheats.pranks.is_empty() {
+                    if let Some(origin) = cheats.pranks.end(depth) {
+                        context.tx.caller = origin;
+                    }
+                }
+                let result = &mut outcome.result;
+                expect::settle(
+                    &mut cheats.expected_revert,
+                    depth,
+                    &mut result.result,
+                    &mut result.output,
+                    Some(&mut outcome.address),
+                );
+            }
+        }
     }
 
-    fn selfdestruct(&mut self, contract: Address, target: Address, value: U256) {
+    fn selfdestruct(&mut self, contract: Address, target: Address, value: alloy_primitives::U256) {
         if self.observing {
-            <Observer as Inspector<Ctx, EthInterpreter>>::selfdestruct(
+            <Observer as Inspector<MainnetContext<Db>, EthInterpreter>>::selfdestruct(
                 &mut self.observer,
                 contract,
                 target,

@@ -40,9 +40,11 @@ mod outcome;
 mod vm;
 
 pub use abi::SolReturns;
-pub use args::{SolArg, SolArgs};
 pub use cheatcodes::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS};
-pub(crate) use cheatcodes::{UnsupportedCheatcode, is_assume_rejection};
+internal! {
+    use cheatcodes::{UnsupportedCheatcode, is_assume_rejection};
+}
+pub use args::{SolArg, SolArgs};
 pub(crate) use fuzz_plan::FuzzPlan;
 pub use fuzz_plan::{AddressArgs, BoundValue, Param};
 pub use harvey_settings::PanicSet;
@@ -129,13 +131,16 @@ internal! {
     }
 }
 
-/// A call whose effects were discarded ([`Chain::probe`]).
-#[derive(Debug, Clone)]
-pub(crate) struct Probe {
-    /// How it ended.
-    pub(crate) outcome: TxOutcome,
-    /// Whether forge's global failure flag was set after it.
-    pub(crate) failed: bool,
+internal! {
+    /// What [`Chain::probe`] saw: the call's outcome and forge's global failure flag.
+    #[derive(Debug, Clone, PartialEq)]
+    struct Probe {
+        /// How the call ended.
+        pub outcome: TxOutcome,
+        /// Whether the cheatcode address's `bytes32("failed")` slot was non-zero after the
+        /// call (forge-std's `fail()`).
+        pub failed: bool,
+    }
 }
 
 /// An in-memory chain with compiled contracts to deploy. See the [module docs](self) for
@@ -299,7 +304,7 @@ impl Chain {
         let outcome = TxOutcome::from_result(result, |data| {
             RevertReason::decode(data, self.decode_order(Some(&artifact)))
         });
-        self.logs.record(&outcome.logs);
+        self.settle(&outcome);
         self.commit();
         match (outcome.status, outcome.created) {
             (TxStatus::Success, Some(address)) => {
@@ -510,7 +515,7 @@ impl Chain {
                 .get_mut()
                 .run(sender, Target::Call(to), calldata, options.value, false)?;
         let outcome = self.outcome(to, result);
-        self.logs.record(&outcome.logs);
+        self.settle(&outcome);
         self.commit();
         Ok(outcome)
     }
@@ -542,7 +547,7 @@ impl Chain {
                 true,
             )?;
             let outcome = self.outcome(tx.to, result);
-            self.logs.record(&outcome.logs);
+            self.settle(&outcome);
             Ok(outcome)
         }
     }
@@ -572,60 +577,82 @@ impl Chain {
         }
     }
 
+    /// Records what a transaction run into the pending state left besides its state: its
+    /// logs, and the labels it gave with `vm.label`.
+    fn settle(&mut self, outcome: &TxOutcome) {
+        self.logs.record(&outcome.logs);
+        for (address, name) in self.vm.get_mut().take_labels() {
+            self.labels.insert(address, name);
+        }
+    }
+
+    /// Turns on forge's cheatcodes at [`CHEATCODE_ADDRESS`] (`0x7109…DD12D`, forge-std's
+    /// `vm`) for every later transaction, views included: the contracts can then use
+    /// `vm.warp`, `vm.roll`, `vm.fee`, `vm.chainId`, `vm.getBlockTimestamp`,
+    /// `vm.getBlockNumber`, `vm.deal`, `vm.label`, `vm.getLabel`, `vm.addr`, `vm.store`,
+    /// `vm.load`, `vm.etch`, `vm.getNonce`, `vm.setNonce`, `vm.prank`, `vm.startPrank`,
+    /// `vm.stopPrank`, `vm.assume`, `vm.expectRevert` (no argument, `bytes4`, `bytes`),
+    /// `vm.record`/`vm.accesses`, `vm.toString`, `vm.sign`, `vm.envUint`/`envAddress`/
+    /// `envBool`/`envString`/`envOr` (those four types) and the assertions `vm.assert*`,
+    /// with forge's semantics and messages (failures revert with `Error(string)` where
+    /// forge uses its `CheatcodeError(string)`: the same text). Any other forge
+    /// cheatcode (one in the ABI of a compiled `Vm`/`VmSafe` interface) reverts saying
+    /// harvey does not support it; a selector no cheatcode has reverts as in forge.
+    ///
+    /// Enable them before deploying what uses them. A chain without them treats the
+    /// address as an empty account, and runs unobserved transactions without any
+    /// inspector (the fastest way); with them, every transaction runs through revm's
+    /// inspector. Block and chain-id changes last until [`Chain::reset`] (or are kept by
+    /// [`Chain::commit`]), and pranks end with the sequence at [`Chain::reset`].
+    pub fn enable_cheatcodes(&mut self) {
+        let abis = self
+            .artifacts
+            .contracts()
+            .filter(|artifact| artifact.name == "Vm" || artifact.name == "VmSafe")
+            .map(|artifact| &artifact.abi);
+        self.vm.get_mut().enable_cheatcodes(abis);
+    }
+
+    internal! {
+        /// Runs `calldata` from `sender` to `to` in the pending state (unobserved, through
+        /// the cheatcodes if on), then puts the pending state back exactly as it was: what
+        /// forge does with an invariant function's call. Works on `&self`, like
+        /// [`Chain::view`]. `Err` only when the EVM refuses the call.
+        fn probe(&self, sender: Address, to: Address, calldata: Bytes) -> Result<Probe> {
+            let mut vm = self.vm.try_borrow_mut().map_err(|_| {
+                Error::Call(
+                    "the chain is busy: a probe cannot run inside another chain call".into(),
+                )
+            })?;
+            let (result, failed) = vm.probe(sender, to, calldata)?;
+            drop(vm);
+            Ok(Probe {
+                outcome: self.outcome(to, result),
+                failed,
+            })
+        }
+    }
+
+    internal! {
+        /// Every contract created (CREATE or CREATE2, at any depth, by a frame that did not
+        /// fail) by the transactions since the last take; recorded only with cheatcodes on.
+        fn take_created(&mut self) -> Vec<Address> {
+            self.vm.get_mut().take_created()
+        }
+    }
+
+    internal! {
+        /// The first cheatcode harvey does not support that a transaction called since the
+        /// last take.
+        fn take_unsupported(&mut self) -> Option<UnsupportedCheatcode> {
+            self.vm.get_mut().take_unsupported()
+        }
+    }
+
     /// Folds the pending state (and block, and logs) into the base state.
     pub fn commit(&mut self) {
-        let vm = self.vm.get_mut();
-        vm.commit();
-        // `vm.label` names from the committed transactions (setUp's) name accounts in
-        // reports, as `Chain::label` does.
-        for (address, label) in vm.take_labels() {
-            self.labels.insert(address, label);
-        }
+        self.vm.get_mut().commit();
         self.logs.commit();
-    }
-
-    /// Answers forge's cheatcodes at [`CHEATCODE_ADDRESS`] in every later transaction
-    /// (setup calls, fuzzed transactions, views), as forge runs test contracts: `warp`,
-    /// `roll`, `fee`, `chainId`, `deal`, `label` (names the account in reports),
-    /// `getLabel`, `store`, `load`, `etch`, `getNonce`, `setNonce`, `prank`/`startPrank`
-    /// (with an origin too)/`stopPrank`, `assume` (a rejected assumption reverts with
-    /// forge's marker, and is not a violation) and every `assert*` (reverting with forge's
-    /// messages). A cheatcode of the project's `Vm` interface that harvey does not
-    /// implement reverts naming it, and a campaign reports it. Off by default: without it
-    /// the address is an empty account, as on a real chain. `#[harvey::forge_suite]` turns
-    /// it on.
-    pub fn enable_cheatcodes(&mut self) {
-        let artifacts = Arc::clone(&self.artifacts);
-        self.vm.get_mut().enable_cheatcodes(&artifacts);
-    }
-
-    /// Calls `calldata` on `to` from `sender` in the pending state and discards what the
-    /// call changed: how forge calls invariant functions. Also says whether forge's global
-    /// failure flag was set after the call. `Err` when the chain is busy or the EVM refused
-    /// the call.
-    pub(crate) fn probe(&self, sender: Address, to: Address, calldata: Bytes) -> Result<Probe> {
-        let mut vm = self.vm.try_borrow_mut().map_err(|_| {
-            Error::Call(
-                "the chain is busy: an invariant cannot run inside another chain call".into(),
-            )
-        })?;
-        let (result, failed) = vm.probe(sender, to, calldata)?;
-        drop(vm);
-        Ok(Probe {
-            outcome: self.outcome(to, result),
-            failed,
-        })
-    }
-
-    /// The contracts created by transactions since the last take (recorded while
-    /// cheatcodes are on).
-    pub(crate) fn take_created(&mut self) -> Vec<Address> {
-        self.vm.get_mut().take_created()
-    }
-
-    /// The first call to a cheatcode harvey does not implement since the last take.
-    pub(crate) fn take_unsupported(&mut self) -> Option<UnsupportedCheatcode> {
-        self.vm.get_mut().take_unsupported()
     }
 
     /// Drops the pending state and restores the base block: back to the last commit.

@@ -13,11 +13,11 @@ use revm::primitives::hardfork::SpecId;
 use revm::state::AccountInfo;
 use revm::{DatabaseCommit, DatabaseRef, ExecuteEvm, InspectEvm, MainBuilder, MainContext};
 
-use super::cheatcodes::{CHEATCODE_ADDRESS, Cheatcodes, GLOBAL_FAIL_SLOT, UnsupportedCheatcode};
+use super::cheatcodes::{CHEATCODE_ADDRESS, Cheatcodes, FAILED_SLOT, UnsupportedCheatcode};
 use super::hooks::Hooks;
 use crate::error::{Error, Result};
 use crate::observe::Trace;
-use crate::project::{Artifacts, ChainSettings};
+use crate::project::ChainSettings;
 
 /// The chain id every transaction and `block.chainid` carry (anvil's, so contracts that
 /// special-case mainnet behave like on a local test chain).
@@ -27,10 +27,9 @@ pub const CHAIN_ID: u64 = 31_337;
 /// (EIP-7825), so that a transaction is never rejected for asking too much.
 pub const TX_GAS_LIMIT: u64 = 16_000_000;
 
-type Db = CacheDB<EmptyDB>;
-/// The EVM context every hook sees.
-pub(super) type Ctx = MainnetContext<Db>;
-type Evm = MainnetEvm<Ctx, Hooks>;
+/// The chain's database: the committed state, in memory.
+pub(super) type Db = CacheDB<EmptyDB>;
+type Evm = MainnetEvm<MainnetContext<Db>, Hooks>;
 
 /// What the transaction to run is: a call or a creation.
 pub(super) enum Target {
@@ -64,7 +63,7 @@ pub(super) struct Vm {
 // - `ExtBytecode::instruction_pointer` is a `*const u8` into the same frame's `base:
 //   Bytecode`, whose bytes live in a reference-counted immutable heap buffer (`Bytes`) that
 //   moving the frame does not move, and which is only read.
-// Everything else in the `Evm` (the `CacheDB`, the journal, the `Observer`) is `Send`. A revm
+// Everything else in the `Evm` (the `CacheDB`, the journal, the `Hooks`) is `Send`. A revm
 // upgrade must check this list again: the compiler names the !Send fields when this impl is
 // removed and `Chain` is asserted `Send`.
 unsafe impl Send for Vm {}
@@ -104,7 +103,7 @@ impl Vm {
                     cfg.tx_gas_limit_cap = Some(gas_limit);
                 }
             })
-            .build_mainnet_with_inspector(Hooks::default());
+            .build_mainnet_with_inspector(Hooks::new());
         Vm {
             evm,
             base_block: block,
@@ -136,18 +135,82 @@ impl Vm {
             chain_id: Some(self.evm.ctx.cfg.chain_id),
             ..TxEnv::default()
         };
-        let hooks = &mut self.evm.inspector;
         let result = if observe {
-            hooks.observer.clear();
-            hooks.start_transaction(true);
-            self.evm.inspect_one_tx(tx)
-        } else if hooks.cheats.is_some() {
-            hooks.start_transaction(false);
+            self.evm.inspector.observer.clear();
+            self.evm.inspector.observing = true;
+            let result = self.evm.inspect_one_tx(tx);
+            self.evm.inspector.observing = false;
+            result
+        } else if self.evm.inspector.cheats.is_some() {
             self.evm.inspect_one_tx(tx)
         } else {
+            // No hook to run: revm's uninspected path is the fastest.
             self.evm.transact_one(tx)
         };
         result.map_err(|e| rejected(sender, value, e))
+    }
+
+    /// Runs one unobserved call in the pending state, reads forge's global failure flag,
+    /// and puts the pending state (accounts, storage, warmth, block, chain id, pranks) back
+    /// as it was: forge discards the state of its invariant calls.
+    pub(super) fn probe(
+        &mut self,
+        sender: Address,
+        to: Address,
+        data: Bytes,
+    ) -> Result<(ExecutionResult, bool)> {
+        let state = self.evm.ctx.journaled_state.inner.state.clone();
+        let block = self.evm.ctx.block.clone();
+        let chain_id = self.evm.ctx.cfg.chain_id;
+        let pranks = self.evm.inspector.cheats.as_ref().map(|c| c.pranks.clone());
+        let created = self.evm.inspector.created.len();
+        let result = self.run(sender, Target::Call(to), data, U256::ZERO, false);
+        let failed = !self.storage(CHEATCODE_ADDRESS, FAILED_SLOT).is_zero();
+        self.evm.ctx.journaled_state.inner.state = state;
+        self.evm.ctx.block = block;
+        self.evm.ctx.cfg.chain_id = chain_id;
+        if let (Some(cheats), Some(pranks)) = (self.evm.inspector.cheats.as_mut(), pranks) {
+            cheats.pranks = pranks;
+        }
+        self.evm.inspector.created.truncate(created);
+        Ok((result?, failed))
+    }
+
+    /// Turns the cheatcodes on for every later transaction; `abis` are forge's `Vm`
+    /// interfaces as compiled (to name the cheatcodes harvey lacks). The cheatcode address
+    /// gets forge's one-byte code, so that Solidity's code-size check before a call passes.
+    pub(super) fn enable_cheatcodes<'a>(
+        &mut self,
+        abis: impl IntoIterator<Item = &'a alloy_json_abi::JsonAbi>,
+    ) {
+        if self.evm.inspector.cheats.is_none() {
+            self.evm.inspector.cheats = Some(Box::new(Cheatcodes::new(abis)));
+        }
+        // As forge: `vm.fee` may raise the base fee above the transactions' gas price of 0.
+        self.evm.ctx.cfg.disable_base_fee = true;
+        let code = revm::bytecode::Bytecode::new_raw(Bytes::from_static(&[0]));
+        let db = &mut self.evm.ctx.journaled_state.database;
+        db.insert_account_info(CHEATCODE_ADDRESS, AccountInfo::from_bytecode(code));
+    }
+
+    /// Contracts created since the last take (recorded only with cheatcodes on).
+    pub(super) fn take_created(&mut self) -> Vec<Address> {
+        std::mem::take(&mut self.evm.inspector.created)
+    }
+
+    /// Labels given with `vm.label` since the last take.
+    pub(super) fn take_labels(&mut self) -> Vec<(Address, String)> {
+        self.evm
+            .inspector
+            .cheats
+            .as_mut()
+            .map(|c| c.take_labels())
+            .unwrap_or_default()
+    }
+
+    /// The first unsupported cheatcode called since the last take.
+    pub(super) fn take_unsupported(&mut self) -> Option<UnsupportedCheatcode> {
+        self.evm.inspector.cheats.as_mut()?.take_unsupported()
     }
 
     /// Writes the pending state into the base state; the current block becomes the base.
@@ -158,75 +221,14 @@ impl Vm {
         self.base_chain_id = self.evm.ctx.cfg.chain_id;
     }
 
-    /// Drops the pending state and restores the base block (and chain id), and forgets the
-    /// cheatcodes' state of the sequence.
+    /// Drops the pending state and restores the base block.
     pub(super) fn reset(&mut self) {
         drop(self.evm.finalize());
         self.evm.ctx.block = self.base_block.clone();
         self.evm.ctx.cfg.chain_id = self.base_chain_id;
-        if let Some(cheats) = &mut self.evm.inspector.cheats {
+        if let Some(cheats) = self.evm.inspector.cheats.as_mut() {
             cheats.reset();
         }
-    }
-
-    /// Turns forge's cheatcodes on for every later transaction (`artifacts`' `Vm`
-    /// interfaces name those harvey does not implement).
-    pub(super) fn enable_cheatcodes(&mut self, artifacts: &std::sync::Arc<Artifacts>) {
-        let hooks = &mut self.evm.inspector;
-        if hooks.cheats.is_none() {
-            hooks.cheats = Some(Box::new(Cheatcodes::new(artifacts)));
-            // Code at the address, as forge puts there: Solidity checks that a contract
-            // exists before calling a function that returns nothing. It never runs.
-            let code = revm::bytecode::Bytecode::new_raw(Bytes::from_static(&[0x00]));
-            let db = &mut self.evm.ctx.journaled_state.database;
-            db.insert_account_info(CHEATCODE_ADDRESS, AccountInfo::default().with_code(code));
-        }
-    }
-
-    /// The cheatcodes, when on, to update.
-    pub(super) fn cheats_mut(&mut self) -> Option<&mut Cheatcodes> {
-        self.evm.inspector.cheats.as_deref_mut()
-    }
-
-    /// Runs one call in the pending state and then puts the pending state (and the block
-    /// and chain id) back as they were: forge's invariant calls, whose effects are
-    /// discarded. Also returns whether forge's global failure flag was set after the call.
-    pub(super) fn probe(
-        &mut self,
-        sender: Address,
-        to: Address,
-        data: Bytes,
-    ) -> Result<(ExecutionResult, bool)> {
-        // The journal is emptied after every transaction, so the pending accounts are
-        // saved whole: a handful of accounts with the slots the sequence touched.
-        let saved = self.evm.ctx.journaled_state.inner.state.clone();
-        let block = self.evm.ctx.block.clone();
-        let chain_id = self.evm.ctx.cfg.chain_id;
-        let result = self.run(sender, Target::Call(to), data, U256::ZERO, false);
-        let failed = !self.storage(CHEATCODE_ADDRESS, GLOBAL_FAIL_SLOT).is_zero();
-        self.evm.ctx.journaled_state.inner.state = saved;
-        self.evm.ctx.block = block;
-        self.evm.ctx.cfg.chain_id = chain_id;
-        Ok((result?, failed))
-    }
-
-    /// The contracts created since the last call (recorded while cheatcodes are on).
-    pub(super) fn take_created(&mut self) -> Vec<Address> {
-        self.cheats_mut()
-            .map(Cheatcodes::take_created)
-            .unwrap_or_default()
-    }
-
-    /// The `vm.label` names given since the last call.
-    pub(super) fn take_labels(&mut self) -> Vec<(Address, String)> {
-        self.cheats_mut()
-            .map(Cheatcodes::take_labels)
-            .unwrap_or_default()
-    }
-
-    /// The first unsupported cheatcode called since the last call.
-    pub(super) fn take_unsupported(&mut self) -> Option<UnsupportedCheatcode> {
-        self.cheats_mut().and_then(Cheatcodes::take_unsupported)
     }
 
     /// The target blocks observed transactions watch for ([`Trace::target_hits`]).

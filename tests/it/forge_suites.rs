@@ -136,7 +136,7 @@ fn fail_on_revert_reports_the_handler_revert() {
 
 #[test]
 fn echidna_properties_and_assertions_are_checked() {
-    let outcome = run(suite("CappedPoolProperties").runs(5_000).fail_fast(false));
+    let outcome = run(suite("CappedPoolProperties").runs(20_000));
     assert_eq!(broken(&outcome), ["echidna_under_cap"]);
     let outcome = run(suite("EscrowAssertions").runs(5_000).fail_fast(false));
     let kinds: Vec<String> = outcome

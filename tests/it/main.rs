@@ -14,6 +14,7 @@ mod all_violations_witness;
 mod campaign;
 mod chain;
 mod chain_settings;
+mod cheatcodes;
 mod forge_suites;
 mod forge_suites_witness;
 mod foundry_project;

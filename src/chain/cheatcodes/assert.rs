@@ -1,236 +1,383 @@
-//! forge's assertion cheatcodes (`vm.assertEq` & co., which forge-std's `assertEq` calls):
-//! whether each holds, and forge's message when not: `<err or "assertion failed">: <left>
-//! <inverse operator> <right>`, values as forge prints them.
+//! forge's assertion cheatcodes (`assertEq`, `assertLt`, `assertApproxEqRel`, ... with and
+//! without an error string; what forge-std 1.9.7's `StdAssertions` forwards to), driven by
+//! one table of signatures: each is decoded by its parameter types and checked by its kind.
+//! A failing assertion reverts with forge's message: `assertion failed: 1 != 2`, or
+//! `<err>: 1 != 2` when the call gave an error string (it replaces the prefix).
 
-use alloy_dyn_abi::DynSolValue;
-use alloy_primitives::{I256, U256, hex};
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::sync::LazyLock;
 
-/// Checks assertion `name` on `args` (its parameters, the optional error string last):
-/// `Ok` when it holds, else forge's message. `None` when `name` is not an assertion.
-pub(super) fn check(name: &str, args: &[DynSolValue]) -> Option<Result<(), String>> {
-    let (base, decimals) = match name.strip_suffix("Decimal") {
-        Some(base) => (base, true),
-        None => (name, false),
-    };
-    let operand_count = match base {
-        "assertTrue" | "assertFalse" => 1,
-        "assertApproxEqAbs" | "assertApproxEqRel" => 3,
-        _ => 2,
-    } + usize::from(decimals);
-    let message = match args.get(operand_count) {
-        Some(DynSolValue::String(err)) => Some(err.as_str()),
-        _ => None,
-    };
-    let fail = |formatted: Option<String>| {
-        let prefix = message.unwrap_or("assertion failed");
-        Err(match formatted {
-            Some(formatted) => format!("{prefix}: {formatted}"),
-            None => prefix.to_string(),
-        })
-    };
-    let decimals_arg = |index: usize| {
-        args.get(index)
-            .and_then(DynSolValue::as_uint)
-            .map_or(0, |(v, _)| v.saturating_to::<u32>())
-    };
-    let show = |value: &DynSolValue, places: Option<u32>| match places {
-        Some(places) => format_decimal(value, places),
-        None => display(value),
-    };
-    let result = match (base, args) {
-        ("assertTrue", [DynSolValue::Bool(b), ..]) => {
-            if *b {
-                Ok(())
-            } else {
-                fail(None)
-            }
-        }
-        ("assertFalse", [DynSolValue::Bool(b), ..]) => {
-            if *b {
-                fail(None)
-            } else {
-                Ok(())
-            }
-        }
-        ("assertEq" | "assertNotEq", [left, right, ..]) => {
-            let equal = left == right;
-            let places = decimals.then(|| decimals_arg(2));
-            let (holds, op) = if base == "assertEq" {
-                (equal, "!=")
-            } else {
-                (!equal, "==")
-            };
-            if holds {
-                Ok(())
-            } else {
-                fail(Some(format!(
-                    "{} {op} {}",
-                    show(left, places),
-                    show(right, places)
-                )))
-            }
-        }
-        ("assertLt" | "assertGt" | "assertLe" | "assertGe", [left, right, ..]) => {
-            let ordering = compare(left, right)?;
-            let places = decimals.then(|| decimals_arg(2));
-            let (holds, inverse) = match base {
-                "assertLt" => (ordering.is_lt(), ">="),
-                "assertGt" => (ordering.is_gt(), "<="),
-                "assertLe" => (ordering.is_le(), ">"),
-                _ => (ordering.is_ge(), "<"),
-            };
-            if holds {
-                Ok(())
-            } else {
-                fail(Some(format!(
-                    "{} {inverse} {}",
-                    show(left, places),
-                    show(right, places)
-                )))
-            }
-        }
-        ("assertApproxEqAbs", [left, right, DynSolValue::Uint(max, _), ..]) => {
-            let delta = distance(left, right)?;
-            let places = decimals.then(|| decimals_arg(3));
-            if delta <= *max {
-                Ok(())
-            } else {
-                let number = |v: U256| show(&DynSolValue::Uint(v, 256), places);
-                fail(Some(format!(
-                    "{} !~= {} (max delta: {}, real delta: {})",
-                    show(left, places),
-                    show(right, places),
-                    number(*max),
-                    number(delta)
-                )))
-            }
-        }
-        ("assertApproxEqRel", [left, right, DynSolValue::Uint(max, _), ..]) => {
-            let places = decimals.then(|| decimals_arg(3));
-            let shown = format!("{} !~= {}", show(left, places), show(right, places));
-            let percent = |v: U256| format!("{}%", format_units(v, 16));
-            let right_magnitude = magnitude(right)?;
-            if right_magnitude.is_zero() {
-                if left == right {
-                    Ok(())
-                } else {
-                    fail(Some(format!(
-                        "{shown} (max delta: {}, real delta: undefined)",
-                        percent(*max)
-                    )))
-                }
-            } else {
-                let delta = distance(left, right)?;
-                match delta.checked_mul(U256::from(10u64.pow(18))) {
-                    None => fail(Some("overflow in delta calculation".into())),
-                    Some(scaled) => {
-                        let relative = scaled / right_magnitude;
-                        if relative <= *max {
-                            Ok(())
-                        } else {
-                            fail(Some(format!(
-                                "{shown} (max delta: {}, real delta: {})",
-                                percent(*max),
-                                percent(relative)
-                            )))
-                        }
-                    }
-                }
-            }
-        }
-        _ => return None,
-    };
-    Some(result)
+use alloy_dyn_abi::{DynSolType, DynSolValue};
+use alloy_primitives::utils::format_units;
+use alloy_primitives::{Selector, U256, U512, hex, keccak256};
+
+use super::{Answer, fail};
+
+/// What an assertion checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Check {
+    /// `assertTrue` (`true`) and `assertFalse` (`false`).
+    Is(bool),
+    /// `left <op> right`; `decimals` variants take a third argument to format with.
+    Compare { op: Op, decimals: bool },
+    /// `|left - right| <= max`.
+    ApproxAbs { decimals: bool },
+    /// `|left - right| / |right| <= max` in 1e18 fixed point.
+    ApproxRel { decimals: bool },
 }
 
-/// How forge prints a value in an assertion message: numbers in decimal, addresses
-/// checksummed, bytes in lowercase hex, strings raw, arrays as `[a, b]`.
-fn display(value: &DynSolValue) -> String {
+/// A comparison and its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Eq,
+    Ne,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+}
+
+impl Op {
+    fn holds(self, order: Ordering) -> bool {
+        match self {
+            Op::Eq => order.is_eq(),
+            Op::Ne => order.is_ne(),
+            Op::Lt => order.is_lt(),
+            Op::Gt => order.is_gt(),
+            Op::Le => order.is_le(),
+            Op::Ge => order.is_ge(),
+        }
+    }
+
+    /// What a failure shows between the operands: the operator that does hold.
+    fn inverse(self) -> &'static str {
+        match self {
+            Op::Eq => "!=",
+            Op::Ne => "==",
+            Op::Lt => ">=",
+            Op::Gt => "<=",
+            Op::Le => ">",
+            Op::Ge => "<",
+        }
+    }
+}
+
+/// One assertion overload.
+struct Assertion {
+    check: Check,
+    /// Parameter types, the error string excluded.
+    params: Vec<DynSolType>,
+    /// Whether a `string` error follows them.
+    with_error: bool,
+}
+
+/// Every assertion overload by selector.
+static ASSERTIONS: LazyLock<HashMap<Selector, Assertion>> = LazyLock::new(table);
+
+/// forge's assertion overloads: each name with its parameter lists, each with and without
+/// a trailing `string` error.
+fn table() -> HashMap<Selector, Assertion> {
+    const EQ_TYPES: [&str; 7] = [
+        "bool", "uint256", "int256", "address", "bytes32", "string", "bytes",
+    ];
+    let pairs = |types: &mut dyn Iterator<Item = String>| -> Vec<Vec<String>> {
+        types.map(|t| vec![t.clone(), t]).collect()
+    };
+    let numeric = |extra: &[&str]| -> Vec<Vec<String>> {
+        ["uint256", "int256"]
+            .iter()
+            .map(|t| {
+                let mut params = vec![t.to_string(), t.to_string()];
+                params.extend(extra.iter().map(|e| e.to_string()));
+                params
+            })
+            .collect()
+    };
+    let mut eq_lists = pairs(&mut EQ_TYPES.iter().map(|t| t.to_string()));
+    eq_lists.extend(pairs(&mut EQ_TYPES.iter().map(|t| format!("{t}[]"))));
+
+    let mut entries: Vec<(String, Check, Vec<Vec<String>>)> = vec![
+        (
+            "assertTrue".into(),
+            Check::Is(true),
+            vec![vec!["bool".into()]],
+        ),
+        (
+            "assertFalse".into(),
+            Check::Is(false),
+            vec![vec!["bool".into()]],
+        ),
+    ];
+    for (name, op) in [
+        ("Eq", Op::Eq),
+        ("NotEq", Op::Ne),
+        ("Lt", Op::Lt),
+        ("Gt", Op::Gt),
+        ("Le", Op::Le),
+        ("Ge", Op::Ge),
+    ] {
+        let plain = if matches!(op, Op::Eq | Op::Ne) {
+            eq_lists.clone()
+        } else {
+            numeric(&[])
+        };
+        let compare = |decimals| Check::Compare { op, decimals };
+        entries.push((format!("assert{name}"), compare(false), plain));
+        entries.push((
+            format!("assert{name}Decimal"),
+            compare(true),
+            numeric(&["uint256"]),
+        ));
+    }
+    for (name, abs) in [("Abs", true), ("Rel", false)] {
+        let check = |decimals| {
+            if abs {
+                Check::ApproxAbs { decimals }
+            } else {
+                Check::ApproxRel { decimals }
+            }
+        };
+        // The max delta is always a uint256, also for int256 operands.
+        entries.push((
+            format!("assertApproxEq{name}"),
+            check(false),
+            numeric(&["uint256"]),
+        ));
+        entries.push((
+            format!("assertApproxEq{name}Decimal"),
+            check(true),
+            numeric(&["uint256", "uint256"]),
+        ));
+    }
+
+    let mut table = HashMap::new();
+    for (name, check, lists) in entries {
+        for params in lists {
+            for with_error in [false, true] {
+                let mut all = params.clone();
+                if with_error {
+                    all.push("string".into());
+                }
+                let signature = format!("{name}({})", all.join(","));
+                let selector = Selector::from_slice(&keccak256(signature.as_bytes())[..4]);
+                let params = params
+                    .iter()
+                    .map(|t| DynSolType::parse(t).expect("the table's types are Solidity types"))
+                    .collect();
+                table.insert(
+                    selector,
+                    Assertion {
+                        check,
+                        params,
+                        with_error,
+                    },
+                );
+            }
+        }
+    }
+    table
+}
+
+/// Runs the assertion `data` calls, or `None` when `selector` is no assertion.
+pub(super) fn run(selector: Selector, data: &[u8]) -> Option<Answer> {
+    let assertion = ASSERTIONS.get(&selector)?;
+    let mut types = assertion.params.clone();
+    if assertion.with_error {
+        types.push(DynSolType::String);
+    }
+    let decoded = match DynSolType::Tuple(types).abi_decode_params(&data[4..]) {
+        Ok(DynSolValue::Tuple(values)) => values,
+        Ok(single) => vec![single],
+        Err(e) => return Some(Err(fail(e.to_string()))),
+    };
+    let (args, error) = match decoded.split_last() {
+        Some((error, args)) if assertion.with_error => {
+            (args.to_vec(), error.as_str().map(str::to_owned))
+        }
+        _ => (decoded, None),
+    };
+    Some(match check(assertion.check, &args) {
+        Ok(()) => Ok(Vec::new()),
+        Err(detail) => {
+            let prefix = error.unwrap_or_else(|| "assertion failed".into());
+            Err(fail(match detail {
+                Some(detail) => format!("{prefix}: {detail}"),
+                None => prefix,
+            }))
+        }
+    })
+}
+
+/// `Ok` when the assertion holds; else the detail forge shows after the prefix (none for
+/// `assertTrue`/`assertFalse`).
+fn check(check: Check, args: &[DynSolValue]) -> Result<(), Option<String>> {
+    let decimals = |at: usize| args.get(at).and_then(DynSolValue::as_uint).map(|(d, _)| d);
+    match check {
+        Check::Is(expected) => match args.first().and_then(DynSolValue::as_bool) {
+            Some(value) if value == expected => Ok(()),
+            _ => Err(None),
+        },
+        Check::Compare { op, decimals: with } => {
+            let (left, right) = (&args[0], &args[1]);
+            let order = if matches!(op, Op::Eq | Op::Ne) {
+                if left == right {
+                    Ordering::Equal
+                } else {
+                    Ordering::Less
+                }
+            } else {
+                numeric_order(left, right)
+            };
+            if op.holds(order) {
+                return Ok(());
+            }
+            let units = if with { decimals(2) } else { None };
+            Err(Some(format!(
+                "{} {} {}",
+                show(left, units),
+                op.inverse(),
+                show(right, units)
+            )))
+        }
+        Check::ApproxAbs { decimals: with } => {
+            let max = decimals(2).unwrap_or_default();
+            let delta = delta(&args[0], &args[1]);
+            if delta <= max {
+                return Ok(());
+            }
+            let units = if with { decimals(3) } else { None };
+            let number = |v: U256| show(&DynSolValue::Uint(v, 256), units);
+            Err(Some(format!(
+                "{} !~= {} (max delta: {}, real delta: {})",
+                show(&args[0], units),
+                show(&args[1], units),
+                number(max),
+                number(delta)
+            )))
+        }
+        Check::ApproxRel { decimals: with } => {
+            let max = decimals(2).unwrap_or_default();
+            let right = magnitude(&args[1]);
+            let delta = delta(&args[0], &args[1]);
+            let real = if right.is_zero() {
+                if delta.is_zero() {
+                    return Ok(());
+                }
+                "undefined".to_string()
+            } else {
+                let wide = |v: U256| U512::from_be_slice(&v.to_be_bytes::<32>());
+                let scaled = wide(delta) * U512::from(10u64.pow(18)) / wide(right);
+                let bytes = scaled.to_be_bytes::<64>();
+                if bytes[..32].iter().any(|&b| b != 0) {
+                    return Err(Some("overflow in delta calculation".into()));
+                }
+                let relative = U256::from_be_slice(&bytes[32..]);
+                if relative <= max {
+                    return Ok(());
+                }
+                percent(relative)
+            };
+            let units = if with { decimals(3) } else { None };
+            Err(Some(format!(
+                "{} !~= {} (max delta: {}, real delta: {real})",
+                show(&args[0], units),
+                show(&args[1], units),
+                percent(max)
+            )))
+        }
+    }
+}
+
+/// A relative delta in 1e18 fixed point as forge shows it: a percentage with 16 decimals.
+fn percent(relative: U256) -> String {
+    format!(
+        "{}%",
+        format_units(relative, 16).unwrap_or_else(|_| relative.to_string())
+    )
+}
+
+/// The order of two `uint256` or two `int256` values.
+fn numeric_order(left: &DynSolValue, right: &DynSolValue) -> Ordering {
+    match (left, right) {
+        (DynSolValue::Int(l, _), DynSolValue::Int(r, _)) => l.cmp(r),
+        (l, r) => l.as_uint().map(|v| v.0).cmp(&r.as_uint().map(|v| v.0)),
+    }
+}
+
+/// `|value|` of a `uint256` or `int256`.
+fn magnitude(value: &DynSolValue) -> U256 {
+    match value {
+        DynSolValue::Int(i, _) => i.unsigned_abs(),
+        other => other.as_uint().map(|v| v.0).unwrap_or_default(),
+    }
+}
+
+/// `|left - right|` of two `uint256` or two `int256` (saturating at 2^256 - 1 for
+/// operands of opposite signs far apart).
+fn delta(left: &DynSolValue, right: &DynSolValue) -> U256 {
+    match (left, right) {
+        (DynSolValue::Int(l, _), DynSolValue::Int(r, _)) => {
+            if l.is_negative() == r.is_negative() {
+                (*l - *r).unsigned_abs()
+            } else {
+                l.unsigned_abs().saturating_add(r.unsigned_abs())
+            }
+        }
+        (l, r) => {
+            let (l, r) = (magnitude(l), magnitude(r));
+            l.abs_diff(r)
+        }
+    }
+}
+
+/// A value as forge shows it in assertion messages: numbers in decimal (with `decimals`
+/// places when given), checksummed addresses, `0x` hex for bytes, strings as they are,
+/// arrays as `[a, b]`.
+fn show(value: &DynSolValue, decimals: Option<U256>) -> String {
+    let places = decimals.and_then(|d| u8::try_from(d).ok());
     match value {
         DynSolValue::Bool(b) => b.to_string(),
-        DynSolValue::Uint(v, _) => v.to_string(),
-        DynSolValue::Int(v, _) => v.to_string(),
+        DynSolValue::Uint(u, _) => match places {
+            Some(p) => format_units(*u, p).unwrap_or_else(|_| u.to_string()),
+            None => u.to_string(),
+        },
+        DynSolValue::Int(i, _) => match places {
+            Some(p) => format_units(*i, p).unwrap_or_else(|_| i.to_string()),
+            None => i.to_string(),
+        },
         DynSolValue::Address(a) => a.to_checksum(None),
         DynSolValue::FixedBytes(word, size) => hex::encode_prefixed(&word[..*size]),
         DynSolValue::Bytes(bytes) => hex::encode_prefixed(bytes),
         DynSolValue::String(s) => s.clone(),
-        DynSolValue::Array(items) | DynSolValue::FixedArray(items) => {
-            let items: Vec<String> = items.iter().map(display).collect();
-            format!("[{}]", items.join(", "))
+        DynSolValue::Array(values) | DynSolValue::FixedArray(values) => {
+            let shown: Vec<String> = values.iter().map(|v| show(v, decimals)).collect();
+            format!("[{}]", shown.join(", "))
         }
         other => format!("{other:?}"),
-    }
-}
-
-/// A number with `places` decimals (`format_units`): 1.5e18 with 18 is `1.500000000000000000`.
-fn format_decimal(value: &DynSolValue, places: u32) -> String {
-    match value {
-        DynSolValue::Uint(v, _) => format_units(*v, places),
-        DynSolValue::Int(v, _) => {
-            let text = format_units(v.unsigned_abs(), places);
-            if v.is_negative() {
-                format!("-{text}")
-            } else {
-                text
-            }
-        }
-        other => display(other),
-    }
-}
-
-/// `value / 10^places` written out with all `places` decimals.
-fn format_units(value: U256, places: u32) -> String {
-    if places == 0 {
-        return value.to_string();
-    }
-    let digits = value.to_string();
-    let places = places as usize;
-    let padded = format!("{digits:0>width$}", width = places + 1);
-    let (whole, fraction) = padded.split_at(padded.len() - places);
-    format!("{whole}.{fraction}")
-}
-
-/// The order of two numbers of the same kind.
-fn compare(left: &DynSolValue, right: &DynSolValue) -> Option<std::cmp::Ordering> {
-    match (left, right) {
-        (DynSolValue::Uint(l, _), DynSolValue::Uint(r, _)) => Some(l.cmp(r)),
-        (DynSolValue::Int(l, _), DynSolValue::Int(r, _)) => Some(l.cmp(r)),
-        _ => None,
-    }
-}
-
-/// `|left - right|` of two numbers of the same kind.
-fn distance(left: &DynSolValue, right: &DynSolValue) -> Option<U256> {
-    match (left, right) {
-        (DynSolValue::Uint(l, _), DynSolValue::Uint(r, _)) => Some(l.abs_diff(*r)),
-        (DynSolValue::Int(l, _), DynSolValue::Int(r, _)) => Some(int_distance(*l, *r)),
-        _ => None,
-    }
-}
-
-/// `|l - r|` without overflow (the difference of two int256 can exceed int256).
-fn int_distance(l: I256, r: I256) -> U256 {
-    if l.is_negative() == r.is_negative() {
-        l.unsigned_abs().abs_diff(r.unsigned_abs())
-    } else {
-        l.unsigned_abs() + r.unsigned_abs()
-    }
-}
-
-/// `|value|` of a number.
-fn magnitude(value: &DynSolValue) -> Option<U256> {
-    match value {
-        DynSolValue::Uint(v, _) => Some(*v),
-        DynSolValue::Int(v, _) => Some(v.unsigned_abs()),
-        _ => None,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloy_dyn_abi::JsonAbiExt;
+    use alloy_json_abi::Function;
+    use alloy_primitives::I256;
+    use alloy_sol_types::{Revert, SolError};
 
-    fn uint(v: u64) -> DynSolValue {
+    /// Runs `signature` with `args` and returns the revert message, `None` when it holds.
+    fn message(signature: &str, args: &[DynSolValue]) -> Option<String> {
+        let function = Function::parse(signature).unwrap();
+        // `abi_encode_input` starts with the selector.
+        let calldata = function.abi_encode_input(args).unwrap();
+        match run(function.selector(), &calldata).expect("an assertion") {
+            Ok(_) => None,
+            Err(revert) => Some(Revert::abi_decode(&revert).unwrap().reason),
+        }
+    }
+
+    fn uint(v: u128) -> DynSolValue {
         DynSolValue::Uint(U256::from(v), 256)
     }
 
@@ -242,96 +389,142 @@ mod tests {
         DynSolValue::String(s.into())
     }
 
-    fn failure(name: &str, args: &[DynSolValue]) -> String {
-        check(name, args).unwrap().unwrap_err()
+    #[test]
+    fn the_table_has_forge_stds_overloads() {
+        // 4 truth + 2×14×2 eq/ne + 4×2×2 ordered + 6×2×2 decimal + 4×2×2 approx.
+        assert_eq!(ASSERTIONS.len(), 4 + 56 + 16 + 24 + 16);
+        let known = |s: &str| ASSERTIONS.contains_key(&Selector::from_slice(&keccak256(s)[..4]));
+        // Selectors from forge-std 1.9.7's Vm.sol.
+        assert!(known("assertEq(uint256,uint256)"));
+        assert!(known("assertEq(bytes32[],bytes32[],string)"));
+        assert!(known(
+            "assertApproxEqRelDecimal(int256,int256,uint256,uint256,string)"
+        ));
+        assert!(!known("assertEq(uint8,uint8)"));
+        assert_eq!(
+            Selector::from_slice(&keccak256("assertEq(uint256,uint256)")[..4]),
+            Selector::from(hex!("98296c54"))
+        );
     }
 
     #[test]
     fn messages_are_forges() {
-        assert_eq!(
-            failure("assertEq", &[uint(1), uint(2)]),
-            "assertion failed: 1 != 2"
-        );
-        assert_eq!(
-            failure("assertNotEq", &[uint(1), uint(1)]),
-            "assertion failed: 1 == 1"
-        );
-        assert_eq!(
-            failure("assertGt", &[uint(1), uint(2)]),
-            "assertion failed: 1 <= 2"
-        );
-        assert_eq!(
-            failure("assertLt", &[uint(2), uint(2), text("x small")]),
-            "x small: 2 >= 2"
-        );
-        assert_eq!(
-            failure("assertGe", &[int(-3), int(2)]),
-            "assertion failed: -3 < 2"
-        );
-        assert_eq!(
-            failure("assertLe", &[uint(3), uint(2)]),
-            "assertion failed: 3 > 2"
-        );
-        assert_eq!(
-            failure("assertTrue", &[DynSolValue::Bool(false)]),
-            "assertion failed"
-        );
-        assert_eq!(
-            failure("assertFalse", &[DynSolValue::Bool(true), text("no")]),
-            "no"
-        );
-        let address = DynSolValue::Address(alloy_primitives::address!(
-            "0x7109709ecfa91a80626ff3989d68f67f5b1dd12d"
-        ));
-        assert_eq!(
-            failure(
-                "assertEq",
-                &[address, DynSolValue::Address(Default::default())]
+        let cases: Vec<(&str, Vec<DynSolValue>, Option<&str>)> = vec![
+            (
+                "assertEq(uint256,uint256)",
+                vec![uint(1), uint(2)],
+                Some("assertion failed: 1 != 2"),
             ),
-            "assertion failed: 0x7109709ECfa91a80626fF3989D68f67F5b1DD12D != 0x0000000000000000000000000000000000000000"
-        );
-        let list = |v: &[u64]| DynSolValue::Array(v.iter().map(|&x| uint(x)).collect());
-        assert_eq!(
-            failure("assertEq", &[list(&[1, 2]), list(&[1])]),
-            "assertion failed: [1, 2] != [1]"
-        );
-        assert_eq!(
-            failure(
-                "assertEqDecimal",
-                &[uint(1_500_000_000_000_000_000), uint(1), uint(18)]
+            ("assertEq(uint256,uint256)", vec![uint(2), uint(2)], None),
+            (
+                "assertNotEq(uint256,uint256)",
+                vec![uint(1), uint(1)],
+                Some("assertion failed: 1 == 1"),
             ),
-            "assertion failed: 1.500000000000000000 != 0.000000000000000001"
-        );
-        assert_eq!(
-            failure("assertApproxEqAbs", &[uint(10), uint(20), uint(5)]),
-            "assertion failed: 10 !~= 20 (max delta: 5, real delta: 10)"
-        );
-        assert_eq!(
-            failure(
-                "assertApproxEqRel",
-                &[uint(110), uint(100), uint(10u64.pow(16))]
+            (
+                "assertGt(uint256,uint256)",
+                vec![uint(1), uint(2)],
+                Some("assertion failed: 1 <= 2"),
             ),
-            "assertion failed: 110 !~= 100 (max delta: 1.0000000000000000%, real delta: 10.0000000000000000%)"
-        );
-        assert_eq!(
-            failure("assertApproxEqRel", &[uint(1), uint(0), uint(1)]),
-            "assertion failed: 1 !~= 0 (max delta: 0.0000000000000001%, real delta: undefined)"
-        );
-    }
-
-    #[test]
-    fn holding_assertions_pass_and_other_names_are_not_assertions() {
-        assert_eq!(check("assertEq", &[text("a"), text("a")]), Some(Ok(())));
-        assert_eq!(check("assertLe", &[int(-5), int(-5)]), Some(Ok(())));
-        assert_eq!(
-            check("assertApproxEqAbs", &[int(-2), int(2), uint(4)]),
-            Some(Ok(()))
-        );
-        assert_eq!(
-            check("assertApproxEqRel", &[uint(0), uint(0), uint(0)]),
-            Some(Ok(()))
-        );
-        assert_eq!(check("warp", &[uint(1)]), None);
-        assert_eq!(int_distance(I256::MIN, I256::MAX), U256::MAX);
+            (
+                "assertLt(uint256,uint256,string)",
+                vec![uint(2), uint(2), text("x small")],
+                Some("x small: 2 >= 2"),
+            ),
+            (
+                "assertLe(int256,int256)",
+                vec![int(-1), int(-2)],
+                Some("assertion failed: -1 > -2"),
+            ),
+            (
+                "assertGe(int256,int256)",
+                vec![int(-2), int(-1)],
+                Some("assertion failed: -2 < -1"),
+            ),
+            (
+                "assertTrue(bool)",
+                vec![DynSolValue::Bool(false)],
+                Some("assertion failed"),
+            ),
+            (
+                "assertTrue(bool,string)",
+                vec![DynSolValue::Bool(false), text("nope")],
+                Some("nope"),
+            ),
+            ("assertFalse(bool)", vec![DynSolValue::Bool(false)], None),
+            (
+                "assertEq(address,address)",
+                vec![
+                    DynSolValue::Address(alloy_primitives::Address::with_last_byte(1)),
+                    DynSolValue::Address(alloy_primitives::Address::with_last_byte(2)),
+                ],
+                Some(
+                    "assertion failed: 0x0000000000000000000000000000000000000001 != 0x0000000000000000000000000000000000000002",
+                ),
+            ),
+            (
+                "assertEq(string,string)",
+                vec![text("a"), text("b")],
+                Some("assertion failed: a != b"),
+            ),
+            (
+                "assertEq(uint256[],uint256[])",
+                vec![
+                    DynSolValue::Array(vec![uint(1), uint(2)]),
+                    DynSolValue::Array(vec![uint(1)]),
+                ],
+                Some("assertion failed: [1, 2] != [1]"),
+            ),
+            (
+                "assertEq(bytes,bytes)",
+                vec![DynSolValue::Bytes(vec![0xab]), DynSolValue::Bytes(vec![])],
+                Some("assertion failed: 0xab != 0x"),
+            ),
+            (
+                "assertEqDecimal(uint256,uint256,uint256)",
+                vec![
+                    uint(1_500_000_000_000_000_000),
+                    uint(2_000_000_000_000_000_000),
+                    uint(18),
+                ],
+                Some("assertion failed: 1.500000000000000000 != 2.000000000000000000"),
+            ),
+            (
+                "assertApproxEqAbs(uint256,uint256,uint256)",
+                vec![uint(100), uint(110), uint(5)],
+                Some("assertion failed: 100 !~= 110 (max delta: 5, real delta: 10)"),
+            ),
+            (
+                "assertApproxEqAbs(int256,int256,uint256)",
+                vec![int(-3), int(4), uint(7)],
+                None,
+            ),
+            (
+                "assertApproxEqRel(uint256,uint256,uint256)",
+                vec![uint(100), uint(110), uint(10_000_000_000_000_000)],
+                Some(
+                    "assertion failed: 100 !~= 110 (max delta: 1.0000000000000000%, real delta: 9.0909090909090909%)",
+                ),
+            ),
+            (
+                "assertApproxEqRel(uint256,uint256,uint256)",
+                vec![uint(0), uint(0), uint(0)],
+                None,
+            ),
+            (
+                "assertApproxEqRel(uint256,uint256,uint256)",
+                vec![uint(1), uint(0), uint(0)],
+                Some(
+                    "assertion failed: 1 !~= 0 (max delta: 0.0000000000000000%, real delta: undefined)",
+                ),
+            ),
+        ];
+        for (signature, args, expected) in cases {
+            assert_eq!(
+                message(signature, &args).as_deref(),
+                expected,
+                "{signature} {args:?}"
+            );
+        }
     }
 }

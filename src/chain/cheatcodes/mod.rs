@@ -1,410 +1,406 @@
-//! forge's cheatcodes, answered at forge's address
-//! ([`CHEATCODE_ADDRESS`]) for chains that turn them on
-//! ([`Chain::enable_cheatcodes`](super::Chain::enable_cheatcodes)): what forge test contracts,
-//! their `setUp()` and their handlers call through forge-std's `vm`.
+//! forge's cheatcodes: calls to [`CHEATCODE_ADDRESS`] answered by harvey instead of by code,
+//! so that existing Foundry suites (forge-std's `Test`, handlers using `vm.prank`,
+//! `vm.warp`, ...) run on harvey's chain.
 //!
-//! A call to the address is decoded against the table of implemented cheatcodes
-//! (`table.rs`) and answered without running code; forge's semantics and messages are the
-//! reference (`assert.rs` for the assertions). A selector the project's `Vm` interface
-//! declares but harvey does not implement reverts, naming the cheatcode, and is recorded so
-//! that the campaign reports it ([`UnsupportedCheatcode`]); any other selector reverts like
-//! forge's unknown cheatcode.
+//! [`Cheatcodes`] is the state (pranks, labels, what was created, the cheatcodes a suite
+//! called that harvey lacks); [`Cheatcodes::apply`] decodes one call to the cheatcode
+//! address and runs it against the EVM context. The handlers live by topic: `env` (block,
+//! chain and accounts), `prank`. The inspector that routes calls here is `chain::hooks`.
 //!
-//! Implemented: `warp`, `roll`, `fee`, `chainId`, `deal`, `label`, `getLabel`, `store`,
-//! `load`, `etch`, `getNonce`, `setNonce`, `prank`/`startPrank` (with an origin too),
-//! `stopPrank`, `assume`, and every `assert*` of forge-std 1.9's `Vm`.
+//! Differences from forge, on purpose: failures revert with `Error(string)` (forge uses its
+//! own `CheatcodeError(string)`, which every tool decodes to the same text), and a cheatcode
+//! that is a real forge cheatcode (in the ABI of a compiled `Vm`/`VmSafe`) but that harvey
+//! does not implement reverts saying so, rather than as an unknown selector.
 
 mod assert;
-mod table;
+mod env;
+pub(super) mod expect;
+mod prank;
+mod vars;
 
-use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
+use std::collections::HashMap;
 
-use alloy_dyn_abi::{DynSolType, DynSolValue};
-use alloy_primitives::{Address, B256, Bytes, Selector, U256, address};
-use alloy_sol_types::{Revert, SolError};
-use revm::bytecode::Bytecode;
-use revm::context::{ContextTr, JournalTr};
-use revm::context_interface::journaled_state::account::JournaledAccountTr;
+use alloy_json_abi::JsonAbi;
+use alloy_primitives::{Address, B256, Bytes, Selector, U256, address, hex};
+use alloy_sol_types::{Revert, SolCall, SolError, SolInterface, SolValue, sol};
+use revm::handler::MainnetContext;
 use revm::interpreter::{CallInputs, CallOutcome, Gas, InstructionResult, InterpreterResult};
 
-use super::vm::Ctx;
-use crate::project::Artifacts;
-use table::Known;
+use super::vm::Db;
+pub(super) use prank::Pranks;
 
-/// Where forge's cheatcodes live: `address(uint160(uint256(keccak256("hevm cheat code"))))`.
+/// Where forge (and forge-std's `vm`) expects the cheatcodes: `address(uint160(uint256(
+/// keccak256("hevm cheat code"))))`.
 pub const CHEATCODE_ADDRESS: Address = address!("0x7109709ECfa91a80626fF3989D68f67F5b1DD12D");
 
-/// Hardhat's `console.log` address, which forge-std's `console` (and its `bound`) call: a
-/// call there never consumes a prank, as in forge.
+/// Hardhat's and forge-std's `console.log` address. Calls there are not calls for the
+/// purposes of pranks (forge skips them too); the account has no code, so they succeed.
 pub const CONSOLE_ADDRESS: Address = address!("0x000000000000000000636F6e736F6c652e6c6f67");
 
-/// forge's global failure flag: slot `bytes32("failed")` of [`CHEATCODE_ADDRESS`], which
-/// forge-std's `fail()` sets.
-pub(crate) const GLOBAL_FAIL_SLOT: U256 = U256::from_limbs([0, 0, 0, 0x6661_696c_6564_0000]);
+/// The storage slot of [`CHEATCODE_ADDRESS`] that holds forge's global failure flag:
+/// `bytes32("failed")`, written by forge-std's `fail()` and read by `failed()`.
+pub(super) const FAILED_SLOT: U256 = U256::from_be_bytes(hex!(
+    "6661696c65640000000000000000000000000000000000000000000000000000"
+));
 
-/// What `vm.assume(false)` reverts with (forge's `MAGIC_ASSUME`, raw bytes).
+/// The revert data of `vm.assume(false)`: forge's raw magic bytes (not ABI-encoded).
 const MAGIC_ASSUME: &[u8] = b"FOUNDRY::ASSUME";
 
-/// Whether revert data is a rejected `vm.assume`: forge discards such calls.
-pub(crate) fn is_assume_rejection(output: &[u8]) -> bool {
-    output == MAGIC_ASSUME
+internal! {
+    /// Whether `output` (a call's revert data) is `vm.assume(false)` rejecting the input.
+    fn is_assume_rejection(output: &[u8]) -> bool {
+        output == MAGIC_ASSUME
+    }
 }
 
-/// A call to a forge cheatcode that harvey does not implement.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct UnsupportedCheatcode {
-    /// Its signature, as the project's `Vm` interface declares it.
-    pub(crate) signature: String,
-    /// The contract that called it.
-    pub(crate) caller: Address,
+internal! {
+    /// A forge cheatcode a suite called that harvey does not implement.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    struct UnsupportedCheatcode {
+        /// Its signature, `"ffi(string[])"`.
+        pub signature: String,
+        /// The account that called it.
+        pub caller: Address,
+    }
 }
 
-/// A `vm.prank`/`vm.startPrank` waiting for, or applying to, the calls of one frame.
-#[derive(Debug, Clone)]
-struct Prank {
-    /// The contract that called `vm.prank`: only its calls are pranked.
-    prank_caller: Address,
-    new_caller: Address,
-    new_origin: Option<Address>,
-    /// `tx.origin` while the pranked call runs is restored to this after it.
-    old_origin: Address,
-    /// `vm.prank`: applies to the next call only.
-    single_call: bool,
-    /// Whether it applied to a call yet.
-    used: bool,
+sol! {
+    /// The cheatcodes harvey implements, as forge-std 1.9.7's `Vm.sol` declares them.
+    #[allow(missing_docs)]
+    interface Vm {
+        function warp(uint256 newTimestamp) external;
+        function roll(uint256 newHeight) external;
+        function fee(uint256 newBasefee) external;
+        function chainId(uint256 newChainId) external;
+        function getBlockTimestamp() external view returns (uint256 timestamp);
+        function getBlockNumber() external view returns (uint256 height);
+        function deal(address account, uint256 newBalance) external;
+        function label(address account, string calldata newLabel) external;
+        function getLabel(address account) external view returns (string memory currentLabel);
+        function addr(uint256 privateKey) external pure returns (address keyAddr);
+        function store(address target, bytes32 slot, bytes32 value) external;
+        function load(address target, bytes32 slot) external view returns (bytes32 data);
+        function etch(address target, bytes calldata newRuntimeBytecode) external;
+        function getNonce(address account) external view returns (uint64 nonce);
+        function setNonce(address account, uint64 newNonce) external;
+        function prank(address msgSender) external;
+        function prank(address msgSender, address txOrigin) external;
+        function startPrank(address msgSender) external;
+        function startPrank(address msgSender, address txOrigin) external;
+        function stopPrank() external;
+        function assume(bool condition) external pure;
+        function record() external;
+        function envUint(string calldata name) external view returns (uint256 value);
+        function envAddress(string calldata name) external view returns (address value);
+        function envBool(string calldata name) external view returns (bool value);
+        function envString(string calldata name) external view returns (string memory value);
+        function envOr(string calldata name, uint256 defaultValue) external view returns (uint256 value);
+        function envOr(string calldata name, address defaultValue) external view returns (address value);
+        function envOr(string calldata name, bool defaultValue) external view returns (bool value);
+        function envOr(string calldata name, string calldata defaultValue) external view returns (string memory value);
+        function sign(uint256 privateKey, bytes32 digest) external pure returns (uint8 v, bytes32 r, bytes32 s);
+        function expectRevert() external;
+        function expectRevert(bytes4 revertData) external;
+        function expectRevert(bytes calldata revertData) external;
+        function accesses(address target) external returns (bytes32[] memory readSlots, bytes32[] memory writeSlots);
+        function toString(address value) external pure returns (string memory stringifiedValue);
+        function toString(bytes calldata value) external pure returns (string memory stringifiedValue);
+        function toString(bytes32 value) external pure returns (string memory stringifiedValue);
+        function toString(bool value) external pure returns (string memory stringifiedValue);
+        function toString(uint256 value) external pure returns (string memory stringifiedValue);
+        function toString(int256 value) external pure returns (string memory stringifiedValue);
+    }
+}
+
+/// What a cheatcode handler returns: ABI-encoded return data, or revert data.
+type Answer = std::result::Result<Vec<u8>, Vec<u8>>;
+
+/// A failing cheatcode's revert data: `Error(message)`.
+fn fail(message: impl Into<String>) -> Vec<u8> {
+    Revert::from(message.into()).abi_encode()
+}
+
+/// The return data of `vm.toString`: `text` ABI-encoded.
+fn shown(text: String) -> Vec<u8> {
+    Vm::toString_0Call::abi_encode_returns(&text)
 }
 
 /// The cheatcodes' state on one chain.
-#[derive(Debug)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct Cheatcodes {
-    known: HashMap<Selector, Known>,
-    /// Every cheatcode of the project's `Vm` interfaces, by selector.
-    forge: HashMap<Selector, String>,
-    /// `vm.label` names.
+    /// Signatures of forge's cheatcodes by selector (from the compiled `Vm`/`VmSafe`
+    /// interfaces), to tell an unsupported cheatcode from an unknown selector.
+    known: HashMap<Selector, String>,
+    /// Active pranks (per sequence: [`Cheatcodes::reset`] clears them).
+    pub(super) pranks: Pranks,
+    /// Labels given with `vm.label`; the chain merges them after each transaction.
     labels: HashMap<Address, String>,
-    /// Labels given since the chain last took them (to name accounts in reports).
+    /// Labels given since the chain last took them.
     new_labels: Vec<(Address, String)>,
-    /// Pranks by the journal depth of the frame that made them.
-    pranks: BTreeMap<usize, Prank>,
-    /// The first unsupported cheatcode called since the last take.
+    /// The first unsupported cheatcode called since the chain last took it.
     unsupported: Option<UnsupportedCheatcode>,
-    /// Contracts created since the last take.
-    created: Vec<Address>,
+    /// Storage slots read and written since `vm.record()`, by account; `None` when not
+    /// recording.
+    pub(super) accesses: Option<HashMap<Address, Accesses>>,
+    /// The armed `vm.expectRevert`.
+    pub(super) expected_revert: Option<expect::ExpectedRevert>,
+}
+
+/// The storage slots one account's code read and wrote since `vm.record()`, in order (an
+/// SSTORE counts as a read and a write, as in forge).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct Accesses {
+    reads: Vec<B256>,
+    writes: Vec<B256>,
 }
 
 impl Cheatcodes {
-    /// The cheatcodes for a chain of `artifacts` (whose `Vm` interfaces name the cheatcodes
-    /// harvey does not implement).
-    pub(super) fn new(artifacts: &Arc<Artifacts>) -> Cheatcodes {
+    /// Records an SLOAD (`write == false`) or SSTORE of `slot` by `account`'s storage, when
+    /// recording.
+    pub(in crate::chain) fn record_access(&mut self, account: Address, slot: U256, write: bool) {
+        if let Some(accesses) = self.accesses.as_mut() {
+            let entry = accesses.entry(account).or_default();
+            entry.reads.push(slot.into());
+            if write {
+                entry.writes.push(slot.into());
+            }
+        }
+    }
+}
+
+impl Cheatcodes {
+    /// Cheatcodes that know forge's signatures from `abis` (the compiled `Vm`/`VmSafe`).
+    pub(super) fn new<'a>(abis: impl IntoIterator<Item = &'a JsonAbi>) -> Cheatcodes {
+        let known = abis
+            .into_iter()
+            .flat_map(|abi| abi.functions())
+            .map(|function| (function.selector(), function.signature()))
+            .collect();
         Cheatcodes {
-            known: table::known(),
-            forge: table::forge_cheatcodes(artifacts),
-            labels: HashMap::new(),
-            new_labels: Vec::new(),
-            pranks: BTreeMap::new(),
-            unsupported: None,
-            created: Vec::new(),
+            known,
+            ..Cheatcodes::default()
         }
     }
 
-    /// Forgets the state of a sequence (pranks): the chain went back to its base state.
-    pub(super) fn reset(&mut self) {
-        self.pranks.clear();
-    }
-
-    /// The `vm.label` names given since the last take, in order.
-    pub(super) fn take_labels(&mut self) -> Vec<(Address, String)> {
-        std::mem::take(&mut self.new_labels)
-    }
-
-    pub(super) fn take_unsupported(&mut self) -> Option<UnsupportedCheatcode> {
-        self.unsupported.take()
-    }
-
-    pub(super) fn take_created(&mut self) -> Vec<Address> {
-        std::mem::take(&mut self.created)
-    }
-
-    /// A contract creation ended: record the contract.
-    pub(super) fn created(&mut self, address: Address) {
-        self.created.push(address);
-    }
-
-    /// Answers a call to [`CHEATCODE_ADDRESS`].
-    pub(super) fn answer(&mut self, ctx: &mut Ctx, inputs: &CallInputs) -> CallOutcome {
-        let data = inputs.input.as_bytes(ctx).to_vec();
-        let result = self.run(ctx, inputs.caller, &data);
-        let (result, output) = match result {
+    /// Runs the cheatcode `inputs` calls (a call to [`CHEATCODE_ADDRESS`]) and returns
+    /// its outcome: it costs no gas beyond the call's.
+    pub(super) fn apply(
+        &mut self,
+        context: &mut MainnetContext<Db>,
+        inputs: &CallInputs,
+    ) -> CallOutcome {
+        let data = inputs.input.bytes(context);
+        let answer = self.dispatch(context, inputs, &data);
+        let (result, output) = match answer {
             Ok(output) => (InstructionResult::Return, output),
-            Err(Failure::Revert(output)) => (InstructionResult::Revert, output),
-            Err(Failure::Message(message)) => (
-                InstructionResult::Revert,
-                Revert::from(message).abi_encode().into(),
-            ),
+            Err(output) => (InstructionResult::Revert, output),
         };
         CallOutcome::new(
-            InterpreterResult {
-                result,
-                output,
-                gas: Gas::new(inputs.gas_limit),
-            },
+            InterpreterResult::new(result, Bytes::from(output), Gas::new(inputs.gas_limit)),
             inputs.return_memory_offset.clone(),
         )
     }
 
-    /// Runs the cheatcode `data` calls for `caller`.
-    fn run(&mut self, ctx: &mut Ctx, caller: Address, data: &[u8]) -> Result<Bytes, Failure> {
+    fn dispatch(
+        &mut self,
+        context: &mut MainnetContext<Db>,
+        inputs: &CallInputs,
+        data: &[u8],
+    ) -> Answer {
         let Some(selector) = data.get(..4).map(Selector::from_slice) else {
-            return Err(Failure::Message(
-                "unknown cheatcode: calldata shorter than a selector".into(),
-            ));
+            return Err(self.unknown(data));
         };
-        let Some(known) = self.known.get(&selector) else {
-            return Err(match self.forge.get(&selector) {
-                Some(signature) => {
-                    let message = format!(
-                        "harvey does not support the cheatcode `{signature}` (called by {caller})"
-                    );
-                    self.unsupported.get_or_insert(UnsupportedCheatcode {
-                        signature: signature.clone(),
-                        caller,
-                    });
-                    Failure::Message(message)
-                }
-                None => Failure::Message(format!(
-                    "unknown cheatcode with selector {selector}; you may have a mismatch between the `Vm` interface (likely in `forge-std`) and the `forge` version"
-                )),
+        if let Some(answer) = assert::run(selector, data) {
+            return answer;
+        }
+        if !Vm::VmCalls::valid_selector(selector.0) {
+            return Err(match self.known.get(&selector) {
+                Some(signature) => self.unsupported(signature.clone(), inputs.caller),
+                None => self.unknown(data),
             });
-        };
-        let name = known.name;
-        let args = match DynSolType::Tuple(known.params.clone()).abi_decode_params(&data[4..]) {
-            Ok(DynSolValue::Tuple(args)) => args,
-            Ok(_) => Vec::new(),
-            Err(e) => return Err(Failure::Message(format!("{name}: {e}"))),
-        };
-        if let Some(result) = assert::check(name, &args) {
-            return result.map(|()| Bytes::new()).map_err(Failure::Message);
         }
-        self.plain(ctx, caller, name, &args)
+        let call = Vm::VmCalls::abi_decode(data).map_err(|e| fail(e.to_string()))?;
+        self.run(context, inputs, call)
     }
 
-    /// The cheatcodes that are not assertions.
-    fn plain(
-        &mut self,
-        ctx: &mut Ctx,
-        caller: Address,
-        name: &str,
-        args: &[DynSolValue],
-    ) -> Result<Bytes, Failure> {
-        let uint = |i: usize| args.get(i).and_then(DynSolValue::as_uint).map(|(v, _)| v);
-        let addr = |i: usize| args.get(i).and_then(DynSolValue::as_address);
-        let word = |i: usize| {
-            args.get(i)
-                .and_then(DynSolValue::as_fixed_bytes)
-                .map(|(w, _)| U256::from_be_slice(w))
-        };
-        let nothing = Ok(Bytes::new());
-        match (name, addr(0)) {
-            ("warp", _) => {
-                ctx.block.timestamp = uint(0).unwrap_or_default();
-                nothing
-            }
-            ("roll", _) => {
-                ctx.block.number = uint(0).unwrap_or_default();
-                nothing
-            }
-            ("fee", _) => {
-                ctx.block.basefee = uint(0).unwrap_or_default().saturating_to();
-                nothing
-            }
-            ("chainId", _) => {
-                let id = uint(0).unwrap_or_default();
-                if id > U256::from(u64::MAX) {
-                    return Err(Failure::Message("chain ID must be less than 2^64".into()));
-                }
-                ctx.cfg.chain_id = id.to();
-                nothing
-            }
-            ("deal", Some(who)) => {
-                let journal = ctx.journal_mut();
-                let Ok(mut account) = journal.load_account_mut(who);
-                account.data.set_balance(uint(1).unwrap_or_default());
-                nothing
-            }
-            ("label", Some(who)) => {
-                let label = args
-                    .get(1)
-                    .and_then(DynSolValue::as_str)
-                    .unwrap_or_default();
-                self.labels.insert(who, label.to_string());
-                self.new_labels.push((who, label.to_string()));
-                nothing
-            }
-            ("getLabel", Some(who)) => {
-                let label = match self.labels.get(&who) {
-                    Some(label) => label.clone(),
-                    None => format!("unlabeled:{who}"),
-                };
-                Ok(DynSolValue::String(label).abi_encode_params().into())
-            }
-            ("store", Some(who)) => {
-                let (slot, value) = (word(1).unwrap_or_default(), word(2).unwrap_or_default());
-                let journal = ctx.journal_mut();
-                let Ok(mut account) = journal.load_account_mut(who);
-                account.data.touch();
-                let _ = account.data.sstore(slot, value, false);
-                nothing
-            }
-            ("load", Some(who)) => {
-                let slot = word(1).unwrap_or_default();
-                let journal = ctx.journal_mut();
-                let _ = journal.load_account(who);
-                let Ok(value) = journal.sload(who, slot);
-                let value = B256::from(value.data);
-                Ok(DynSolValue::FixedBytes(value, 32)
-                    .abi_encode_params()
-                    .into())
-            }
-            ("etch", Some(who)) => {
-                let code = args
-                    .get(1)
-                    .and_then(DynSolValue::as_bytes)
-                    .unwrap_or_default();
-                let journal = ctx.journal_mut();
-                let _ = journal.load_account(who);
-                journal.set_code(who, Bytecode::new_raw(Bytes::copy_from_slice(code)));
-                nothing
-            }
-            ("getNonce", Some(who)) => {
-                let journal = ctx.journal_mut();
-                let Ok(account) = journal.load_account(who);
-                let nonce = U256::from(account.data.info.nonce);
-                Ok(DynSolValue::Uint(nonce, 64).abi_encode_params().into())
-            }
-            ("setNonce", Some(who)) => {
-                let nonce: u64 = uint(1).unwrap_or_default().saturating_to();
-                let journal = ctx.journal_mut();
-                let Ok(mut account) = journal.load_account_mut(who);
-                if nonce < account.data.nonce() {
-                    return Err(Failure::Message(format!(
-                        "new nonce ({nonce}) must be strictly equal to or higher than the account's current nonce ({})",
-                        account.data.nonce()
-                    )));
-                }
-                account.data.set_nonce(nonce);
-                nothing
-            }
-            ("prank" | "startPrank", Some(who)) => {
-                self.start_prank(ctx, caller, who, addr(1), name == "prank")?;
-                nothing
-            }
-            ("stopPrank", _) => {
-                let depth = ctx.journal_ref().depth();
-                self.pranks.remove(&depth);
-                nothing
-            }
-            ("assume", _) => match args.first() {
-                Some(DynSolValue::Bool(true)) => nothing,
-                _ => Err(Failure::Revert(Bytes::from_static(MAGIC_ASSUME))),
-            },
-            _ => Err(Failure::Message(format!(
-                "{name}: arguments that do not decode"
-            ))),
-        }
+    /// The revert of a selector no cheatcode has: forge's message.
+    fn unknown(&self, data: &[u8]) -> Vec<u8> {
+        let mut selector = [0u8; 4];
+        let len = data.len().min(4);
+        selector[..len].copy_from_slice(&data[..len]);
+        fail(format!(
+            "unknown cheatcode with selector 0x{}; you may have a mismatch between the `Vm` interface (likely in `forge-std`) and the `forge` version",
+            hex::encode(selector)
+        ))
     }
 
-    /// `vm.prank`/`vm.startPrank` from `caller`'s frame, with forge's rules for a prank
-    /// already set there.
-    fn start_prank(
-        &mut self,
-        ctx: &mut Ctx,
-        caller: Address,
-        new_caller: Address,
-        new_origin: Option<Address>,
-        single_call: bool,
-    ) -> Result<(), Failure> {
-        let depth = ctx.journal_ref().depth();
-        if let Some(existing) = self.pranks.get(&depth) {
-            if !existing.used {
-                return Err(Failure::Message(
-                    "cannot overwrite a prank until it is applied at least once".into(),
-                ));
-            }
-            if single_call && !existing.single_call {
-                return Err(Failure::Message(
-                    "cannot override an ongoing prank with a single vm.prank; use vm.startPrank to override the current prank".into(),
-                ));
-            }
-        }
-        self.pranks.insert(
-            depth,
-            Prank {
-                prank_caller: caller,
-                new_caller,
-                new_origin,
-                old_origin: ctx.tx.caller,
-                single_call,
-                used: false,
-            },
+    /// Records a real forge cheatcode harvey lacks, and the revert that says so.
+    fn unsupported(&mut self, signature: String, caller: Address) -> Vec<u8> {
+        let message = format!(
+            "harvey does not support the cheatcode `{signature}` (called by {caller}); remove the call or run this suite with forge"
         );
-        Ok(())
+        self.unsupported
+            .get_or_insert(UnsupportedCheatcode { signature, caller });
+        fail(message)
     }
 
-    /// Before a call (or creation) from `caller` at journal depth `depth`: the sender it is
-    /// made as, when a prank of that frame applies (setting `tx.origin` too if the prank
-    /// has one).
-    pub(super) fn pranked_sender(
+    fn run(
         &mut self,
-        ctx: &mut Ctx,
-        caller: Address,
-        depth: usize,
-    ) -> Option<Address> {
-        let prank = self.pranks.get_mut(&depth)?;
-        if prank.prank_caller != caller {
-            return None;
+        context: &mut MainnetContext<Db>,
+        inputs: &CallInputs,
+        call: Vm::VmCalls,
+    ) -> Answer {
+        use Vm::VmCalls as C;
+        let depth = context.journaled_state.inner.depth;
+        match call {
+            C::prank_0(c) => self
+                .pranks
+                .start(context, inputs, depth, c.msgSender, None, true),
+            C::prank_1(c) => {
+                self.pranks
+                    .start(context, inputs, depth, c.msgSender, Some(c.txOrigin), true)
+            }
+            C::startPrank_0(c) => {
+                self.pranks
+                    .start(context, inputs, depth, c.msgSender, None, false)
+            }
+            C::startPrank_1(c) => {
+                self.pranks
+                    .start(context, inputs, depth, c.msgSender, Some(c.txOrigin), false)
+            }
+            C::stopPrank(_) => {
+                self.pranks.stop(depth);
+                Ok(Vec::new())
+            }
+            C::assume(c) => {
+                if c.condition {
+                    Ok(Vec::new())
+                } else {
+                    Err(MAGIC_ASSUME.to_vec())
+                }
+            }
+            C::label(c) => {
+                self.labels.insert(c.account, c.newLabel.clone());
+                self.new_labels.push((c.account, c.newLabel));
+                Ok(Vec::new())
+            }
+            C::getLabel(c) => {
+                let label = self
+                    .labels
+                    .get(&c.account)
+                    .cloned()
+                    .unwrap_or_else(|| format!("unlabeled:{}", c.account));
+                Ok(Vm::getLabelCall::abi_encode_returns(&label))
+            }
+            C::expectRevert_0(_) => expect::arm(&mut self.expected_revert, depth, None),
+            C::expectRevert_1(c) => {
+                let reason = Bytes::copy_from_slice(c.revertData.as_slice());
+                expect::arm(&mut self.expected_revert, depth, Some(reason))
+            }
+            C::expectRevert_2(c) => {
+                expect::arm(&mut self.expected_revert, depth, Some(c.revertData))
+            }
+            C::envUint(c) => vars::read::<U256>(&c.name, None).map(|v| v.abi_encode()),
+            C::envAddress(c) => vars::read::<Address>(&c.name, None).map(|v| v.abi_encode()),
+            C::envBool(c) => vars::read::<bool>(&c.name, None).map(|v| v.abi_encode()),
+            C::envString(c) => vars::read::<String>(&c.name, None).map(|v| v.abi_encode()),
+            C::envOr_0(c) => vars::read(&c.name, Some(c.defaultValue)).map(|v| v.abi_encode()),
+            C::envOr_1(c) => vars::read(&c.name, Some(c.defaultValue)).map(|v| v.abi_encode()),
+            C::envOr_2(c) => vars::read(&c.name, Some(c.defaultValue)).map(|v| v.abi_encode()),
+            C::envOr_3(c) => vars::read(&c.name, Some(c.defaultValue)).map(|v| v.abi_encode()),
+            C::record(_) => {
+                self.accesses = Some(HashMap::new());
+                Ok(Vec::new())
+            }
+            C::accesses(c) => {
+                let found = self
+                    .accesses
+                    .as_ref()
+                    .and_then(|all| all.get(&c.target))
+                    .cloned()
+                    .unwrap_or_default();
+                Ok(Vm::accessesCall::abi_encode_returns(&Vm::accessesReturn {
+                    readSlots: found.reads,
+                    writeSlots: found.writes,
+                }))
+            }
+            C::toString_0(c) => Ok(shown(c.value.to_checksum(None))),
+            C::toString_1(c) => Ok(shown(hex::encode_prefixed(&c.value))),
+            C::toString_2(c) => Ok(shown(c.value.to_string())),
+            C::toString_3(c) => Ok(shown(c.value.to_string())),
+            C::toString_4(c) => Ok(shown(c.value.to_string())),
+            C::toString_5(c) => Ok(shown(c.value.to_string())),
+            other => env::run(context, other),
         }
-        prank.used = true;
-        if let Some(origin) = prank.new_origin {
-            ctx.tx.caller = origin;
-        }
-        Some(prank.new_caller)
     }
 
-    /// After a call (or creation) made at journal depth `depth` that a prank applied to:
-    /// `tx.origin` back, and a single-call prank spent.
-    pub(super) fn after_pranked(&mut self, ctx: &mut Ctx, depth: usize) {
-        let Some(prank) = self.pranks.get(&depth) else {
-            return;
-        };
-        if !prank.used {
-            return;
-        }
-        if prank.new_origin.is_some() {
-            ctx.tx.caller = prank.old_origin;
-        }
-        if prank.single_call {
-            self.pranks.remove(&depth);
-        }
+    /// The labels given since the last take, oldest first.
+    pub(super) fn take_labels(&mut self) -> Vec<(Address, String)> {
+        std::mem::take(&mut self.new_labels)
     }
-}
 
-/// How a cheatcode failed: raw revert data, or a message (`Error(string)`).
-enum Failure {
-    Revert(Bytes),
-    Message(String),
+    /// The first unsupported cheatcode called since the last take.
+    pub(super) fn take_unsupported(&mut self) -> Option<UnsupportedCheatcode> {
+        self.unsupported.take()
+    }
+
+    /// Ends a sequence: forgets what applies to the next calls (pranks, recording, an
+    /// expected revert).
+    pub(super) fn reset(&mut self) {
+        self.pranks = Pranks::default();
+        self.accesses = None;
+        self.expected_revert = None;
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloy_primitives::keccak256;
 
     #[test]
-    fn the_failure_slot_is_bytes32_failed() {
-        let mut expected = [0u8; 32];
-        expected[..6].copy_from_slice(b"failed");
-        assert_eq!(GLOBAL_FAIL_SLOT, U256::from_be_bytes(expected));
+    fn addresses_and_slots_are_forges() {
+        let hashed = keccak256("hevm cheat code");
+        assert_eq!(CHEATCODE_ADDRESS, Address::from_slice(&hashed[12..]));
+        assert_eq!(&FAILED_SLOT.to_be_bytes::<32>()[..6], b"failed");
         assert!(is_assume_rejection(b"FOUNDRY::ASSUME"));
-        assert!(!is_assume_rejection(b"FOUNDRY::ASSUM"));
+        assert!(!is_assume_rejection(b"FOUNDRY::ASSUME2"));
+    }
+
+    #[test]
+    fn selectors_are_forge_stds() {
+        // Selectors from forge-std 1.9.7's Vm.sol.
+        assert_eq!(Vm::warpCall::SELECTOR, hex!("e5d6bf02"));
+        assert_eq!(Vm::prank_0Call::SELECTOR, hex!("ca669fa7"));
+        assert_eq!(Vm::startPrank_1Call::SELECTOR, hex!("45b56078"));
+        assert_eq!(Vm::assumeCall::SELECTOR, hex!("4c63e562"));
+        assert_eq!(Vm::labelCall::SELECTOR, hex!("c657c718"));
+    }
+
+    #[test]
+    fn unknown_and_unsupported_messages() {
+        let abi: JsonAbi =
+            JsonAbi::parse(["function ffi(string[] calldata) external returns (bytes memory)"])
+                .unwrap();
+        let mut cheats = Cheatcodes::new([&abi]);
+        let ffi = abi.functions().next().unwrap().selector();
+        assert_eq!(
+            cheats.known.get(&ffi).map(String::as_str),
+            Some("ffi(string[])")
+        );
+        let revert = cheats.unsupported("ffi(string[])".into(), Address::ZERO);
+        let message = Revert::abi_decode(&revert).unwrap().reason;
+        assert!(message.starts_with("harvey does not support the cheatcode `ffi(string[])`"));
+        assert_eq!(
+            cheats.take_unsupported().map(|u| u.signature),
+            Some("ffi(string[])".into())
+        );
+        assert_eq!(cheats.take_unsupported(), None);
+        let unknown = Revert::abi_decode(&cheats.unknown(&hex!("b32e2421"))).unwrap();
+        assert!(
+            unknown
+                .reason
+                .starts_with("unknown cheatcode with selector 0xb32e2421; ")
+        );
     }
 }
