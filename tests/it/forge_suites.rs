@@ -175,3 +175,25 @@ fn a_reverting_set_up_and_bad_names_are_errors() {
         "known contracts are listed: {err}"
     );
 }
+
+/// The bug the macro test below finds, by direct calls: three `up`s from 26 reach 29, and
+/// `boost` there goes past the cap.
+#[test]
+fn the_thermostat_overheats_by_direct_calls() {
+    let (mut chain, thermostat) = crate::support::deployed("Thermostat");
+    for _ in 0..3 {
+        chain.call(thermostat, "up()", ()).unwrap();
+    }
+    chain.call(thermostat, "boost()", ()).unwrap();
+    let holds: bool = chain
+        .view(thermostat, "echidna_never_overheats()", ())
+        .unwrap();
+    assert!(!holds);
+}
+
+/// `#[harvey::forge_suite]` as users write it, on a property contract of the repo's own
+/// project: the planted bug fails the test with the property's name. The expected message
+/// leaves out the sequence: a user's `HARVEY_*` variables may change the budget.
+#[harvey::forge_suite("Thermostat", runs = 20_000, seed = 1)]
+#[should_panic(expected = "invariant `echidna_never_overheats` violated")]
+fn thermostat_properties() {}
