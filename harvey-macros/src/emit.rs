@@ -33,12 +33,6 @@ fn check_signature(function: &ItemFn) -> syn::Result<()> {
             "an invariant is a plain Rust function (no `extern`)",
         ));
     }
-    if let Some(test) = function.attrs.iter().find(|a| a.path().is_ident("test")) {
-        return Err(syn::Error::new(
-            test.span(),
-            "remove `#[test]`: `#[harvey::invariant]` already makes the function a test",
-        ));
-    }
     if !sig.generics.params.is_empty() {
         return Err(syn::Error::new(
             sig.generics.span(),
@@ -60,20 +54,32 @@ fn check_signature(function: &ItemFn) -> syn::Result<()> {
     Ok(())
 }
 
-/// The `#[test]` that runs the campaign.
-pub(crate) fn invariant_test(
-    args: InvariantArgs,
-    mut function: ItemFn,
-) -> syn::Result<TokenStream> {
-    check_signature(&function)?;
-    // Attributes about the test itself belong on the emitted `#[test]`, not on the nested
-    // invariant function, where they would do nothing.
+/// Takes the attributes about the test itself (`should_panic`, `ignore`) off `function`, for
+/// the emitted `#[test]`: on the nested function they would do nothing. A `#[test]` of the
+/// user's is an error (`#[harvey::<attribute>]` makes the test).
+fn test_attributes(function: &mut ItemFn, attribute: &str) -> syn::Result<Vec<syn::Attribute>> {
+    if let Some(test) = function.attrs.iter().find(|a| a.path().is_ident("test")) {
+        return Err(syn::Error::new(
+            test.span(),
+            format!("remove `#[test]`: `#[harvey::{attribute}]` already makes the function a test"),
+        ));
+    }
     let (test_attrs, own_attrs) = function.attrs.drain(..).partition::<Vec<_>, _>(|attr| {
         TEST_ATTRIBUTES
             .iter()
             .any(|name| attr.path().is_ident(name))
     });
     function.attrs = own_attrs;
+    Ok(test_attrs)
+}
+
+/// The `#[test]` that runs the campaign.
+pub(crate) fn invariant_test(
+    args: InvariantArgs,
+    mut function: ItemFn,
+) -> syn::Result<TokenStream> {
+    check_signature(&function)?;
+    let test_attrs = test_attributes(&mut function, "invariant")?;
     let name = &function.sig.ident;
     let contracts = &args.contracts;
     let setup = match &args.setup {
@@ -133,17 +139,7 @@ pub(crate) fn suite_test(args: SuiteArgs, mut function: ItemFn) -> syn::Result<T
             "the body of a forge suite test is never run: leave it empty",
         ));
     }
-    if let Some(test) = function.attrs.iter().find(|a| a.path().is_ident("test")) {
-        return Err(syn::Error::new(
-            test.span(),
-            "remove `#[test]`: `#[harvey::forge_suite]` already makes the function a test",
-        ));
-    }
-    let (test_attrs, _) = function.attrs.drain(..).partition::<Vec<_>, _>(|attr| {
-        TEST_ATTRIBUTES
-            .iter()
-            .any(|name| attr.path().is_ident(name))
-    });
+    let test_attrs = test_attributes(&mut function, "forge_suite")?;
     let name = &function.sig.ident;
     let suite = &args.suite;
     let root = args.root.map_or_else(String::new, |r| r.value());

@@ -91,13 +91,9 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
             if inputs.target_address == CHEATCODE_ADDRESS {
                 return Some(cheats.apply(context, inputs));
             }
-            if inputs.target_address != CONSOLE_ADDRESS && !cheats.pranks.is_empty() {
-                let depth = context.journaled_state.depth();
-                if let Some((sender, origin)) = cheats.pranks.apply(depth, inputs.caller) {
+            if inputs.target_address != CONSOLE_ADDRESS {
+                if let Some(sender) = pranked(cheats, context, inputs.caller) {
                     inputs.caller = sender;
-                    if let Some(origin) = origin {
-                        context.tx.caller = origin;
-                    }
                 }
             }
         }
@@ -147,14 +143,8 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
     ) -> Option<CreateOutcome> {
         if let Some(cheats) = self.cheats.as_deref_mut() {
             self.frames.push(self.created.len());
-            if !cheats.pranks.is_empty() {
-                let depth = context.journaled_state.depth();
-                if let Some((sender, origin)) = cheats.pranks.apply(depth, inputs.caller()) {
-                    inputs.set_call(sender);
-                    if let Some(origin) = origin {
-                        context.tx.caller = origin;
-                    }
-                }
+            if let Some(sender) = pranked(cheats, context, inputs.caller()) {
+                inputs.set_call(sender);
             }
         }
         if self.observing {
@@ -207,4 +197,22 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
             );
         }
     }
+}
+
+/// The sender a prank of the running frame gives `caller`'s next call or creation, setting
+/// `tx.origin` too when the prank has one.
+fn pranked(
+    cheats: &mut Cheatcodes,
+    context: &mut MainnetContext<Db>,
+    caller: Address,
+) -> Option<Address> {
+    if cheats.pranks.is_empty() {
+        return None;
+    }
+    let depth = context.journaled_state.depth();
+    let (sender, origin) = cheats.pranks.apply(depth, caller)?;
+    if let Some(origin) = origin {
+        context.tx.caller = origin;
+    }
+    Some(sender)
 }
