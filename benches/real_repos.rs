@@ -41,6 +41,8 @@
 
 #[path = "peer/install.rs"]
 mod install;
+#[path = "support/repo.rs"]
+mod repo;
 #[path = "support/timing.rs"]
 mod timing;
 
@@ -49,6 +51,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use repo::run;
 use timing::{bench_seeds, censored_median, hits, ratio, show};
 
 /// A git tree to materialise: a repository at a pinned commit, into a directory of the copy.
@@ -339,44 +342,11 @@ fn dir_name(case: &str) -> String {
         .join("-")
 }
 
-fn mirrors() -> PathBuf {
-    std::env::var_os("HARVEY_REAL_REPOS_MIRRORS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/work/.mirror"))
-}
-
-/// Runs `command`, returning its stdout, or an error with its output.
-fn run(command: &mut Command, what: &str) -> Result<String, String> {
-    let output = command
-        .output()
-        .map_err(|e| format!("{what}: could not start: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "{what} failed ({}):\n{}{}",
-            output.status,
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
-}
-
 /// A fresh copy of `repo` with `case`'s change at `dir` (only ever a scratch directory).
 fn materialise(repo: &Repo, case: &Case, dir: &Path) -> Result<(), String> {
     let _ = std::fs::remove_dir_all(dir);
     for tree in repo.trees {
-        let into = dir.join(tree.into);
-        std::fs::create_dir_all(&into).map_err(|e| format!("{}: {e}", into.display()))?;
-        let git_dir = mirrors().join(tree.mirror).join("repo");
-        extract(&git_dir, tree.commit, &into).map_err(|e| {
-            format!(
-                "materialising {}@{} (is {} a git directory of github:{}?): {e}",
-                tree.mirror,
-                tree.commit,
-                git_dir.display(),
-                tree.mirror.replace('+', "/")
-            )
-        })?;
+        repo::materialise(tree.mirror, tree.commit, &dir.join(tree.into))?;
     }
     for file in repo.exclude {
         std::fs::remove_file(dir.join(file)).map_err(|e| format!("{file}: {e}"))?;
@@ -386,7 +356,7 @@ fn materialise(repo: &Repo, case: &Case, dir: &Path) -> Result<(), String> {
         Change::RepoPatch(patch) => {
             // With a git dir and this work tree, `git apply` patches the copy (a bare
             // `git apply` inside harvey's checkout would apply to harvey, or skip).
-            let git_dir = mirrors().join(repo.trees[0].mirror).join("repo");
+            let git_dir = repo::git_dir(repo.trees[0].mirror);
             run(
                 Command::new("git")
                     .arg(format!("--git-dir={}", git_dir.display()))
@@ -397,43 +367,8 @@ fn materialise(repo: &Repo, case: &Case, dir: &Path) -> Result<(), String> {
             )
             .map(drop)
         }
-        Change::Replace { file, from, to } => {
-            let path = dir.join(file);
-            let text = std::fs::read_to_string(&path).map_err(|e| format!("{file}: {e}"))?;
-            if text.matches(from).count() != 1 {
-                return Err(format!("{file}: `{from}` does not occur exactly once"));
-            }
-            std::fs::write(&path, text.replace(from, to)).map_err(|e| format!("{file}: {e}"))
-        }
+        Change::Replace { file, from, to } => repo::replace_once(dir, file, from, to),
     }
-}
-
-/// `git archive <commit> | tar -x -C <into>`.
-fn extract(git_dir: &Path, commit: &str, into: &Path) -> Result<(), String> {
-    let mut archive = Command::new("git")
-        .arg(format!("--git-dir={}", git_dir.display()))
-        .args(["archive", commit])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("git could not run: {e}"))?;
-    let tar = archive
-        .stdout
-        .take()
-        .map(Stdio::from)
-        .unwrap_or_else(Stdio::null);
-    let untar = run(
-        Command::new("tar").arg("-x").arg("-C").arg(into).stdin(tar),
-        "tar -x",
-    );
-    let archived = archive.wait_with_output().map_err(|e| e.to_string())?;
-    if !archived.status.success() {
-        return Err(format!(
-            "git archive: {}",
-            String::from_utf8_lossy(&archived.stderr).trim()
-        ));
-    }
-    untar.map(drop)
 }
 
 /// The solc both tools use for `solc`: harvey's shim, or a copy of it over another solcjs

@@ -111,22 +111,31 @@ pub(crate) fn write_project(
     }
     write("foundry.toml", &foundry_toml(root, settings))?;
     write(&format!("test/{name}.t.sol"), test)?;
-    let output = Command::new(forge)
-        .arg("build")
-        .current_dir(&dir)
-        .output()
-        .map_err(|e| format!("forge could not run: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "forge build failed for {name}:\n{}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        ));
+    ForgeProject::build(forge, &dir)
+}
+
+impl ForgeProject {
+    /// The forge project at `dir` (a generated one, or a materialised public suite),
+    /// compiled once with `forge build` (untimed) so that the timed runs only fuzz.
+    pub(crate) fn build(forge: &Path, dir: &Path) -> Result<ForgeProject, String> {
+        let output = Command::new(forge)
+            .arg("build")
+            .current_dir(dir)
+            .output()
+            .map_err(|e| format!("forge could not run: {e}"))?;
+        if !output.status.success() {
+            return Err(format!(
+                "forge build failed in {}:\n{}{}",
+                dir.display(),
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            ));
+        }
+        Ok(ForgeProject {
+            forge: forge.to_path_buf(),
+            dir: dir.to_path_buf(),
+        })
     }
-    Ok(ForgeProject {
-        forge: forge.to_path_buf(),
-        dir,
-    })
 }
 
 /// `forge test --fuzz-seed <seed>` in `project`, from scratch: forge replays persisted
@@ -142,26 +151,95 @@ pub(crate) fn test_command(project: &ForgeProject, seed: u64) -> Command {
 
 /// Runs forge's invariant fuzzer with `seed` until the first violation or its budget.
 pub(crate) fn time_to_violation(project: &ForgeProject, seed: u64) -> Result<ForgeRun, String> {
-    let mut command = test_command(project, seed);
+    let run = run_invariants(test_command(project, seed))?;
+    Ok(ForgeRun {
+        // A failing invariant, not a failing setUp: the invariant's run summary is printed.
+        found: run
+            .results
+            .iter()
+            .any(|r| r.failed && r.name == "invariant_holds"),
+        reported: run.reported,
+        wall: run.wall,
+    })
+}
+
+/// What forge's text output says of one invariant test.
+pub(crate) struct InvariantResult {
+    /// The `invariant_*` function, without `()`.
+    pub(crate) name: String,
+    /// Whether it failed (`[FAIL…]`), rather than passed.
+    pub(crate) failed: bool,
+    /// The calls forge counts for it (`calls: N` of its run summary; forge 1.7.1 counts
+    /// the calls of completed runs, so a campaign that failed in its first run says 0).
+    pub(crate) calls: u64,
+}
+
+/// One `forge test` run of invariant tests.
+pub(crate) struct InvariantsRun {
+    /// Each invariant test with a run summary `(runs: …, calls: …, reverts: …)`.
+    pub(crate) results: Vec<InvariantResult>,
+    /// The suite time forge reports (`finished in …`): fuzzing without process start.
+    pub(crate) reported: Option<Duration>,
+    /// Wall-clock time of the whole `forge test` process.
+    pub(crate) wall: Duration,
+}
+
+/// Runs `command` (a [`test_command`], narrowed as the caller likes) to its end and reads
+/// its text results; an error when it printed no invariant result (a failing setUp, a
+/// compile error).
+pub(crate) fn run_invariants(mut command: Command) -> Result<InvariantsRun, String> {
     let start = Instant::now();
     let output = command
         .output()
         .map_err(|e| format!("forge could not run: {e}"))?;
     let wall = start.elapsed();
     let stdout = String::from_utf8_lossy(&output.stdout);
-    // A failing invariant, not a failing setUp: the invariant's run summary is printed.
-    let found = stdout.contains("[FAIL") && stdout.contains("invariant_holds() (runs:");
-    if !found && !stdout.contains("[PASS") {
+    let results = invariant_results(&stdout);
+    if results.is_empty() {
         return Err(format!(
-            "forge test gave no result:\n{stdout}{}",
+            "forge test gave no invariant result:\n{stdout}{}",
             String::from_utf8_lossy(&output.stderr)
         ));
     }
-    Ok(ForgeRun {
-        found,
+    Ok(InvariantsRun {
+        results,
         reported: reported_time(&stdout),
         wall,
     })
+}
+
+/// The invariant results of forge's text output: `[PASS] invariant_a() (runs: 2000, calls:
+/// 50000, reverts: 3)`, or `[FAIL: reason]` with the summary on a following line (forge
+/// breaks the line after a failure's reason).
+fn invariant_results(stdout: &str) -> Vec<InvariantResult> {
+    let mut failed = false;
+    let mut results = Vec::new();
+    for line in stdout.lines() {
+        let line = line.trim();
+        if line.starts_with("[PASS]") {
+            failed = false;
+        } else if line.starts_with("[FAIL") {
+            failed = true;
+        }
+        let Some((head, summary)) = line.split_once(" (runs: ") else {
+            continue;
+        };
+        let Some(name) = head.split_whitespace().last() else {
+            continue;
+        };
+        let calls = summary
+            .split("calls: ")
+            .nth(1)
+            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        results.push(InvariantResult {
+            name: name.trim_end_matches("()").to_string(),
+            failed,
+            calls,
+        });
+    }
+    results
 }
 
 /// A `forge test --json` run, its failure events timed as they arrived.
