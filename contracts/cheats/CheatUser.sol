@@ -35,6 +35,13 @@ interface Vm {
     function toString(bytes32 value) external pure returns (string memory stringifiedValue);
     function assertEq(uint256 left, uint256 right, string calldata error) external pure;
     function assertApproxEqRel(uint256 left, uint256 right, uint256 maxPercentDelta) external pure;
+    struct Log {
+        bytes32[] topics;
+        bytes data;
+        address emitter;
+    }
+    function recordLogs() external;
+    function getRecordedLogs() external returns (Log[] memory logs);
 }
 
 /// Records who called it, for the prank tests.
@@ -244,5 +251,18 @@ contract CheatUser {
 
     function read() external view returns (uint256) {
         return stored;
+    }
+
+    event Noted(uint256 indexed what, string note);
+
+    /// Emits two events while recording, then takes them: how many, the first's topics and
+    /// data, its emitter, and how many a second take finds (none: taking drains).
+    function recordedLogs() external returns (uint256, bytes32, bytes32, bytes memory, address, uint256) {
+        vm.recordLogs();
+        emit Noted(7, "seven");
+        emit Noted(8, "eight");
+        Vm.Log[] memory logs = vm.getRecordedLogs();
+        uint256 again = vm.getRecordedLogs().length;
+        return (logs.length, logs[0].topics[0], logs[0].topics[1], logs[0].data, logs[0].emitter, again);
     }
 }

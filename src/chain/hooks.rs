@@ -187,6 +187,12 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
         }
     }
 
+    fn log(&mut self, _context: &mut MainnetContext<Db>, log: alloy_primitives::Log) {
+        if let Some(cheats) = self.cheats.as_deref_mut() {
+            cheats.record_log(&log);
+        }
+    }
+
     fn selfdestruct(&mut self, contract: Address, target: Address, value: alloy_primitives::U256) {
         if self.observing {
             <Observer as Inspector<MainnetContext<Db>, EthInterpreter>>::selfdestruct(

@@ -592,7 +592,7 @@ impl Chain {
     /// `vm.getBlockNumber`, `vm.deal`, `vm.label`, `vm.getLabel`, `vm.addr`, `vm.store`,
     /// `vm.load`, `vm.etch`, `vm.getNonce`, `vm.setNonce`, `vm.prank`, `vm.startPrank`,
     /// `vm.stopPrank`, `vm.assume`, `vm.expectRevert` (no argument, `bytes4`, `bytes`),
-    /// `vm.record`/`vm.accesses`, `vm.toString`, `vm.sign`, `vm.envUint`/`envAddress`/
+    /// `vm.record`/`vm.accesses`, `vm.recordLogs`/`vm.getRecordedLogs`, `vm.toString`, `vm.sign`, `vm.envUint`/`envAddress`/
     /// `envBool`/`envString`/`envOr` (those four types) and the assertions `vm.assert*`,
     /// with forge's semantics and messages (failures revert with `Error(string)` where
     /// forge uses its `CheatcodeError(string)`: the same text). Any other forge

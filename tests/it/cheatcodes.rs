@@ -416,3 +416,18 @@ fn env_cheatcodes_read_the_process_environment() {
         "{missing}"
     );
 }
+
+#[test]
+fn recorded_logs_are_taken_once_with_topics_data_and_emitter() {
+    let (mut chain, user) = cheating();
+    let outcome = chain.call(user, "recordedLogs()", ()).unwrap();
+    assert!(outcome.is_success(), "{}", outcome.status);
+    let (count, topic0, topic1, data, emitter, again) =
+        <(U256, B256, B256, Bytes, Address, U256)>::abi_decode_params(&outcome.output).unwrap();
+    assert_eq!(count, U256::from(2));
+    assert_eq!(topic0, alloy_primitives::keccak256("Noted(uint256,string)"));
+    assert_eq!(topic1, B256::from(U256::from(7)));
+    assert_eq!(String::abi_decode(&data).unwrap(), "seven");
+    assert_eq!(emitter, user);
+    assert_eq!(again, U256::ZERO);
+}

@@ -90,6 +90,14 @@ sol! {
         function stopPrank() external;
         function assume(bool condition) external pure;
         function record() external;
+        #[derive(Debug)]
+        struct Log {
+            bytes32[] topics;
+            bytes data;
+            address emitter;
+        }
+        function recordLogs() external;
+        function getRecordedLogs() external returns (Log[] memory logs);
         function envUint(string calldata name) external view returns (uint256 value);
         function envAddress(string calldata name) external view returns (address value);
         function envBool(string calldata name) external view returns (bool value);
@@ -144,6 +152,9 @@ pub(super) struct Cheatcodes {
     pub(super) accesses: Option<HashMap<Address, Accesses>>,
     /// The armed `vm.expectRevert`.
     pub(super) expected_revert: Option<expect::ExpectedRevert>,
+    /// Logs emitted since `vm.recordLogs()` (taken by `vm.getRecordedLogs()`); `None` when
+    /// not recording.
+    recorded_logs: Option<Vec<Vm::Log>>,
 }
 
 /// The storage slots one account's code read and wrote since `vm.record()`, in order (an
@@ -169,6 +180,18 @@ impl Cheatcodes {
 }
 
 impl Cheatcodes {
+    /// Records a log as it is emitted, when `vm.recordLogs()` is on (as forge, whatever
+    /// becomes of the frame that emitted it).
+    pub(in crate::chain) fn record_log(&mut self, log: &alloy_primitives::Log) {
+        if let Some(logs) = self.recorded_logs.as_mut() {
+            logs.push(Vm::Log {
+                topics: log.topics().to_vec(),
+                data: log.data.data.clone(),
+                emitter: log.address,
+            });
+        }
+    }
+
     /// Cheatcodes that know forge's signatures from `abis` (the compiled `Vm`/`VmSafe`).
     pub(super) fn new<'a>(abis: impl IntoIterator<Item = &'a JsonAbi>) -> Cheatcodes {
         let known = abis
@@ -312,6 +335,16 @@ impl Cheatcodes {
                 self.accesses = Some(HashMap::new());
                 Ok(Vec::new())
             }
+            C::recordLogs(_) => {
+                self.recorded_logs = Some(Vec::new());
+                Ok(Vec::new())
+            }
+            C::getRecordedLogs(_) => {
+                let logs = self.recorded_logs.as_mut().map(std::mem::take);
+                Ok(Vm::getRecordedLogsCall::abi_encode_returns(
+                    &logs.unwrap_or_default(),
+                ))
+            }
             C::accesses(c) => {
                 let found = self
                     .accesses
@@ -350,6 +383,7 @@ impl Cheatcodes {
         self.pranks = Pranks::default();
         self.accesses = None;
         self.expected_revert = None;
+        self.recorded_logs = None;
     }
 }
 
