@@ -73,19 +73,33 @@ pub struct SuiteTest {
 }
 
 /// Runs the campaign of one `#[harvey::forge_suite]` test: the settings start from
-/// foundry.toml's `[invariant]` (`runs`, `depth`, `fail_on_revert`) and `[fuzz] seed`, which
-/// the attribute and then the `HARVEY_*` variables override (a budget in the attribute,
+/// foundry.toml's `[invariant]` (`runs`, `depth`, `fail_on_revert`) and `[fuzz] seed`, then
+/// the suite's inline `forge-config` comments, which the attribute and then the `HARVEY_*`
+/// variables override (a budget in the attribute,
 /// `runs` or `time`, replaces foundry.toml's `runs`).
 pub fn run_suite(test: SuiteTest) {
     let root = Path::new(test.manifest_dir).join(test.root);
-    let foundry = ProjectConfig::discover_in(&root, &Environment::from_process())
-        .unwrap_or_else(|e| panic!("harvey: {}: the campaign could not run:\n{e}", test.name));
+    let environment = Environment::from_process();
+    let foundry = ProjectConfig::discover_in(&root, &environment)
+        .unwrap_or_else(|e| could_not_run(test.name, e));
+    // Compiled once per process: the campaign reuses it.
+    let artifacts = crate::project::compiled(&root).unwrap_or_else(|e| could_not_run(test.name, e));
+    let profile = environment.foundry_profile.as_deref().unwrap_or("default");
     let budget_given = test
         .attributes
         .iter()
         .any(|(name, _)| ["runs", "time"].contains(name));
-    let from_foundry = foundry.invariant.as_pairs();
-    let pairs: Vec<(&str, &str)> = from_foundry
+    // foundry.toml, then the suite's inline `forge-config` comments (as forge), then the
+    // attribute; `HARVEY_*` variables last.
+    let configured: Vec<(&str, String)> = foundry
+        .invariant
+        .as_pairs()
+        .into_iter()
+        .chain(crate::suite::inline_settings(
+            &artifacts, test.suite, profile,
+        ))
+        .collect();
+    let pairs: Vec<(&str, &str)> = configured
         .iter()
         .filter(|(name, _)| !(budget_given && *name == "runs"))
         .map(|(name, text)| (*name, text.as_str()))
@@ -115,10 +129,7 @@ fn run_test(campaign: Campaign<'_>, crate_dir: &Path, module_path: &str, name: &
         .name(filter.as_str())
         .regression_file(file, name)
         .on_progress(|p: &Progress| show_progress(&filter, p, &last_shown));
-    let outcome = match campaign.run() {
-        Ok(outcome) => outcome,
-        Err(e) => panic!("harvey: {name}: the campaign could not run:\n{e}"),
-    };
+    let outcome = campaign.run().unwrap_or_else(|e| could_not_run(name, e));
     // Warnings and the summary in one write, named by the test like the summary's first
     // line, so that parallel tests' output cannot split them.
     let mut out = String::new();
@@ -147,6 +158,11 @@ fn run_test(campaign: Campaign<'_>, crate_dir: &Path, module_path: &str, name: &
         }
         panic!("\n{}", report::failures_report(&failures, Some(&filter)));
     }
+}
+
+/// Fails test `name` with the error that kept its campaign from running.
+fn could_not_run(name: &str, error: crate::Error) -> ! {
+    panic!("harvey: {name}: the campaign could not run:\n{error}")
 }
 
 /// Writes a progress line straight to stderr (past the test harness's capture, which would

@@ -12,6 +12,7 @@
 //! [`Suite::finals`]). Where harvey differs from forge it says so in the doc of the item
 //! involved and in the README.
 
+mod inline;
 mod selection;
 
 use std::sync::Arc;
@@ -298,6 +299,24 @@ impl Suite {
             .map(|function| invariant_call(function.clone(), false))
             .collect()
     }
+}
+
+/// The inline `forge-config` settings (`runs`, `depth`, `fail_on_revert` of `profile`) in
+/// the source file of suite `name`, as `(setting, text)` pairs. An unknown name is the
+/// campaign's error to report: no settings then.
+pub(crate) fn inline_settings(
+    artifacts: &Artifacts,
+    name: &str,
+    profile: &str,
+) -> Vec<(&'static str, String)> {
+    let Ok(test) = artifacts.get(name) else {
+        return Vec::new();
+    };
+    test.sources
+        .iter()
+        .find(|file| file.path == test.source_path)
+        .map(|file| inline::invariant_settings(&file.content, profile))
+        .unwrap_or_default()
 }
 
 /// An invariant that calls `function` on the test contract; with `property`, a returned
