@@ -6,22 +6,12 @@ use alloy_dyn_abi::DynSolValue;
 use harvey::chain::{PanicCode, RevertReason, TxOutcome, TxStatus};
 use harvey::prelude::*;
 
-use crate::support::{assert_assert, deployed, send, uint};
+use crate::support::{assert_assert, assertion_events, deployed, send, uint};
 
 /// Calls `signature` on the freshly deployed `at` from the first sender.
 fn call(chain: &mut Chain, at: Address, signature: &str, args: &[DynSolValue]) -> TxOutcome {
     let from = chain.senders()[0];
     send(chain, from, at, signature, args, U256::ZERO)
-}
-
-/// The messages of every `AssertionFailed(string)` the chain's logs hold.
-fn assertion_events(chain: &Chain) -> Vec<String> {
-    chain
-        .events_of("AssertionFailed(string)")
-        .unwrap()
-        .into_iter()
-        .map(|(_, values)| values[0].as_str().unwrap().to_string())
-        .collect()
 }
 
 #[test]

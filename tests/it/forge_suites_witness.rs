@@ -27,13 +27,7 @@ pub(crate) fn fixture() -> PathBuf {
 pub(crate) fn environment() -> &'static Environment {
     static ENVIRONMENT: OnceLock<Environment> = OnceLock::new();
     ENVIRONMENT.get_or_init(|| {
-        let status = std::process::Command::new(fixture().join("npm-install"))
-            .status()
-            .expect("run the fixture's npm-install");
-        assert!(
-            status.success(),
-            "npm install of the fixture's forge-std failed"
-        );
+        support::npm_install(&fixture());
         Environment {
             harvey_solc: Some(shim().display().to_string()),
             ..support::environment()
@@ -239,17 +233,12 @@ fn releasing_more_than_held_fails_the_escrow_assert() {
 #[test]
 fn a_second_refund_emits_assertion_failed() {
     let (mut chain, escrow) = deployed("EscrowAssertions");
-    let messages = |chain: &Chain| -> Vec<String> {
-        chain
-            .events_of("AssertionFailed(string)")
-            .unwrap()
-            .into_iter()
-            .map(|(_, values)| values[0].as_str().unwrap().to_string())
-            .collect()
-    };
     assert!(call(&mut chain, escrow, "open(uint128)", &[uint(10)]).is_success());
     assert!(call(&mut chain, escrow, "refund()", &[]).is_success());
-    assert!(messages(&chain).is_empty());
+    assert!(support::assertion_events(&chain).is_empty());
     assert!(call(&mut chain, escrow, "refund()", &[]).is_success());
-    assert_eq!(messages(&chain), ["paid out more than deposited"]);
+    assert_eq!(
+        support::assertion_events(&chain),
+        ["paid out more than deposited"]
+    );
 }

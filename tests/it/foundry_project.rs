@@ -33,13 +33,7 @@ fn fixture() -> PathBuf {
 fn environment() -> &'static Environment {
     static ENVIRONMENT: OnceLock<Environment> = OnceLock::new();
     ENVIRONMENT.get_or_init(|| {
-        let status = std::process::Command::new(fixture().join("npm-install"))
-            .status()
-            .expect("run the fixture's npm-install");
-        assert!(
-            status.success(),
-            "npm install of the fixture's dependencies failed"
-        );
+        support::npm_install(&fixture());
         let data = Path::new(env!("CARGO_TARGET_TMPDIR")).join("foundry-project-data");
         let shims = repo().join("tools/solc-shim");
         for (version, command) in [

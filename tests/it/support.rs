@@ -187,3 +187,26 @@ pub(crate) fn failure(outcome: &Outcome) -> &Failure {
         )
     })
 }
+
+/// The messages of every `AssertionFailed(string)` the chain's logs hold.
+pub(crate) fn assertion_events(chain: &Chain) -> Vec<String> {
+    chain
+        .events_of("AssertionFailed(string)")
+        .unwrap()
+        .into_iter()
+        .map(|(_, values)| values[0].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Runs the `npm-install` script of the fixture project at `fixture` (its npm dependencies,
+/// installed on first use), failing the test when it fails.
+pub(crate) fn npm_install(fixture: &Path) {
+    let status = std::process::Command::new(fixture.join("npm-install"))
+        .status()
+        .expect("run the fixture's npm-install");
+    assert!(
+        status.success(),
+        "npm install of {}'s dependencies failed",
+        fixture.display()
+    );
+}
