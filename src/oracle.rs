@@ -143,10 +143,7 @@ impl<'a> Oracles<'a> {
         let chain = &*chain;
         let mut found = Vec::new();
         if let Some((cheat, site)) = unsupported {
-            let place = match site {
-                Some(site) => place_of(chain, site.code, site.pc, site.recent_jumps()),
-                None => unknown_place(chain, cheat.caller, u32::MAX),
-            };
+            let place = revert_place(chain, site, cheat.caller);
             found.push(Violation::UnsupportedCheatcode {
                 cheatcode: cheat.signature,
                 place,
@@ -160,19 +157,14 @@ impl<'a> Oracles<'a> {
             });
         }
         if let Some((code, origin)) = panic {
-            let place = match origin {
-                Some(site) => place_of(chain, site.code, site.pc, site.recent_jumps()),
-                // Unreachable for a Panic the EVM reported (its data comes from a REVERT
-                // the observer saw), but a report must not fail over it.
-                None => unknown_place(chain, Address::ZERO, u32::MAX),
-            };
+            // `None` is unreachable for a Panic the EVM reported (its data comes from a
+            // REVERT the observer saw), but a report must not fail over it.
+            let place = revert_place(chain, origin, Address::ZERO);
             found.push(Violation::Panic { code, place });
         }
         if let Some(origin) = revert {
-            let place = match origin {
-                Some(site) => place_of(chain, site.code, site.pc, site.recent_jumps()),
-                None => unknown_place(chain, Address::ZERO, u32::MAX),
-            };
+            // `None` for a halt: no REVERT ran.
+            let place = revert_place(chain, origin, Address::ZERO);
             found.push(Violation::Reverted {
                 reason: outcome.status.to_string(),
                 place,
@@ -322,29 +314,38 @@ fn violated(invariants: &[Invariant<'_>], chain: &Chain) -> Vec<Violation> {
 }
 
 /// Where the revert a transaction ended with began: the innermost frame of the chain of
-/// reverts its callers bubbled up (each one frame deeper than the next). Reverts are
-/// recorded innermost first; the transaction's own is the last. `None` for a halt.
+/// reverts its callers bubbled up. `None` for a halt.
 fn revert_origin(reverts: &[RevertSite]) -> Option<RevertSite> {
-    let mut origin = reverts.len().checked_sub(1)?;
-    while origin > 0 && reverts[origin - 1].depth == reverts[origin].depth + 1 {
+    bubbled_from(reverts, |_| true)
+}
+
+/// The revert that raised the Panic `code` of a transaction: that of the innermost frame
+/// whose revert its callers bubbled up with the same Panic.
+fn panic_origin(reverts: &[RevertSite], code: U256) -> Option<RevertSite> {
+    bubbled_from(reverts, |r| r.panic == Some(code))
+}
+
+/// The innermost revert of the chain that ends at the last revert `same` accepts: reverts
+/// are recorded innermost first, so step down from it while the revert just before is a
+/// direct callee's that `same` accepts too.
+fn bubbled_from(reverts: &[RevertSite], same: impl Fn(&RevertSite) -> bool) -> Option<RevertSite> {
+    let mut origin = reverts.iter().rposition(&same)?;
+    while origin > 0
+        && reverts[origin - 1].depth == reverts[origin].depth + 1
+        && same(&reverts[origin - 1])
+    {
         origin -= 1;
     }
     Some(reverts[origin])
 }
 
-/// The revert that raised the Panic `code` of a transaction: that of the innermost frame
-/// whose revert its callers bubbled up. Reverts are recorded innermost first; from the last
-/// Panic revert (the transaction's own), step down while the revert just before it is a
-/// direct callee's with the same Panic.
-fn panic_origin(reverts: &[RevertSite], code: U256) -> Option<RevertSite> {
-    let mut origin = reverts.iter().rposition(|r| r.panic == Some(code))?;
-    while origin > 0
-        && reverts[origin - 1].depth == reverts[origin].depth + 1
-        && reverts[origin - 1].panic == Some(code)
-    {
-        origin -= 1;
+/// The place of a revert `site` (with its frame's recent jumps), or of an unknown pc in
+/// `fallback`'s code when the trace shows none.
+fn revert_place(chain: &Chain, site: Option<RevertSite>, fallback: Address) -> Place {
+    match site {
+        Some(site) => place_of(chain, site.code, site.pc, site.recent_jumps()),
+        None => unknown_place(chain, fallback, u32::MAX),
     }
-    Some(reverts[origin])
 }
 
 /// The place of the instruction at `pc` in the code at `code`, with the source line of the

@@ -26,17 +26,20 @@ impl Callable<'_> {
     }
 }
 
+/// Whether `function` may change state: it is neither `view` nor `pure`.
+pub(crate) fn changes_state(function: &Function) -> bool {
+    !matches!(
+        function.state_mutability,
+        StateMutability::View | StateMutability::Pure
+    )
+}
+
 /// What the fuzzer can call on a contract with `abi`, in order: its state-changing
 /// functions (view and pure ones cannot change state), then `receive()`, then `fallback()`.
 /// The one definition of "callable" for building surfaces and checking setup's selections.
 pub(crate) fn callable(abi: &JsonAbi) -> impl Iterator<Item = Callable<'_>> {
     abi.functions()
-        .filter(|f| {
-            !matches!(
-                f.state_mutability,
-                StateMutability::View | StateMutability::Pure
-            )
-        })
+        .filter(|f| changes_state(f))
         .map(Callable::Function)
         .chain(abi.receive.as_ref().map(|_| Callable::Receive))
         .chain(abi.fallback.as_ref().map(|f| Callable::Fallback {

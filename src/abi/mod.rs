@@ -14,7 +14,7 @@ mod word;
 use alloy_dyn_abi::{DynSolType, DynSolValue};
 
 pub(crate) use bound::Bound;
-pub(crate) use callable::{Callable, callable};
+pub(crate) use callable::{Callable, callable, changes_state};
 pub(crate) use dictionary::Dictionary;
 pub(crate) use generate::generate;
 pub(crate) use mutate::{mutate, mutate_uint};

@@ -13,10 +13,10 @@
 use std::ops::RangeInclusive;
 
 use alloy_dyn_abi::{DynSolType, Specifier};
-use alloy_json_abi::{Function, StateMutability};
+use alloy_json_abi::Function;
 use alloy_primitives::{Address, I256, U256};
 
-use crate::abi::{Bound, callable, umax};
+use crate::abi::{Bound, callable, changes_state, umax};
 use crate::error::{Error, Result};
 use crate::project::ContractArtifact;
 
@@ -378,13 +378,10 @@ fn resolve(artifact: &ContractArtifact, signature: &str) -> Result<String> {
     if callable.contains(&normalized) {
         return Ok(normalized);
     }
-    let view = artifact.abi.functions().any(|f| {
-        f.signature() == normalized
-            && matches!(
-                f.state_mutability,
-                StateMutability::View | StateMutability::Pure
-            )
-    });
+    let view = artifact
+        .abi
+        .functions()
+        .any(|f| f.signature() == normalized && !changes_state(f));
     let why = if view {
         "is a view function, and the fuzzer calls only functions that can change state"
     } else {

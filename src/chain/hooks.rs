@@ -10,7 +10,9 @@ use revm::context::JournalTr;
 use revm::handler::MainnetContext;
 use revm::interpreter::interpreter::EthInterpreter;
 use revm::interpreter::interpreter_types::{InputsTr, Jumps};
-use revm::interpreter::{CallInputs, CallOutcome, CreateInputs, CreateOutcome, Interpreter};
+use revm::interpreter::{
+    CallInputs, CallOutcome, CreateInputs, CreateOutcome, Interpreter, InterpreterResult,
+};
 
 use super::cheatcodes::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS, Cheatcodes, expect};
 use super::vm::Db;
@@ -119,20 +121,7 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
         let pranked =
             inputs.target_address != CHEATCODE_ADDRESS && inputs.target_address != CONSOLE_ADDRESS;
         if let Some(cheats) = self.cheats.as_deref_mut().filter(|_| pranked) {
-            let depth = context.journaled_state.depth();
-            if !cheats.pranks.is_empty() {
-                if let Some(origin) = cheats.pranks.end(depth) {
-                    context.tx.caller = origin;
-                }
-            }
-            let result = &mut outcome.result;
-            expect::settle(
-                &mut cheats.expected_revert,
-                depth,
-                &mut result.result,
-                &mut result.output,
-                None,
-            );
+            frame_returned(cheats, context, &mut outcome.result, None);
         }
     }
 
@@ -169,18 +158,10 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
                 self.created.push(address);
             }
             if let Some(cheats) = self.cheats.as_deref_mut() {
-                let depth = context.journaled_state.depth();
-                if !cheats.pranks.is_empty() {
-                    if let Some(origin) = cheats.pranks.end(depth) {
-                        context.tx.caller = origin;
-                    }
-                }
-                let result = &mut outcome.result;
-                expect::settle(
-                    &mut cheats.expected_revert,
-                    depth,
-                    &mut result.result,
-                    &mut result.output,
+                frame_returned(
+                    cheats,
+                    context,
+                    &mut outcome.result,
                     Some(&mut outcome.address),
                 );
             }
@@ -221,4 +202,28 @@ fn pranked(
         context.tx.caller = origin;
     }
     Some(sender)
+}
+
+/// A call or creation of the running frame returned: the prank that applied to it ends
+/// (restoring `tx.origin`), and an armed `expectRevert` settles on its `result` (and on the
+/// `created` address of a creation).
+fn frame_returned(
+    cheats: &mut Cheatcodes,
+    context: &mut MainnetContext<Db>,
+    result: &mut InterpreterResult,
+    created: Option<&mut Option<Address>>,
+) {
+    let depth = context.journaled_state.depth();
+    if !cheats.pranks.is_empty() {
+        if let Some(origin) = cheats.pranks.end(depth) {
+            context.tx.caller = origin;
+        }
+    }
+    expect::settle(
+        &mut cheats.expected_revert,
+        depth,
+        &mut result.result,
+        &mut result.output,
+        created,
+    );
 }

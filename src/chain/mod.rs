@@ -57,11 +57,12 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use alloy_dyn_abi::{DynSolType, DynSolValue};
-use alloy_json_abi::{Function, StateMutability};
+use alloy_json_abi::Function;
 use alloy_primitives::{Address, Bytes, Log, Selector, U256, address};
 use alloy_sol_types::SolEvent;
 use revm::context::BlockEnv;
 
+use crate::abi::changes_state;
 use crate::error::{Error, Result};
 use crate::observe::Trace;
 use crate::project::{Artifacts, ContractArtifact};
@@ -781,10 +782,7 @@ impl Chain {
         let Some(artifact) = self.artifact_at(address) else {
             return Ok(());
         };
-        if !matches!(
-            function.state_mutability,
-            StateMutability::View | StateMutability::Pure
-        ) {
+        if changes_state(function) {
             return Err(Error::Call(format!(
                 "`{signature}` of {} is not a view function (it is {}): views must not change state; use Chain::call",
                 artifact.name,

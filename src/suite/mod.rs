@@ -21,11 +21,12 @@ use alloy_dyn_abi::{DynSolValue, FunctionExt};
 use alloy_json_abi::Function;
 use alloy_primitives::{Address, U256, address};
 
+use crate::abi::changes_state;
 use crate::chain::{Chain, TxOptions};
 use crate::error::{Error, Result};
 use crate::oracle::Invariant;
 use crate::project::{Artifacts, ChainSettings, ContractArtifact};
-use selection::{Declared, is_reserved_function, is_view_or_pure, select};
+use selection::{Declared, is_reserved_function, select};
 
 /// forge's default sender: it deploys the test contract, calls `setUp()` and every
 /// invariant (`Config::DEFAULT_SENDER`, also `CALLER`).
@@ -84,12 +85,8 @@ impl Suite {
         let mut invariants = Vec::new();
         let mut forge = false;
         for function in test.abi.functions() {
-            let forge_style = ["invariant", "statefulFuzz"]
-                .iter()
-                .any(|p| function.name.starts_with(p));
-            let property_style = ["echidna_", "property_"]
-                .iter()
-                .any(|p| function.name.starts_with(p));
+            let forge_style = is_forge_invariant(&function.name);
+            let property_style = is_property(&function.name);
             if !forge_style && !property_style {
                 continue;
             }
@@ -269,7 +266,7 @@ impl Suite {
             .test
             .abi
             .functions()
-            .filter(|f| !is_view_or_pure(f) && is_reserved_function(&f.name))
+            .filter(|f| changes_state(f) && is_reserved_function(&f.name))
             .map(Function::signature)
             .collect();
         chain.fuzz_except(test, tests)
@@ -283,11 +280,7 @@ impl Suite {
     pub(crate) fn invariants(&self) -> Vec<Invariant<'static>> {
         self.invariants
             .iter()
-            .map(|function| {
-                let property = !function.name.starts_with("invariant")
-                    && !function.name.starts_with("statefulFuzz");
-                invariant_call(function.clone(), property)
-            })
+            .map(|function| invariant_call(function.clone(), is_property(&function.name)))
             .collect()
     }
 
@@ -347,6 +340,16 @@ fn invariant_call(function: Function, property: bool) -> Invariant<'static> {
             Ok(())
         }),
     }
+}
+
+/// Whether `name` is a forge invariant function's: `invariant*` or `statefulFuzz*`.
+fn is_forge_invariant(name: &str) -> bool {
+    name.starts_with("invariant") || name.starts_with("statefulFuzz")
+}
+
+/// Whether `name` is an Echidna/Medusa property's: `echidna_*` or `property_*`.
+fn is_property(name: &str) -> bool {
+    name.starts_with("echidna_") || name.starts_with("property_")
 }
 
 /// Whether `function` returns exactly one value of Solidity type `ty`.

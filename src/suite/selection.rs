@@ -8,10 +8,11 @@
 use std::sync::Arc;
 
 use alloy_dyn_abi::{DynSolValue, FunctionExt};
-use alloy_json_abi::{Function, StateMutability};
+use alloy_json_abi::Function;
 use alloy_primitives::{Address, Selector, U256};
 
-use super::CREATE2_DEPLOYER;
+use super::{CREATE2_DEPLOYER, is_forge_invariant, is_property};
+use crate::abi::changes_state;
 use crate::chain::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS as CONSOLE, Chain};
 use crate::error::{Error, Result};
 use crate::project::{Artifacts, ContractArtifact};
@@ -51,6 +52,18 @@ pub(crate) struct Target {
 pub(crate) struct Selection {
     pub(crate) targets: Vec<Target>,
     pub(crate) senders: Option<Vec<Address>>,
+}
+
+impl Target {
+    /// `address` fuzzed with `artifact`'s ABI, every function of it.
+    fn new(address: Address, artifact: &Arc<ContractArtifact>) -> Target {
+        Target {
+            address,
+            artifact: Arc::clone(artifact),
+            only: None,
+            except: Vec::new(),
+        }
+    }
 }
 
 impl Declared {
@@ -216,12 +229,7 @@ pub(crate) fn select(
                 && !declared.exclude_contracts.contains(address)
                 && filters.matches(artifact)
         })
-        .map(|(address, artifact)| Target {
-            address: *address,
-            artifact: Arc::clone(artifact),
-            only: None,
-            except: Vec::new(),
-        })
+        .map(|(address, artifact)| Target::new(*address, artifact))
         .collect();
     // targetInterfaces: any address, with the named ABI, past every exclusion.
     for (address, names) in &declared.target_interfaces {
@@ -236,12 +244,7 @@ pub(crate) fn select(
             ));
         }
         targets.retain(|t| t.address != *address);
-        targets.push(Target {
-            address: *address,
-            artifact: Arc::clone(artifact),
-            only: None,
-            except: Vec::new(),
-        });
+        targets.push(Target::new(*address, artifact));
     }
     // Selectors: targetArtifactSelectors, then targetSelectors, then excludeSelectors.
     for (address, artifact) in created {
@@ -253,25 +256,26 @@ pub(crate) fn select(
         }
     }
     for (address, selectors) in &declared.target_selectors {
-        if selectors.is_empty() {
-            continue;
+        if let Some(target) = selected(
+            &mut targets,
+            created,
+            *address,
+            selectors,
+            "targetSelectors",
+        )? {
+            target.only.get_or_insert_with(Vec::new).extend(selectors);
         }
-        let artifact = setup_artifact(created, &targets, *address, "targetSelectors")?;
-        check_selectors(&artifact, selectors)?;
-        target_entry(&mut targets, *address, &artifact)
-            .only
-            .get_or_insert_with(Vec::new)
-            .extend(selectors);
     }
     for (address, selectors) in &declared.exclude_selectors {
-        if selectors.is_empty() {
-            continue;
+        if let Some(target) = selected(
+            &mut targets,
+            created,
+            *address,
+            selectors,
+            "excludeSelectors",
+        )? {
+            target.except.extend(selectors);
         }
-        let artifact = setup_artifact(created, &targets, *address, "excludeSelectors")?;
-        check_selectors(&artifact, selectors)?;
-        target_entry(&mut targets, *address, &artifact)
-            .except
-            .extend(selectors);
     }
     for target in &mut targets {
         if target.address == test && target.only.is_none() {
@@ -326,9 +330,9 @@ pub(crate) fn select(
 /// Functions of a test contract that are its tests, not state to fuzz.
 pub(super) fn is_reserved_function(name: &str) -> bool {
     ["setUp", "afterInvariant", "IS_TEST", "failed"].contains(&name)
-        || ["invariant", "statefulFuzz", "test", "echidna_", "property_"]
-            .iter()
-            .any(|prefix| name.starts_with(prefix))
+        || name.starts_with("test")
+        || is_forge_invariant(name)
+        || is_property(name)
 }
 
 /// The target at `address`, added with `artifact` when there is none yet.
@@ -340,27 +344,28 @@ fn target_entry<'t>(
     let at = match targets.iter().position(|t| t.address == address) {
         Some(at) => at,
         None => {
-            targets.push(Target {
-                address,
-                artifact: Arc::clone(artifact),
-                only: None,
-                except: Vec::new(),
-            });
+            targets.push(Target::new(address, artifact));
             targets.len() - 1
         }
     };
     &mut targets[at]
 }
 
-/// The artifact of `address`, which a `getter` declaration names: a target's, or that of a
-/// contract setUp created.
-fn setup_artifact(
+/// The target whose `selectors` a `getter` declaration (`targetSelectors`,
+/// `excludeSelectors`) names, added when it is not one yet; `None` for an empty list, which
+/// forge ignores. `address` must be a target or a contract setUp created, and have every
+/// selector: forge's errors otherwise.
+fn selected<'t>(
+    targets: &'t mut Vec<Target>,
     created: &[(Address, Arc<ContractArtifact>)],
-    targets: &[Target],
     address: Address,
+    selectors: &[Selector],
     getter: &str,
-) -> std::result::Result<Arc<ContractArtifact>, String> {
-    targets
+) -> std::result::Result<Option<&'t mut Target>, String> {
+    if selectors.is_empty() {
+        return Ok(None);
+    }
+    let artifact = targets
         .iter()
         .find(|t| t.address == address)
         .map(|t| Arc::clone(&t.artifact))
@@ -372,7 +377,9 @@ fn setup_artifact(
         })
         .ok_or_else(|| {
             format!("[{getter}] address does not have an associated contract: {address}")
-        })
+        })?;
+    check_selectors(&artifact, selectors)?;
+    Ok(Some(target_entry(targets, address, &artifact)))
 }
 
 /// Every selector must be one of `artifact`'s functions.
@@ -401,7 +408,7 @@ fn drop_views(target: &mut Target, warnings: &mut Vec<String>) {
     let abi = &target.artifact.abi;
     let is_view = |selector: &Selector| {
         abi.functions()
-            .any(|f| f.selector() == *selector && is_view_or_pure(f))
+            .any(|f| f.selector() == *selector && !changes_state(f))
     };
     let views: Vec<Selector> = only.iter().copied().filter(|s| is_view(s)).collect();
     if !views.is_empty() {
@@ -430,16 +437,17 @@ struct ArtifactFilters {
 
 impl ArtifactFilters {
     fn new(declared: &Declared, artifacts: &Artifacts) -> std::result::Result<Self, String> {
-        let find = |name: &str| {
-            artifacts.get(name).map(|a| a.qualified_name()).map_err(|_| {
+        let artifact_named = |name: &str| {
+            artifacts.get(name).map_err(|_| {
                 format!(
                     "{name} not found in the project. Allowed format: `contract_name` or `contract_path:contract_name`."
                 )
             })
         };
+        let find = |name: &str| artifact_named(name).map(|a| a.qualified_name());
         let mut targeted: Vec<(String, Vec<Selector>)> = Vec::new();
         for (name, selectors) in &declared.target_artifact_selectors {
-            let artifact = artifacts.get(name).map_err(|_| find(name).unwrap_err())?;
+            let artifact = artifact_named(name)?;
             check_selectors(artifact, selectors)?;
             let id = artifact.qualified_name();
             match targeted.iter_mut().find(|(known, _)| *known == id) {
@@ -455,7 +463,7 @@ impl ArtifactFilters {
         excluded.extend(
             artifacts
                 .contracts()
-                .filter(|a| !a.abi.functions().any(|f| !is_view_or_pure(f)))
+                .filter(|a| !a.abi.functions().any(changes_state))
                 .map(|a| a.qualified_name()),
         );
         for name in &declared.target_artifacts {
@@ -481,13 +489,6 @@ impl ArtifactFilters {
             .find(|(known, selectors)| *known == id && !selectors.is_empty())
             .map(|(_, selectors)| selectors.clone())
     }
-}
-
-pub(super) fn is_view_or_pure(function: &Function) -> bool {
-    matches!(
-        function.state_mutability,
-        StateMutability::View | StateMutability::Pure
-    )
 }
 
 #[cfg(test)]
