@@ -450,6 +450,9 @@ fn build_chain(
             let address = chain.deploy_with(name, &[], Default::default())?;
             chain.fuzz(address);
         }
+        // Nothing but these contracts exists: what they create is part of them (forge's
+        // rule for a setUp that deploys contracts and names no targets).
+        chain.fuzz_created(true);
     }
     chain.commit();
     Ok(chain)

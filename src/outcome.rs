@@ -219,6 +219,10 @@ pub struct Call {
     pub value: U256,
     /// Time passing before the call.
     pub warp: Warp,
+    /// For a contract created during the sequence (not by setup): which of the contracts of
+    /// its name created so far it is, counted back from the newest (0: the newest). What a
+    /// replay uses, since such an address may differ after a code change.
+    pub instance: Option<u8>,
 }
 
 impl Call {
@@ -390,6 +394,9 @@ pub enum Dependence {
     /// It changes state, and the campaign's Rust invariants read state after every
     /// transaction: an earlier transaction may set up what makes this one break them.
     Invariants,
+    /// A function of a contract fuzzed transactions create: it can only be called after
+    /// the transaction that creates one.
+    Created,
 }
 
 impl SequenceStats {
@@ -467,8 +474,9 @@ impl Stats {
 pub struct FunctionStats {
     /// The contract's name.
     pub contract: String,
-    /// Where the contract is deployed.
-    pub address: Address,
+    /// Where setup deployed the contract; `None` for contracts fuzzed transactions created
+    /// (each run creates its own).
+    pub address: Option<Address>,
     /// The function's signature.
     pub signature: String,
     /// Times it was called.

@@ -54,6 +54,10 @@ pub(crate) struct StoredCall {
     value: String,
     warp_seconds: u64,
     warp_blocks: u64,
+    /// For a contract created during the sequence: which of its name, counted back from the
+    /// newest ([`Call::instance`]). Absent for setup's contracts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    instance: Option<u8>,
 }
 
 /// A regression file on disk (possibly not yet existing).
@@ -190,6 +194,11 @@ impl StoredCall {
             blocks: self.warp_blocks,
         }
     }
+
+    /// Which created contract of its name the call was made to, if it was one.
+    pub(crate) fn instance(&self) -> Option<u8> {
+        self.instance
+    }
 }
 
 fn store_call(call: &Call) -> StoredCall {
@@ -208,6 +217,7 @@ fn store_call(call: &Call) -> StoredCall {
         value: call.value.to_string(),
         warp_seconds: call.warp.seconds,
         warp_blocks: call.warp.blocks,
+        instance: call.instance,
     }
 }
 
@@ -275,6 +285,7 @@ mod tests {
                 seconds: 60,
                 blocks: 5,
             },
+            instance: None,
         };
         assert!(file.record("v".into(), 1, "s".into(), std::slice::from_ref(&call)));
         assert!(

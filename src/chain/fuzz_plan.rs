@@ -121,6 +121,9 @@ pub(crate) struct FuzzPlan {
     /// Whether fuzzed calls never carry ether, payable or not (forge's invariant calls
     /// always send 0).
     no_ether: bool,
+    /// Whether contracts that fuzzed transactions create are fuzzed too; `None`: as forge,
+    /// only when setup named no fuzzed contract.
+    created: Option<bool>,
 }
 
 /// Which functions of one contract are called.
@@ -314,6 +317,17 @@ impl FuzzPlan {
     /// Whether fuzzed calls may carry ether (to payable functions).
     pub(crate) fn sends_ether(&self) -> bool {
         !self.no_ether
+    }
+
+    /// Sets whether contracts that fuzzed transactions create are fuzzed too.
+    pub(crate) fn fuzz_created(&mut self, on: bool) {
+        self.created = Some(on);
+    }
+
+    /// Whether contracts that fuzzed transactions create are fuzzed too, when setup
+    /// `named_targets` (marked contracts to fuzz) or not.
+    pub(crate) fn fuzzes_created(&self, named_targets: bool) -> bool {
+        self.created.unwrap_or(!named_targets)
     }
 
     fn selection(&mut self, address: Address) -> &mut Selection {

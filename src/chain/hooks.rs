@@ -25,8 +25,9 @@ pub(super) struct Hooks {
     pub(super) observing: bool,
     /// The cheatcodes, once enabled.
     pub(super) cheats: Option<Box<Cheatcodes>>,
-    /// Contracts created by the transactions since the chain last took them (recorded only
-    /// with cheatcodes on).
+    /// Contracts created by the inspected transactions since the chain last took them (a
+    /// transaction runs without the inspector only when neither observed nor with
+    /// cheatcodes: then nothing is recorded).
     pub(super) created: Vec<Address>,
     /// For each open frame, the length of `created` when it started: a frame that fails
     /// takes its creations back.
@@ -88,8 +89,8 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
         inputs: &mut CallInputs,
     ) -> Option<CallOutcome> {
         // revm calls `call_end` even for a call answered here, so both hooks stay paired.
+        self.frames.push(self.created.len());
         if let Some(cheats) = self.cheats.as_deref_mut() {
-            self.frames.push(self.created.len());
             if inputs.target_address == CHEATCODE_ADDRESS {
                 return Some(cheats.apply(context, inputs));
             }
@@ -114,10 +115,10 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
         if self.observing {
             self.observer.call_end(context, inputs, outcome);
         }
+        self.leave(outcome.result.is_ok());
         if self.cheats.is_none() {
             return;
         }
-        self.leave(outcome.result.is_ok());
         let pranked =
             inputs.target_address != CHEATCODE_ADDRESS && inputs.target_address != CONSOLE_ADDRESS;
         if let Some(cheats) = self.cheats.as_deref_mut().filter(|_| pranked) {
@@ -130,8 +131,8 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
         context: &mut MainnetContext<Db>,
         inputs: &mut CreateInputs,
     ) -> Option<CreateOutcome> {
+        self.frames.push(self.created.len());
         if let Some(cheats) = self.cheats.as_deref_mut() {
-            self.frames.push(self.created.len());
             if let Some(sender) = pranked(cheats, context, inputs.caller()) {
                 inputs.set_call(sender);
             }
@@ -151,20 +152,18 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
         if self.observing {
             self.observer.create_end(context, inputs, outcome);
         }
-        if self.cheats.is_some() {
-            let ok = outcome.result.is_ok();
-            self.leave(ok);
-            if let (true, Some(address)) = (ok, outcome.address) {
-                self.created.push(address);
-            }
-            if let Some(cheats) = self.cheats.as_deref_mut() {
-                frame_returned(
-                    cheats,
-                    context,
-                    &mut outcome.result,
-                    Some(&mut outcome.address),
-                );
-            }
+        let ok = outcome.result.is_ok();
+        self.leave(ok);
+        if let (true, Some(address)) = (ok, outcome.address) {
+            self.created.push(address);
+        }
+        if let Some(cheats) = self.cheats.as_deref_mut() {
+            frame_returned(
+                cheats,
+                context,
+                &mut outcome.result,
+                Some(&mut outcome.address),
+            );
         }
     }
 

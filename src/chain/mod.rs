@@ -30,6 +30,7 @@
 mod abi;
 mod args;
 mod cheatcodes;
+mod created;
 mod deal;
 mod fuzz_plan;
 mod hooks;
@@ -41,6 +42,7 @@ mod vm;
 
 pub use abi::SolReturns;
 pub use cheatcodes::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS};
+pub use created::Created;
 internal! {
     use cheatcodes::{UnsupportedCheatcode, is_assume_rejection};
 }
@@ -153,6 +155,8 @@ pub struct Chain {
     deployed: Vec<(String, Address)>,
     /// The artifact of every contract deployed through this chain.
     code_at: HashMap<Address, Arc<ContractArtifact>>,
+    /// Contracts the transactions created since the last reset (or take).
+    created: created::CreatedContracts,
     fuzzed: Vec<Address>,
     senders: Vec<Address>,
     /// What setup declared about the fuzzed calls (functions, address arguments, bounds).
@@ -207,6 +211,7 @@ impl Chain {
             artifacts,
             deployed: Vec::new(),
             code_at: HashMap::new(),
+            created: created::CreatedContracts::default(),
             fuzzed: Vec::new(),
             senders: SENDERS.to_vec(),
             plan: FuzzPlan::default(),
@@ -349,9 +354,12 @@ impl Chain {
         &self.deployed
     }
 
-    /// The compiled contract deployed at `address` through this chain.
+    /// The compiled contract deployed at `address` through this chain, or matched by its
+    /// runtime code to a contract a transaction created there since the last reset.
     pub fn artifact_at(&self, address: Address) -> Option<&Arc<ContractArtifact>> {
-        self.code_at.get(&address)
+        self.code_at
+            .get(&address)
+            .or_else(|| self.created.artifact_at(address))
     }
 
     /// Names `address` in reports and summaries (`alice@0x10000`), as forge-std's
@@ -369,7 +377,7 @@ impl Chain {
         if let Some(name) = self.labels.get(&address) {
             return Some(name);
         }
-        if let Some(artifact) = self.code_at.get(&address) {
+        if let Some(artifact) = self.artifact_at(address) {
             return Some(&artifact.name);
         }
         (address == DEPLOYER).then_some("deployer")
@@ -392,6 +400,18 @@ impl Chain {
         if !self.fuzzed.contains(&address) {
             self.fuzzed.push(address);
         }
+    }
+
+    /// Whether the fuzzer also calls the contracts its transactions create (a factory's
+    /// pools, vaults, clones): each such contract is called with the functions of the
+    /// compiled contract whose runtime code it runs (a minimal proxy: its implementation's)
+    /// and named by it in reports. By default, as forge's invariant tests do, only when
+    /// setup marked no contract with [`Chain::fuzz`] (forge: when `targetContracts()` is
+    /// empty). harvey finds the contracts a fuzzed contract can create from its code (the
+    /// creation code `new C()` embeds, and clones when it can clone); forge matches any
+    /// created contract.
+    pub fn fuzz_created(&mut self, on: bool) {
+        self.plan.fuzz_created(on);
     }
 
     /// The contracts marked with [`Chain::fuzz`].
@@ -579,11 +599,21 @@ impl Chain {
     }
 
     /// Records what a transaction run into the pending state left besides its state: its
-    /// logs, and the labels it gave with `vm.label`.
+    /// logs, the labels it gave with `vm.label`, and the contracts it created.
     fn settle(&mut self, outcome: &TxOutcome) {
         self.logs.record(&outcome.logs);
-        for (address, name) in self.vm.get_mut().take_labels() {
+        let vm = self.vm.get_mut();
+        for (address, name) in vm.take_labels() {
             self.labels.insert(address, name);
+        }
+        for address in vm.take_created() {
+            let code_at = &self.code_at;
+            self.created.record(
+                address,
+                &self.artifacts,
+                |at| vm.code(at),
+                |at| code_at.get(&at),
+            );
         }
     }
 
@@ -636,9 +666,20 @@ impl Chain {
 
     internal! {
         /// Every contract created (CREATE or CREATE2, at any depth, by a frame that did not
-        /// fail) by the transactions since the last take; recorded only with cheatcodes on.
-        fn take_created(&mut self) -> Vec<Address> {
-            self.vm.get_mut().take_created()
+        /// fail) by the transactions since the last take or reset, with the compiled
+        /// contract its runtime code matches (a minimal proxy: its implementation's). Only
+        /// inspected transactions record them: observed ones ([`Chain::execute`]) and all
+        /// once cheatcodes are on.
+        fn take_created(&mut self) -> Vec<Created> {
+            self.created.take()
+        }
+    }
+
+    internal! {
+        /// [`Chain::take_created`] without taking: the contracts created in the current
+        /// state so far.
+        fn created(&self) -> &[Created] {
+            self.created.list()
         }
     }
 
@@ -660,6 +701,7 @@ impl Chain {
     pub fn reset(&mut self) {
         self.vm.get_mut().reset();
         self.logs.reset();
+        self.created.clear();
     }
 
     /// Every log emitted in the current state, oldest first: setup's (committed) and the
@@ -825,7 +867,7 @@ impl Chain {
             .chain(self.artifacts.contracts().map(Arc::as_ref))
     }
 
-    /// The runtime code deployed at `address` in the committed state (with its immutables
+    /// The runtime code deployed at `address` in the current state (with its immutables
     /// filled in, unlike the artifact's), empty when there is none.
     pub fn code(&self, address: Address) -> Bytes {
         self.vm.borrow().code(address)

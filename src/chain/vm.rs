@@ -193,7 +193,7 @@ impl Vm {
         db.insert_account_info(CHEATCODE_ADDRESS, AccountInfo::from_bytecode(code));
     }
 
-    /// Contracts created since the last take (recorded only with cheatcodes on).
+    /// Contracts created by inspected transactions since the last take, in creation order.
     pub(super) fn take_created(&mut self) -> Vec<Address> {
         std::mem::take(&mut self.evm.inspector.created)
     }
@@ -287,10 +287,17 @@ impl Vm {
             .unwrap_or(U256::ZERO)
     }
 
-    /// The runtime code at `address` in the pending state.
-    /// The code at `address` in the committed state (empty for none).
+    /// The runtime code at `address` in the pending state (empty for none).
     pub(super) fn code(&self, address: Address) -> Bytes {
-        let db = self.evm.ctx.journal_ref().db();
+        let journal = self.evm.ctx.journal_ref();
+        if let Some(code) = journal
+            .evm_state()
+            .get(&address)
+            .and_then(|account| account.info.code.as_ref())
+        {
+            return code.original_bytes();
+        }
+        let db = journal.db();
         let Some(info) = db.basic_ref(address).ok().flatten() else {
             return Bytes::new();
         };

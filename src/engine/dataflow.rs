@@ -76,6 +76,9 @@ pub(crate) struct Dataflow {
     writers: Vec<Vec<usize>>,
     /// Per function: whether it writes a slot it branches on (worth calling repeatedly).
     self_dependent: Vec<bool>,
+    /// Per function of a created contract: the functions seen to create one (writers of
+    /// it, whatever the storage says).
+    creators: Vec<Vec<usize>>,
     /// Whether accesses changed since `writers` and `self_dependent` were derived.
     stale: bool,
 }
@@ -90,6 +93,7 @@ impl Dataflow {
             invariants,
             writers: vec![Vec::new(); functions],
             self_dependent: vec![false; functions],
+            creators: vec![Vec::new(); functions],
             stale: false,
         }
     }
@@ -132,6 +136,23 @@ impl Dataflow {
             self.mark(function, Dependence::Invariants);
         }
         self.stale |= changed;
+    }
+
+    /// Records that a call of `creator` created a contract `function` belongs to: `function`
+    /// can be called now (after `creator`), and `creator` writes what it needs. Whether
+    /// that is news: the first contract `function` belongs to.
+    pub(crate) fn created(&mut self, function: usize, creator: usize) -> bool {
+        let creators = &mut self.creators[function];
+        if !creators.contains(&creator) {
+            creators.push(creator);
+            self.stale = true;
+        }
+        self.mark(function, Dependence::Created)
+    }
+
+    /// The functions seen to create a contract `function` belongs to.
+    pub(crate) fn creators(&self, function: usize) -> &[usize] {
+        &self.creators[function]
     }
 
     /// Records that `function`'s coverage depends on state; whether that is news.
@@ -206,7 +227,9 @@ impl Dataflow {
                 .iter()
                 .enumerate()
                 .filter(|&(writer, writes)| {
-                    writer != reader && writes.writes.intersects(&accesses.reads)
+                    writer != reader
+                        && (writes.writes.intersects(&accesses.reads)
+                            || self.creators[reader].contains(&writer))
                 })
                 .map(|(index, _)| index)
                 .collect();

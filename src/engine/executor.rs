@@ -9,13 +9,14 @@
 use alloy_primitives::{Address, Bytes, U256};
 
 use crate::chain::Chain;
+use crate::chain::Tx;
 use crate::engine::dataflow::Slot;
 use crate::engine::input::{Sequence, TxInput};
-use crate::engine::surface::Surface;
+use crate::engine::surface::{At, Surface};
 use crate::hash::FastSet;
 use crate::observe::{Edge, Trace};
 use crate::oracle::Oracles;
-use crate::outcome::{FunctionStats, Violation};
+use crate::outcome::{Call, FunctionStats, Violation};
 
 /// Path id of a transaction the EVM refused (value above the sender's balance).
 const REFUSED_PATH: u64 = 0x5eed_0f7e_f05e;
@@ -76,6 +77,11 @@ pub(crate) struct Seen<'t> {
     pub(crate) reverted: bool,
     /// Whether it covered an edge no earlier run had.
     pub(crate) new_edges: bool,
+    /// The contracts it created (empty for almost every transaction).
+    pub(crate) created: &'t [Address],
+    /// The functions of created kinds it made callable: the functions of each fuzzed kind
+    /// it created a contract of.
+    pub(crate) enabled: &'t [usize],
 }
 
 /// Something that learns from regular runs, fed every transaction before the oracles check
@@ -85,7 +91,8 @@ pub(crate) trait Sink {
     fn start(&mut self, _sequence: &Sequence) {}
     /// A transaction ran.
     fn transaction(&mut self, _seen: &Seen<'_>) {}
-    /// The EVM refused transaction `index` (value above the balance): nothing ran.
+    /// Transaction `index` could not run (the EVM refused it: value above the balance; or
+    /// it calls a created kind of which the run created no contract yet): nothing ran.
     fn refused(&mut self, _index: usize) {}
 }
 
@@ -107,6 +114,9 @@ pub(crate) struct Executor<'a> {
     /// Whether a run ends at its first violation (else it runs every transaction and
     /// collects every distinct violation).
     fail_fast: bool,
+    /// What the last transaction created, for its [`Seen`] (reused buffers).
+    created: Vec<Address>,
+    enabled: Vec<usize>,
 }
 
 /// Calls of one function and how many reverted.
@@ -138,6 +148,28 @@ impl<'a> Executor<'a> {
             sequences: 0,
             demand_driven,
             fail_fast,
+            created: Vec::new(),
+            enabled: Vec::new(),
+        }
+    }
+
+    /// The transaction `input` makes in the current state, or `None` when it calls a
+    /// created kind of which the run created no contract yet.
+    fn resolve(&self, input: &TxInput) -> Option<Tx> {
+        let to = self.surface.address(input, self.chain.created())?;
+        Some(self.surface.tx(input, to))
+    }
+
+    /// Notes what the transaction that ran since the chain held `before` created contracts
+    /// created: their addresses, and the functions of the fuzzed kinds among them.
+    fn note_created(&mut self, before: usize) {
+        self.created.clear();
+        self.enabled.clear();
+        for (address, artifact) in &self.chain.created()[before..] {
+            self.created.push(*address);
+            if let Some(kind) = artifact.as_deref().and_then(|a| self.surface.kind_of(a)) {
+                self.enabled.extend(&self.surface.kinds[kind].functions);
+            }
         }
     }
 
@@ -151,7 +183,12 @@ impl<'a> Executor<'a> {
         let mut new_edges = 0;
         let mut violations: Vec<Found> = Vec::new();
         for (index, input) in sequence.txs.iter().enumerate() {
-            let tx = self.surface.tx(input);
+            let Some(tx) = self.resolve(input) else {
+                path = extend_path(self.demand_driven, path, REFUSED_PATH);
+                sink.refused(index);
+                continue;
+            };
+            let created_before = self.chain.created().len();
             self.transactions += 1;
             let counts = &mut self.counts[input.function];
             counts.calls += 1;
@@ -170,6 +207,7 @@ impl<'a> Executor<'a> {
             if reverted {
                 self.counts[input.function].reverts += 1;
             }
+            self.note_created(created_before);
             let trace = self.chain.last_trace();
             path = extend_path(self.demand_driven, path, path_id(trace.edges()));
             let edges_before = new_edges;
@@ -191,6 +229,8 @@ impl<'a> Executor<'a> {
                 trace,
                 reverted,
                 new_edges: new_edges > edges_before,
+                created: &self.created,
+                enabled: &self.enabled,
             });
             // A reverted transaction changed nothing but the block: the invariants that held
             // before still hold unless time moved.
@@ -252,7 +292,10 @@ impl<'a> Executor<'a> {
             self.chain.set_storage(address, slot, value);
         }
         self.transactions += 1;
-        match self.chain.execute(&self.surface.tx(last)) {
+        let Some(tx) = self.resolve(last) else {
+            return REFUSED_PATH;
+        };
+        match self.chain.execute(&tx) {
             Ok(_) => path_id(self.chain.last_trace().edges()),
             Err(_) => REFUSED_PATH,
         }
@@ -264,7 +307,7 @@ impl<'a> Executor<'a> {
     pub(crate) fn path_of_last(&mut self, sequence: &Sequence) -> Option<(Address, Vec<u32>)> {
         let (last, prefix) = sequence.txs.split_last()?;
         self.set_up(prefix);
-        let tx = self.surface.tx(last);
+        let tx = self.resolve(last)?;
         self.chain.record_paths(true);
         let ran = self.chain.execute(&tx).is_ok();
         self.chain.record_paths(false);
@@ -278,8 +321,38 @@ impl<'a> Executor<'a> {
     fn set_up(&mut self, prefix: &[TxInput]) {
         self.chain.reset();
         for input in prefix {
-            let _ = self.chain.execute(&self.surface.tx(input));
+            if let Some(tx) = self.resolve(input) {
+                let _ = self.chain.execute(&tx);
+            }
         }
+    }
+
+    /// `sequence` decoded for a report or a regression file, each call with the address it
+    /// was made to. A call of a created kind needs the run to know where: then the
+    /// sequence runs again (unchecked), and a call that could not be made (no contract of
+    /// its kind yet) is left out, as it did nothing.
+    pub(crate) fn calls(&mut self, sequence: &Sequence) -> Vec<Call> {
+        let deployed = self.surface.deployed;
+        if sequence.txs.iter().all(|tx| tx.function < deployed) {
+            return sequence
+                .txs
+                .iter()
+                .filter_map(|input| {
+                    let to = self.surface.address(input, &[])?;
+                    Some(self.surface.call(input, to))
+                })
+                .collect();
+        }
+        self.chain.reset();
+        let mut calls = Vec::with_capacity(sequence.txs.len());
+        for input in &sequence.txs {
+            if let Some(tx) = self.resolve(input) {
+                calls.push(self.surface.call(input, tx.to));
+                let _ = self.chain.execute(&tx);
+            }
+        }
+        self.chain.reset();
+        calls
     }
 
     /// The violations of the post-setup state itself, before any transaction.
@@ -331,7 +404,10 @@ impl<'a> Executor<'a> {
             .zip(&self.counts)
             .map(|(f, counts)| FunctionStats {
                 contract: f.contract.clone(),
-                address: f.address,
+                address: match f.at {
+                    At::Deployed(address) => Some(address),
+                    At::Created(_) => None,
+                },
                 signature: f.signature.clone(),
                 calls: counts.calls,
                 reverts: counts.reverts,

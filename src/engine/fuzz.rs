@@ -19,7 +19,7 @@ use super::Fuzz;
 use super::executor::Executor;
 use super::reach::{self, Reach};
 use super::shared::{Shared, Sighting};
-use super::surface::Surface;
+use super::surface::{At, Surface};
 use super::targeting::Targeting;
 use super::worker::{Worker, WorkerReport};
 
@@ -118,7 +118,12 @@ fn lookaheads(executor: &Executor<'_>, targets: &[reach::Watch]) -> Vec<(Address
         .surface()
         .functions
         .iter()
-        .map(|f| f.address)
+        .filter_map(|f| match f.at {
+            At::Deployed(address) => Some(address),
+            // Created contracts have no fixed code to analyse; targets are placed in
+            // setup's contracts.
+            At::Created(_) => None,
+        })
         .collect();
     addresses.sort();
     addresses.dedup();

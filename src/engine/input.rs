@@ -20,6 +20,9 @@ pub(crate) struct TxInput {
     pub(crate) value: U256,
     /// Time passing before the transaction.
     pub(crate) warp: Warp,
+    /// For a function of a created kind: which of the contracts of that kind the run created
+    /// so far it calls, counted back from the newest (wrapping around); 0 otherwise.
+    pub(crate) instance: u8,
 }
 
 #[cfg(test)]
@@ -33,6 +36,7 @@ impl TxInput {
             args,
             value: U256::ZERO,
             warp: Warp::default(),
+            instance: 0,
         }
     }
 }

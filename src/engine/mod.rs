@@ -50,7 +50,7 @@ use crate::outcome::{Failure, Stats, TargetReach, Violation};
 use crate::regression::Entry;
 use executor::{Executor, Found};
 use input::Sequence;
-use surface::Surface;
+use surface::{At, Surface};
 
 pub(crate) use reach::Watch;
 pub(crate) use shared::Sighting;
@@ -184,7 +184,7 @@ impl<'a> Engine<'a> {
     /// Fuzzes with `plan.config.workers` workers until the budget is spent, a violation is
     /// found (failing fast) or (when asked) every target was reached; writes what they did
     /// into `stats`.
-    pub(crate) fn fuzz(&self, plan: &Fuzz<'_>, stats: &mut Stats) -> Result<Fuzzed> {
+    pub(crate) fn fuzz(&mut self, plan: &Fuzz<'_>, stats: &mut Stats) -> Result<Fuzzed> {
         let (sightings, reaches) = fuzz::run(
             plan,
             self.oracles,
@@ -192,19 +192,13 @@ impl<'a> Engine<'a> {
             &self.dictionary,
             stats,
         )?;
-        let surface = self.executor.surface();
         let reaches = reaches
             .into_iter()
             .map(|reach| {
                 reach.map(|reach| TargetReach {
                     after_sequences: reach.after_sequences,
                     after: reach.after,
-                    calls: reach
-                        .sequence
-                        .txs
-                        .iter()
-                        .map(|tx| surface.call(tx))
-                        .collect(),
+                    calls: self.executor.calls(&reach.sequence),
                 })
             })
             .collect();
@@ -245,14 +239,10 @@ impl<'a> Engine<'a> {
     }
 
     /// The report form of a failing sequence.
-    fn failure(&self, sequence: &Sequence, found: Found, seed: u64) -> Failure {
+    fn failure(&mut self, sequence: &Sequence, found: Found, seed: u64) -> Failure {
         Failure {
             violation: found.violation,
-            calls: sequence
-                .txs
-                .iter()
-                .map(|tx| self.executor.surface().call(tx))
-                .collect(),
+            calls: self.executor.calls(sequence),
             last_status: found.status,
             seed,
             found_len: sequence.txs.len(),
@@ -275,13 +265,20 @@ fn dictionary(chain: &Chain, surface: &Surface) -> Dictionary {
     };
     let mut seen = Vec::new();
     for function in &surface.functions {
-        if seen.contains(&function.address) {
+        let At::Deployed(address) = function.at else {
+            continue;
+        };
+        if seen.contains(&address) {
             continue;
         }
-        seen.push(function.address);
-        if let Some(artifact) = chain.artifact_at(function.address) {
+        seen.push(address);
+        if let Some(artifact) = chain.artifact_at(address) {
             dictionary.add_code_constants(&artifact.runtime_code);
         }
+    }
+    // The contracts fuzzed transactions may create compare against their constants too.
+    for kind in &surface.kinds {
+        dictionary.add_code_constants(&kind.artifact.runtime_code);
     }
     dictionary
 }

@@ -116,14 +116,31 @@ impl<'a> Mutator<'a> {
                 U256::ZERO
             },
             warp: random_warp(rng),
+            instance: if function >= self.surface.deployed && rng.random_bool(0.25) {
+                random_instance(rng)
+            } else {
+                // The newest: usually what the transaction before just created.
+                0
+            },
         };
         self.surface.conform(&mut tx);
         tx
     }
 
-    /// A fresh transaction calling a random function.
-    pub(crate) fn random_tx(&self, rng: &mut StdRng, dict: &Dictionary) -> TxInput {
-        let function = rng.random_range(0..self.surface.functions.len());
+    /// A fresh transaction calling a random function: a deployed contract's, or a created
+    /// kind's once the worker saw a run create a contract of that kind (before, such a call
+    /// could never be made).
+    pub(crate) fn random_tx(
+        &self,
+        rng: &mut StdRng,
+        dict: &Dictionary,
+        guide: Guide<'_>,
+    ) -> TxInput {
+        let surface = self.surface;
+        let mut function = rng.random_range(0..surface.functions.len());
+        if function >= surface.deployed && guide.dataflow.dependence(function).is_none() {
+            function = rng.random_range(0..surface.deployed);
+        }
         self.tx_for(function, rng, dict)
     }
 
@@ -148,7 +165,7 @@ impl<'a> Mutator<'a> {
     ) -> (Sequence, Change) {
         let mut child = parent.clone();
         if child.txs.is_empty() {
-            child.txs.push(self.random_tx(rng, dict));
+            child.txs.push(self.random_tx(rng, dict, guide));
             return (child, Change::Structure);
         }
         let mut change = if rng.random_bool(0.1) {
@@ -166,7 +183,46 @@ impl<'a> Mutator<'a> {
             child.txs.drain(..child.txs.len() - 1);
             change = Change::Structure;
         }
+        if self.precede_with_creators(&mut child, rng, dict, guide) {
+            change = Change::Structure;
+        }
         (child, change)
+    }
+
+    /// Puts a call that creates a contract of its kind before each call of a created
+    /// kind's function that no earlier transaction could have created one for (a mutation
+    /// placed or moved it there): such a call could not be made. Whether it inserted any.
+    fn precede_with_creators(
+        &self,
+        seq: &mut Sequence,
+        rng: &mut StdRng,
+        dict: &Dictionary,
+        guide: Guide<'_>,
+    ) -> bool {
+        let mut inserted = false;
+        let mut i = 0;
+        while i < seq.txs.len() {
+            let function = seq.txs[i].function;
+            let creators = guide.dataflow.creators(function);
+            let uncreated = function >= self.surface.deployed
+                && !creators.is_empty()
+                && !seq.txs[..i]
+                    .iter()
+                    .any(|tx| creators.contains(&tx.function));
+            if uncreated && seq.txs.len() < self.depth {
+                let creator = creators[rng.random_range(0..creators.len())];
+                let tx = match guide.pools.tx(Some(creator), rng) {
+                    Some(pooled) if pooled.function == creator => pooled.clone(),
+                    _ => self.tx_for(creator, rng, dict),
+                };
+                // Checked next in turn: the creator may be a created contract's function.
+                seq.txs.insert(i, tx);
+                inserted = true;
+                continue;
+            }
+            i += 1;
+        }
+        inserted
     }
 
     /// A copy of `seq` (never empty) with one input of one transaction fuzzed: an argument
@@ -256,11 +312,16 @@ impl<'a> Mutator<'a> {
                 Some(Change::Leaf { tx: at, path })
             }
             TxMutation::Sender => {
+                let tx = &mut seq.txs[at];
+                if tx.function >= self.surface.deployed && rng.random_bool(0.5) {
+                    // Who is called, for a created kind: another of its contracts.
+                    tx.instance = random_instance(rng);
+                    return Some(Change::Structure);
+                }
                 let senders = self.surface.senders.len();
                 if senders < 2 {
                     return None;
                 }
-                let tx = &mut seq.txs[at];
                 let other = rng.random_range(1..senders);
                 tx.sender = (tx.sender + other) % senders;
                 Some(Change::Sender { tx: at })
@@ -400,7 +461,7 @@ impl<'a> Mutator<'a> {
                 return tx.clone();
             }
         }
-        self.random_tx(rng, dict)
+        self.random_tx(rng, dict, guide)
     }
 
     /// Replaces the transactions before `t` with a pooled sequence (or, while the pool is
@@ -454,6 +515,12 @@ impl<'a> Mutator<'a> {
             .splice(at + 1..at + 1, std::iter::repeat_n(copy, copies));
         true
     }
+}
+
+/// Which created contract of its kind a call names, counted back from the newest: the few
+/// newest (a run rarely creates more of one kind; the index wraps around those it did).
+fn random_instance(rng: &mut StdRng) -> u8 {
+    rng.random_range(0..4)
 }
 
 /// The warp of two consecutive waits.
@@ -514,7 +581,7 @@ mod tests {
     use super::*;
 
     use crate::engine::dataflow::Dependence;
-    use crate::engine::surface::{Entry, FuzzFunction};
+    use crate::engine::surface::{At, Entry, FuzzFunction};
     use alloy_dyn_abi::DynSolType;
     use alloy_primitives::Address;
     use rand::SeedableRng;
@@ -522,7 +589,7 @@ mod tests {
     fn function(name: &str, types: Vec<DynSolType>) -> FuzzFunction {
         FuzzFunction {
             contract: "C".into(),
-            address: Address::ZERO,
+            at: At::Deployed(Address::ZERO),
             signature: format!("{name}(..)"),
             entry: Entry::Function(Default::default()),
             params: vec![String::new(); types.len()],
@@ -541,6 +608,8 @@ mod tests {
                 function("read", vec![]),
                 function("count", vec![]),
             ],
+            deployed: 3,
+            kinds: Vec::new(),
             senders: vec![Address::ZERO, Address::with_last_byte(1)],
             addresses: None,
         };
@@ -643,6 +712,8 @@ mod tests {
                 function("commit", vec![DynSolType::Uint(256)]),
                 function("reveal", vec![DynSolType::Bool, DynSolType::Uint(256)]),
             ],
+            deployed: 2,
+            kinds: Vec::new(),
             senders: vec![Address::ZERO],
             addresses: None,
         };
@@ -713,7 +784,7 @@ mod tests {
             );
         };
         let mut seq = Sequence {
-            txs: vec![mutator.random_tx(&mut rng, &dict)],
+            txs: vec![mutator.random_tx(&mut rng, &dict, guide)],
         };
         let mut fallbacks = 0;
         for _ in 0..5_000 {

@@ -52,6 +52,7 @@ fn resolve_call(call: &StoredCall, surface: &Surface) -> Result<TxInput, String>
         args,
         value: call.value()?,
         warp: call.warp(),
+        instance: call.instance().unwrap_or(0),
     };
     // A call setup no longer allows (a bound or address restriction added since) is not
     // one the campaign could make: replaying it would report what the user ruled out.
@@ -88,7 +89,11 @@ mod tests {
                 input(0, vec![DynSolValue::Uint(U256::from(3), 256)], 0),
             ],
         };
-        let calls: Vec<Call> = sequence.txs.iter().map(|tx| surface.call(tx)).collect();
+        let calls: Vec<Call> = sequence
+            .txs
+            .iter()
+            .map(|tx| surface.deployed_call(tx))
+            .collect();
         let rendered = crate::report::render_call(&calls[0], &Default::default());
         assert!(rendered.ends_with("WETH.receive() value: 5"), "{rendered}");
         let dir = tempfile::tempdir().unwrap();
@@ -105,13 +110,13 @@ mod tests {
         // The raw transactions are what the EVM sees: empty calldata, the bytes as is.
         assert!(
             surface
-                .tx(&resolve(stored, &surface).unwrap().txs[0])
+                .deployed_tx(&resolve(stored, &surface).unwrap().txs[0])
                 .calldata
                 .is_empty()
         );
         assert_eq!(
             surface
-                .tx(&resolve(stored, &surface).unwrap().txs[1])
+                .deployed_tx(&resolve(stored, &surface).unwrap().txs[1])
                 .calldata[..],
             [0xff, 0, 1]
         );
@@ -121,7 +126,10 @@ mod tests {
     fn saved_calls_outside_what_setup_now_allows_are_stale() {
         let surface = ether_surface();
         let save = |sequence: Vec<TxInput>| {
-            let calls: Vec<Call> = sequence.iter().map(|tx| surface.call(tx)).collect();
+            let calls: Vec<Call> = sequence
+                .iter()
+                .map(|tx| surface.deployed_call(tx))
+                .collect();
             let mut file = RegressionFile::load(Path::new("/nonexistent/t.json"), "t").unwrap();
             file.record("v".into(), 1, "s".into(), &calls);
             file.entries()[0].clone()

@@ -53,6 +53,9 @@ pub(crate) struct Sequencing {
     /// Regular runs by sequence length (index: length).
     lengths: Vec<u64>,
     aggressive_runs: u64,
+    /// Functions of created kinds the last run made callable for the first time, each with
+    /// the index of the transaction that created their contract.
+    enabled: Vec<(usize, usize)>,
 }
 
 impl Sequencing {
@@ -66,7 +69,14 @@ impl Sequencing {
             notes: Vec::new(),
             lengths: Vec::new(),
             aggressive_runs: 0,
+            enabled: Vec::new(),
         }
+    }
+
+    /// The functions of created kinds that runs since the last take made callable for the
+    /// first time, each with the index of the transaction that created their contract.
+    pub(crate) fn take_enabled(&mut self) -> Vec<(usize, usize)> {
+        std::mem::take(&mut self.enabled)
     }
 
     /// Whether sequencing is demand-driven (else HARVEY's configuration D).
@@ -160,6 +170,11 @@ impl Sink for Sequencing {
     }
 
     fn transaction(&mut self, seen: &Seen<'_>) {
+        for &function in seen.enabled {
+            if self.dataflow.created(function, seen.function) {
+                self.enabled.push((function, seen.index));
+            }
+        }
         if seen.new_edges || seen.calls <= DATAFLOW_WARMUP || seen.calls % DATAFLOW_SAMPLE == 0 {
             let moved_value = seen.trace.calls().iter().any(|call| !call.value.is_zero());
             self.dataflow

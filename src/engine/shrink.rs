@@ -1,8 +1,9 @@
 //! Shrinking a failing sequence while the same violation still shows: first remove
 //! transactions (carrying their time warps forward), then rename senders to earlier ones
-//! throughout, then simplify each transaction's sender, value, warp and arguments (structure
-//! first, then every number by a search toward the smallest failing one: 0, powers of two,
-//! bisection), and repeat until nothing changes or the budget is spent.
+//! throughout, then simplify each transaction's sender, created contract, value, warp and
+//! arguments (structure first, then every number by a search toward the smallest failing
+//! one: 0, powers of two, bisection), and repeat until nothing changes or the budget is
+//! spent.
 //!
 //! Shrinking has its own budget, a share of the campaign's ([`ShrinkBudget::for_campaign`]),
 //! and its own statistics: its runs are not the campaign's sequences.
@@ -236,9 +237,10 @@ impl Shrinker<'_, '_> {
         any
     }
 
-    /// The first sender, no warp, and each argument's structural simplifications while one
-    /// still fails: a few runs each, done before the number searches so that those search
-    /// in the final context and a later pass can skip them.
+    /// The first sender, the newest created contract of its kind, no warp, and each
+    /// argument's structural simplifications while one still fails: a few runs each, done
+    /// before the number searches so that those search in the final context and a later
+    /// pass can skip them.
     fn simplify_cheaply(&mut self, index: usize) -> bool {
         let mut any = false;
         let sender = self.best.txs[index].sender;
@@ -247,6 +249,9 @@ impl Shrinker<'_, '_> {
                 any = true;
                 break;
             }
+        }
+        if self.best.txs.get(index).is_some_and(|tx| tx.instance != 0) {
+            any |= self.with_tx(index, |tx| tx.instance = 0);
         }
         let warped = self
             .best

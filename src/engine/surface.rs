@@ -3,16 +3,24 @@
 //! ranges setup declared for them, the senders, and where address arguments come from.
 //! Turns typed inputs into raw transactions and into decoded calls for reports, and keeps
 //! every input inside what setup declared.
+//!
+//! Besides the contracts setup deployed, the surface has the functions of the contracts
+//! fuzzed transactions may create ("kinds": a factory's pools, clones of a vault). Their
+//! addresses differ from run to run, so a call of one names a kind and an instance, and
+//! resolves against the contracts the run created so far.
+
+use std::sync::Arc;
 
 use alloy_dyn_abi::{DynSolType, DynSolValue, Specifier};
 use alloy_json_abi::StateMutability;
 use alloy_primitives::{Address, Bytes, Selector};
 
 use crate::abi::{self, Bound, Callable, callable};
-use crate::chain::{AddressArgs, Chain, Tx};
+use crate::chain::{AddressArgs, Chain, Created, Tx};
 use crate::engine::input::TxInput;
 use crate::error::{Error, Result};
 use crate::outcome::Call;
+use crate::project::ContractArtifact;
 
 /// One function the fuzzer calls.
 #[derive(Debug, Clone)]
@@ -20,7 +28,7 @@ pub(crate) struct FuzzFunction {
     /// The contract's name.
     pub(crate) contract: String,
     /// Where it is deployed.
-    pub(crate) address: Address,
+    pub(crate) at: At,
     /// `name(types)`; `receive()` and `fallback()` for those.
     pub(crate) signature: String,
     /// How its calldata is made.
@@ -33,6 +41,31 @@ pub(crate) struct FuzzFunction {
     pub(crate) payable: bool,
     /// Ranges setup declared for integer parameters, by parameter index (usually none).
     pub(crate) bounds: Vec<(usize, Bound)>,
+}
+
+/// Where a fuzzed function's contract is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum At {
+    /// Deployed by setup, at this address.
+    Deployed(Address),
+    /// Created by fuzzed transactions: a contract of this kind (index into
+    /// [`Surface::kinds`]) the run created before the call.
+    Created(usize),
+}
+
+/// A compiled contract whose instances fuzzed transactions may create.
+#[derive(Debug, Clone)]
+pub(crate) struct Kind {
+    pub(crate) artifact: Arc<ContractArtifact>,
+    /// Its functions (surface indices).
+    pub(crate) functions: Vec<usize>,
+}
+
+impl Kind {
+    /// Whether `artifact` is this kind's contract.
+    fn is(&self, artifact: &ContractArtifact) -> bool {
+        artifact.name == self.artifact.name && artifact.source_path == self.artifact.source_path
+    }
 }
 
 /// How a fuzzed call's calldata is made.
@@ -54,7 +87,12 @@ pub(crate) enum Entry {
 /// The functions and senders of a campaign, fixed after setup.
 #[derive(Debug, Clone)]
 pub(crate) struct Surface {
+    /// The deployed contracts' functions, then the created kinds'.
     pub(crate) functions: Vec<FuzzFunction>,
+    /// How many of `functions` are deployed contracts' (they come first).
+    pub(crate) deployed: usize,
+    /// The contracts fuzzed transactions may create.
+    pub(crate) kinds: Vec<Kind>,
     pub(crate) senders: Vec<Address>,
     /// The only addresses address arguments may take, when setup restricted them.
     pub(crate) addresses: Option<Vec<Address>>,
@@ -91,47 +129,53 @@ impl Surface {
             }
         }
         let mut functions = Vec::new();
-        for address in targets {
+        let mut artifacts = Vec::new();
+        for &address in &targets {
             let Some(artifact) = chain.artifact_at(address) else {
                 return Err(Error::Config(format!(
                     "fuzzed address {address} holds no contract deployed through this chain"
                 )));
             };
             let before = functions.len();
-            let selectors: Vec<Selector> = artifact.abi.functions().map(|f| f.selector()).collect();
-            for callable in callable(&artifact.abi) {
-                let signature = callable.signature();
-                if !plan.calls(address, &signature) {
-                    continue;
-                }
-                let entry = match callable {
-                    Callable::Function(function) => Entry::Function(function.selector()),
-                    Callable::Receive => Entry::Receive,
-                    Callable::Fallback { .. } => Entry::Fallback {
-                        selectors: selectors.clone(),
-                        receive: artifact.abi.receive.is_some(),
-                    },
-                };
-                let target = Target {
-                    contract: &artifact.name,
-                    address,
-                    signature,
-                    entry,
-                };
-                if let Some(mut f) = fuzz_function(target, callable, warnings) {
-                    f.bounds = plan.bounds(address, &f.signature);
-                    f.payable &= plan.sends_ether();
-                    functions.push(f);
-                }
-            }
+            functions.extend(
+                fuzz_functions(artifact, At::Deployed(address), warnings)
+                    .into_iter()
+                    .filter(|f| plan.calls(address, &f.signature))
+                    .map(|mut f| {
+                        f.bounds = plan.bounds(address, &f.signature);
+                        f.payable &= plan.sends_ether();
+                        f
+                    }),
+            );
             if functions.len() == before {
                 warnings.push(format!(
                     "{} has no state-changing function the fuzzer can call",
                     artifact.name
                 ));
             }
+            artifacts.push(Arc::clone(artifact));
         }
-        if functions.is_empty() {
+        let deployed = functions.len();
+        let mut kinds = Vec::new();
+        if plan.fuzzes_created(!chain.fuzzed().is_empty()) {
+            for artifact in creatable(chain, &artifacts) {
+                let at = At::Created(kinds.len());
+                let mut created = fuzz_functions(&artifact, at, &mut Vec::new());
+                if created.is_empty() {
+                    continue;
+                }
+                for f in &mut created {
+                    f.payable &= plan.sends_ether();
+                }
+                let indices = (functions.len()..functions.len() + created.len()).collect();
+                functions.extend(created);
+                kinds.push(Kind {
+                    artifact,
+                    functions: indices,
+                });
+            }
+        }
+        if deployed == 0 {
             return Err(Error::Config(
                 "nothing to fuzz: deploy a contract with a state-changing function (no setup: \
                  `contract = \"Name\"`; with setup: `chain.fuzz(address)`)"
@@ -150,13 +194,61 @@ impl Surface {
         };
         Ok(Surface {
             functions,
+            deployed,
+            kinds,
             senders: chain.senders().to_vec(),
             addresses,
         })
     }
 
-    /// The raw transaction of `input`.
-    pub(crate) fn tx(&self, input: &TxInput) -> Tx {
+    /// The address `input` calls in a state where the contracts `created` were created
+    /// (oldest first): a deployed contract's, or for a created kind the instance `input`
+    /// names, counted back from the newest of its kind (wrapping around). `None` when the
+    /// run created no contract of that kind yet: the call cannot be made.
+    pub(crate) fn address(&self, input: &TxInput, created: &[Created]) -> Option<Address> {
+        match self.functions[input.function].at {
+            At::Deployed(address) => Some(address),
+            At::Created(kind) => {
+                let kind = &self.kinds[kind];
+                let of_kind = || {
+                    created.iter().rev().filter_map(|(address, artifact)| {
+                        artifact
+                            .as_deref()
+                            .filter(|artifact| kind.is(artifact))
+                            .map(|_| *address)
+                    })
+                };
+                let count = of_kind().count();
+                (count > 0).then(|| of_kind().nth(usize::from(input.instance) % count))?
+            }
+        }
+    }
+
+    /// [`Surface::call`] of a deployed contract's function (what unit tests decode).
+    #[cfg(test)]
+    pub(crate) fn deployed_call(&self, input: &TxInput) -> Call {
+        let to = self
+            .address(input, &[])
+            .expect("a deployed contract's function");
+        self.call(input, to)
+    }
+
+    /// [`Surface::tx`] of a deployed contract's function (what unit tests send).
+    #[cfg(test)]
+    pub(crate) fn deployed_tx(&self, input: &TxInput) -> Tx {
+        let to = self
+            .address(input, &[])
+            .expect("a deployed contract's function");
+        self.tx(input, to)
+    }
+
+    /// The kind `artifact` is (a created contract's), if the surface fuzzes it.
+    pub(crate) fn kind_of(&self, artifact: &ContractArtifact) -> Option<usize> {
+        self.kinds.iter().position(|kind| kind.is(artifact))
+    }
+
+    /// The raw transaction of `input` to the contract at `to` (see [`Surface::address`]).
+    pub(crate) fn tx(&self, input: &TxInput, to: Address) -> Tx {
         let function = &self.functions[input.function];
         let calldata = match &function.entry {
             Entry::Function(selector) => {
@@ -172,20 +264,21 @@ impl Surface {
         };
         Tx {
             sender: self.senders[input.sender],
-            to: function.address,
+            to,
             calldata: Bytes::from(calldata),
             value: input.value,
             warp: input.warp,
         }
     }
 
-    /// `input` decoded for a report or a regression file.
-    pub(crate) fn call(&self, input: &TxInput) -> Call {
+    /// `input`, made to the contract at `to`, decoded for a report or a regression file.
+    pub(crate) fn call(&self, input: &TxInput, to: Address) -> Call {
         let function = &self.functions[input.function];
         Call {
             sender: self.senders[input.sender],
             contract: function.contract.clone(),
-            address: function.address,
+            address: to,
+            instance: matches!(function.at, At::Created(_)).then_some(input.instance),
             signature: function.signature.clone(),
             params: function.params.clone(),
             args: input.args.clone(),
@@ -207,8 +300,9 @@ impl Surface {
         self.senders == other.senders
             && self.functions.len() == other.functions.len()
             && self.addresses == other.addresses
+            && self.deployed == other.deployed
             && self.functions.iter().zip(&other.functions).all(|(a, b)| {
-                a.address == b.address
+                a.at == b.at
                     && a.entry == b.entry
                     && a.contract == b.contract
                     && a.bounds == b.bounds
@@ -326,48 +420,59 @@ impl Surface {
     }
 }
 
-/// Where a callable is and how it is called.
-struct Target<'a> {
-    contract: &'a str,
-    address: Address,
-    signature: String,
-    entry: Entry,
-}
-
-/// `callable` as a fuzz target, or `None` when it has a parameter type the fuzzer cannot
-/// generate (then with a warning). Bounds are filled in by the caller.
-fn fuzz_function(
-    target: Target<'_>,
-    callable: Callable<'_>,
+/// The functions of `artifact`'s contract at `at` the fuzzer can call (every callable but
+/// those with a parameter type the fuzzer cannot generate, skipped with a warning), without
+/// bounds: the caller applies what setup declared.
+fn fuzz_functions(
+    artifact: &ContractArtifact,
+    at: At,
     warnings: &mut Vec<String>,
-) -> Option<FuzzFunction> {
-    let function = match callable {
-        Callable::Function(function) => function,
-        Callable::Receive => {
-            return Some(FuzzFunction {
-                contract: target.contract.to_string(),
-                address: target.address,
-                signature: target.signature,
-                entry: target.entry,
-                params: Vec::new(),
-                types: Vec::new(),
-                payable: true,
-                bounds: Vec::new(),
-            });
-        }
-        Callable::Fallback { payable } => {
-            return Some(FuzzFunction {
-                contract: target.contract.to_string(),
-                address: target.address,
-                signature: target.signature,
-                entry: target.entry,
-                params: vec!["calldata".into()],
-                types: vec![DynSolType::Bytes],
+) -> Vec<FuzzFunction> {
+    let selectors: Vec<Selector> = artifact.abi.functions().map(|f| f.selector()).collect();
+    callable(&artifact.abi)
+        .filter_map(|callable| {
+            let function = |entry, params, types, payable| FuzzFunction {
+                contract: artifact.name.clone(),
+                at,
+                signature: callable.signature(),
+                entry,
+                params,
+                types,
                 payable,
                 bounds: Vec::new(),
-            });
-        }
-    };
+            };
+            match callable {
+                Callable::Receive => Some(function(Entry::Receive, Vec::new(), Vec::new(), true)),
+                Callable::Fallback { payable } => Some(function(
+                    Entry::Fallback {
+                        selectors: selectors.clone(),
+                        receive: artifact.abi.receive.is_some(),
+                    },
+                    vec!["calldata".into()],
+                    vec![DynSolType::Bytes],
+                    payable,
+                )),
+                Callable::Function(abi_function) => {
+                    let types = parameter_types(abi_function, &artifact.name, warnings)?;
+                    Some(function(
+                        Entry::Function(abi_function.selector()),
+                        abi_function.inputs.iter().map(|p| p.name.clone()).collect(),
+                        types,
+                        abi_function.state_mutability == StateMutability::Payable,
+                    ))
+                }
+            }
+        })
+        .collect()
+}
+
+/// The resolved parameter types of `function` of `contract`, or `None` when one is a type
+/// the fuzzer cannot generate (then with a warning).
+fn parameter_types(
+    function: &alloy_json_abi::Function,
+    contract: &str,
+    warnings: &mut Vec<String>,
+) -> Option<Vec<DynSolType>> {
     let mut types = Vec::with_capacity(function.inputs.len());
     for param in &function.inputs {
         let problem = match param.resolve() {
@@ -381,21 +486,71 @@ fn fuzz_function(
             Err(e) => e.to_string(),
         };
         warnings.push(format!(
-            "skipping {}.{}: parameter `{}` ({}): {problem}",
-            target.contract, target.signature, param.name, param.ty
+            "skipping {contract}.{}: parameter `{}` ({}): {problem}",
+            function.signature(),
+            param.name,
+            param.ty
         ));
         return None;
     }
-    Some(FuzzFunction {
-        contract: target.contract.to_string(),
-        address: target.address,
-        signature: target.signature,
-        entry: target.entry,
-        params: function.inputs.iter().map(|p| p.name.clone()).collect(),
-        types,
-        payable: function.state_mutability == StateMutability::Payable,
-        bounds: Vec::new(),
-    })
+    Some(types)
+}
+
+/// Bytes of the minimal-proxy code a cloning contract writes out (`CALLDATASIZE
+/// RETURNDATASIZE RETURNDATASIZE CALLDATACOPY`): EIP-1167's and solady's proxies start
+/// copying calldata so; solc never emits it.
+const CLONE_MARKER: [u8; 4] = [0x36, 0x3d, 0x3d, 0x37];
+
+/// The compiled contracts whose instances transactions to the contracts of `fuzzed` may
+/// create: those whose creation code a fuzzed contract's code holds (`new C()`; the
+/// creation code, since a factory's constructor often creates the implementation it then
+/// clones), and what those hold in turn; and when one of all these can clone (holds
+/// minimal-proxy code), also the fuzzed ones, as implementations behind a clone.
+fn creatable(chain: &Chain, fuzzed: &[Arc<ContractArtifact>]) -> Vec<Arc<ContractArtifact>> {
+    let same = |a: &ContractArtifact, b: &ContractArtifact| {
+        a.name == b.name && a.source_path == b.source_path
+    };
+    let mut found: Vec<Arc<ContractArtifact>> = Vec::new();
+    let mut unscanned: Vec<Arc<ContractArtifact>> = fuzzed.to_vec();
+    while let Some(holder) = unscanned.pop() {
+        for artifact in chain.artifacts().contracts() {
+            let known = found.iter().any(|f| same(f, artifact));
+            if !known && !same(&holder, artifact) && holds_creation_code(&holder, artifact) {
+                found.push(Arc::clone(artifact));
+                unscanned.push(Arc::clone(artifact));
+            }
+        }
+    }
+    let clones = fuzzed
+        .iter()
+        .chain(&found)
+        .any(|artifact| contains(&artifact.runtime_code, &CLONE_MARKER));
+    if clones {
+        for artifact in fuzzed {
+            if !found.iter().any(|f| same(f, artifact)) {
+                found.push(Arc::clone(artifact));
+            }
+        }
+    }
+    found
+}
+
+/// Whether `holder`'s creation code (its constructor and runtime code) holds
+/// `artifact`'s creation code: it then holds `artifact`'s runtime code, whose last bytes
+/// (solc's metadata hash) are unique to it.
+fn holds_creation_code(holder: &ContractArtifact, artifact: &ContractArtifact) -> bool {
+    const TAIL: usize = 32;
+    let runtime = &artifact.runtime_code;
+    artifact.is_deployable()
+        && runtime.len() >= TAIL
+        && contains(&holder.creation_code, &runtime[runtime.len() - TAIL..])
+}
+
+/// Whether `needle` occurs in `haystack`.
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|window| window == needle)
 }
 
 /// Changes `data` as little as possible so that as `fallback()` calldata it reaches the
@@ -450,7 +605,7 @@ pub(crate) mod tests {
         let address = Address::with_last_byte(9);
         let function = |signature: &str, entry, params: &[&str], types, payable| FuzzFunction {
             contract: "WETH".into(),
-            address,
+            at: At::Deployed(address),
             signature: signature.into(),
             entry,
             params: params.iter().map(|p| p.to_string()).collect(),
@@ -500,6 +655,8 @@ pub(crate) mod tests {
                     false,
                 ),
             ],
+            deployed: 5,
+            kinds: Vec::new(),
             addresses: Some(senders.clone()),
             senders,
         }

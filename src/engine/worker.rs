@@ -79,6 +79,12 @@ impl Sink for Operands {
     }
 
     fn transaction(&mut self, seen: &Seen<'_>) {
+        // A created contract's address, for address arguments (a router given the pool).
+        for address in seen.created {
+            if self.0.len() < OPERANDS_PER_RUN {
+                self.0.push(U256::from_be_slice(address.as_slice()));
+            }
+        }
         for cmp in seen.trace.comparisons() {
             if self.0.len() + 2 > OPERANDS_PER_RUN {
                 break;
@@ -145,6 +151,9 @@ pub(crate) struct Worker<'a> {
     imported: usize,
     /// New entries not yet published to the pool.
     fresh: Vec<Sequence>,
+    /// Sequences that created a contract of a kind for the first time (through that
+    /// transaction), each with a function of that kind to call next.
+    to_seed: Vec<(Sequence, usize)>,
     /// Input prediction, when on.
     predictor: Option<Predictor>,
     sequencing: Sequencing,
@@ -189,6 +198,7 @@ impl<'a> Worker<'a> {
             shared,
             imported: 0,
             fresh: Vec::new(),
+            to_seed: Vec::new(),
             predictor: config.prediction.then(Predictor::new),
             sequencing: Sequencing::new(functions, invariants, config.demand_driven),
             targeting,
@@ -215,6 +225,7 @@ impl<'a> Worker<'a> {
         let mut since_exchange = 0;
         while let Some((index, energy)) = self.corpus.pick() {
             since_exchange += self.fuzz_entry(index, energy, mutator)?;
+            self.seed_created(mutator)?;
             if since_exchange >= EXCHANGE_EVERY && self.shared.workers > 1 {
                 since_exchange = 0;
                 self.exchange()?;
@@ -333,16 +344,33 @@ impl<'a> Worker<'a> {
         Ok(())
     }
 
-    /// One single-transaction sequence per function, in surface order, so every function
-    /// is in the corpus from the start.
+    /// One single-transaction sequence per deployed contract's function, in surface order,
+    /// so every function is in the corpus from the start (a created kind's can only follow
+    /// the call that creates its contract).
     fn seed_corpus(&mut self, mutator: &Mutator<'_>) -> Result<(), Stop> {
-        for function in 0..self.executor.surface().functions.len() {
+        for function in 0..self.executor.surface().deployed {
             let tx = mutator.tx_for(function, &mut self.rng, &self.dict);
             self.execute(&Sequence { txs: vec![tx] })?;
         }
         // A corpus entry always exists now, unless the budget ran out first.
         if self.corpus.is_empty() {
             return Err(Stop);
+        }
+        self.seed_created(mutator)
+    }
+
+    /// Once a run first created a contract of a fuzzed kind, one sequence per function of
+    /// that kind: the run through the creating transaction, then a call of the function,
+    /// so that created contracts enter the corpus as setup's did in `seed_corpus`.
+    fn seed_created(&mut self, mutator: &Mutator<'_>) -> Result<(), Stop> {
+        while !self.to_seed.is_empty() {
+            for (mut sequence, function) in std::mem::take(&mut self.to_seed) {
+                if sequence.txs.len() < self.depth {
+                    let tx = mutator.tx_for(function, &mut self.rng, &self.dict);
+                    sequence.txs.push(tx);
+                    self.execute(&sequence)?;
+                }
+            }
         }
         Ok(())
     }
@@ -391,6 +419,9 @@ impl<'a> Worker<'a> {
             self.shared.count_corpus(self.corpus.len());
         }
         self.sequencing.learn(sequence, kept, run.new_edges > 0);
+        for (function, tx) in self.sequencing.take_enabled() {
+            self.to_seed.push((sequence.through(tx), function));
+        }
         if run.new_edges > 0 {
             self.shared.count_edges(self.executor.coverage().len());
         }

@@ -10,8 +10,8 @@ use alloy_primitives::Address;
 use crate::chain::{Labels, SolDisplay, Warp};
 use crate::config::Steering;
 use crate::outcome::{
-    Call, Dependence, Failure, Outcome, Place, Progress, SequenceStats, ShrinkStats, Stats,
-    Violation,
+    Call, Dependence, Failure, FunctionStats, Outcome, Place, Progress, SequenceStats, ShrinkStats,
+    Stats, Violation,
 };
 
 /// Calls after which a function that reverted every time is flagged as "always reverts".
@@ -232,8 +232,12 @@ pub fn render_call(call: &Call, labels: &Labels) -> String {
 /// The called contract as a call shows it: its label (a contract deployed through the chain
 /// is labelled with its name), with its address when the label is ambiguous.
 fn called(call: &Call, labels: &Labels) -> String {
+    if call.instance.is_some() {
+        // Created during the sequence: the address tells instances apart.
+        return format!("{}@{}", call.contract, short_address(call.address));
+    }
     let name = labels.get(call.address).unwrap_or(&call.contract);
-    contract_name(name, call.address, labels)
+    contract_name(name, Some(call.address), labels)
 }
 
 /// `value` as Solidity spells it ([`SolDisplay`]), with named addresses as
@@ -272,11 +276,12 @@ pub fn account(address: Address, labels: &Labels) -> String {
 
 /// A contract where the report shows its name alone (`Vault.withdraw`): `name`, or
 /// `name@0x5FbD…0aa3` when two accounts share the name.
-fn contract_name(name: &str, address: Address, labels: &Labels) -> String {
-    if labels.is_ambiguous(name) {
-        format!("{name}@{}", short_address(address))
-    } else {
-        name.to_string()
+/// `address` is `None` for contracts fuzzed transactions created: `Pool@created`.
+fn contract_name(name: &str, address: Option<Address>, labels: &Labels) -> String {
+    match address {
+        None => format!("{name}@created"),
+        Some(address) if labels.is_ambiguous(name) => format!("{name}@{}", short_address(address)),
+        Some(_) => name.to_string(),
     }
 }
 
@@ -353,8 +358,13 @@ pub fn summary(outcome: &Outcome) -> String {
         "  coverage: {} edges, corpus: {} paths{replayed}",
         stats.edges, stats.corpus
     );
-    let rows: Vec<String> = stats
+    // A created contract's function is listed once a run created one to call.
+    let functions: Vec<&FunctionStats> = stats
         .functions
+        .iter()
+        .filter(|f| f.address.is_some() || f.calls > 0)
+        .collect();
+    let rows: Vec<String> = functions
         .iter()
         .map(|f| {
             format!(
@@ -381,7 +391,7 @@ pub fn summary(outcome: &Outcome) -> String {
     render_violations(&mut out, &outcome.failures);
     render_targets(&mut out, stats);
     let _ = writeln!(out, "  calls / reverts per function:");
-    for (f, name) in stats.functions.iter().zip(rows) {
+    for (f, name) in functions.iter().zip(rows) {
         let _ = write!(
             out,
             "    {name:<width$}  {:>9} / {}",
@@ -470,13 +480,18 @@ fn render_accounts_line(out: &mut String, stats: &Stats) {
     let mut contracts: Vec<String> = Vec::new();
     let mut seen = Vec::new();
     for f in &stats.functions {
-        if !seen.contains(&f.address) {
-            seen.push(f.address);
-            contracts.push(match stats.labels.get(f.address) {
-                Some(_) => account(f.address, &stats.labels),
-                None => format!("{}@{}", f.contract, short_address(f.address)),
-            });
+        let key = (f.address, &f.contract);
+        if seen.contains(&key) || (f.address.is_none() && f.calls == 0) {
+            continue;
         }
+        seen.push(key);
+        contracts.push(match f.address {
+            None => contract_name(&f.contract, None, &stats.labels),
+            Some(address) => match stats.labels.get(address) {
+                Some(_) => account(address, &stats.labels),
+                None => format!("{}@{}", f.contract, short_address(address)),
+            },
+        });
     }
     if contracts.is_empty() {
         return;
@@ -513,6 +528,7 @@ fn render_sequencing(out: &mut String, s: &SequenceStats) {
             let why = match f.reason {
                 Dependence::Aggressive => "aggressive run",
                 Dependence::Invariants => "feeds the invariants",
+                Dependence::Created => "created contract",
             };
             format!("{}.{} ({why})", f.contract, f.signature)
         })
@@ -680,6 +696,7 @@ mod tests {
             args,
             value: U256::ZERO,
             warp: Warp::default(),
+            instance: None,
         }
     }
 
@@ -857,7 +874,7 @@ mod tests {
             labels: labels(),
             functions: vec![FunctionStats {
                 contract: "Vault".into(),
-                address: VAULT,
+                address: Some(VAULT),
                 signature: "deposit()".into(),
                 calls: 10,
                 reverts: 0,
@@ -929,7 +946,7 @@ mod tests {
     fn always_reverts_needs_enough_calls_to_mean_something() {
         let row = |calls| FunctionStats {
             contract: "Vault".into(),
-            address: VAULT,
+            address: Some(VAULT),
             signature: "close()".into(),
             calls,
             reverts: calls,

@@ -188,11 +188,11 @@ impl Suite {
         }
         let mut created: Vec<(Address, Arc<ContractArtifact>)> = Vec::new();
         let mut unknown = Vec::new();
-        for address in chain.take_created() {
-            match self.artifacts.by_runtime_code(&chain.code(address)) {
+        for (address, artifact) in chain.take_created() {
+            match artifact {
                 Some(artifact) => {
-                    chain.adopt(address, Arc::clone(artifact));
-                    created.push((address, Arc::clone(artifact)));
+                    chain.adopt(address, Arc::clone(&artifact));
+                    created.push((address, artifact));
                 }
                 None => unknown.push(address),
             }

@@ -15,6 +15,8 @@ mod campaign;
 mod chain;
 mod chain_settings;
 mod cheatcodes;
+mod factories;
+mod factories_witness;
 mod forge_suites;
 mod forge_suites_witness;
 mod foundry_project;

@@ -114,6 +114,7 @@ fn leaves_of_every_numeric_type_round_trip_through_integers() {
             args,
             value: U256::from(3),
             warp: Default::default(),
+            instance: 0,
         }],
     };
     let leaf = |i| Leaf::Arg {
@@ -166,6 +167,7 @@ fn an_equality_the_line_misses_gets_one_xor_step() {
             args: vec![DynSolValue::Uint(proposed, 256)],
             value: U256::ZERO,
             warp: Default::default(),
+            instance: 0,
         }],
     };
     let key = CostKey {
@@ -224,6 +226,7 @@ fn roots_outside_a_bound_are_clamped_and_closed_addresses_are_not_predicted() {
                 args: vec![arg],
                 value: U256::ZERO,
                 warp: Default::default(),
+                instance: 0,
             }],
         };
         let cost = Cost {
