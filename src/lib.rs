@@ -58,7 +58,8 @@ pub use harvey_macros::{forge_suite, invariant};
 pub use oracle::IntoCheck;
 pub use outcome::{
     Call, Dependence, Failure, FunctionStats, LookaheadStats, Outcome, PredictionStats, Progress,
-    SequenceStats, ShrinkStats, StateDependent, Stats, TargetReach, TargetStats, Violation,
+    SequenceStats, ShrinkStats, StateDependent, Stats, TargetReach, TargetStats, TimeSplit,
+    Violation,
 };
 pub use targets::{SourceLine, TargetSpec};
 

@@ -273,6 +273,33 @@ pub struct Stats {
     pub senders: Vec<Address>,
     /// Names of the campaign's accounts, shown beside their addresses in the summary.
     pub labels: Labels,
+    /// Where the fuzzing workers' time went.
+    pub time: TimeSplit,
+}
+
+/// Where fuzzing time went, summed over the workers: running transactions in the EVM, and
+/// checking the invariants and oracles after them (a slow invariant shows here). The rest
+/// is the fuzzer's own work (mutation, corpus, learning). Estimated from a sample of the
+/// transactions (one in [`TimeSplit::SAMPLE`]): timing every one would cost more than a
+/// small call itself.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TimeSplit {
+    /// Executing fuzzed transactions.
+    pub transactions: Duration,
+    /// Checking invariants and oracles after them.
+    pub checks: Duration,
+}
+
+impl TimeSplit {
+    /// One transaction in this many is timed.
+    pub const SAMPLE: u64 = 8;
+
+    /// Adds `other`'s times.
+    pub(crate) fn add(&mut self, other: TimeSplit) {
+        self.transactions += other.transactions;
+        self.checks += other.checks;
+    }
 }
 
 /// What shrinking a failing sequence spent, against its own budget (a share of the

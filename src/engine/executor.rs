@@ -16,7 +16,8 @@ use crate::engine::surface::{At, Surface};
 use crate::hash::FastSet;
 use crate::observe::{Edge, Trace};
 use crate::oracle::Oracles;
-use crate::outcome::{Call, FunctionStats, Violation};
+use crate::outcome::{Call, FunctionStats, TimeSplit, Violation};
+use std::time::{Duration, Instant};
 
 /// Path id of a transaction the EVM refused (value above the sender's balance).
 const REFUSED_PATH: u64 = 0x5eed_0f7e_f05e;
@@ -117,6 +118,8 @@ pub(crate) struct Executor<'a> {
     /// What the last transaction created, for its [`Seen`] (reused buffers).
     created: Vec<Address>,
     enabled: Vec<usize>,
+    /// Time in transactions and in checks, from a sample of the transactions.
+    time: TimeSplit,
 }
 
 /// Calls of one function and how many reverted.
@@ -150,6 +153,7 @@ impl<'a> Executor<'a> {
             fail_fast,
             created: Vec::new(),
             enabled: Vec::new(),
+            time: TimeSplit::default(),
         }
     }
 
@@ -193,7 +197,13 @@ impl<'a> Executor<'a> {
             let counts = &mut self.counts[input.function];
             counts.calls += 1;
             let calls = counts.calls;
-            let outcome = match self.chain.execute(&tx) {
+            let timed = self.transactions % TimeSplit::SAMPLE == 0;
+            let started = timed.then(Instant::now);
+            let executed = self.chain.execute(&tx);
+            if let Some(started) = started {
+                self.time.transactions += sampled(started);
+            }
+            let outcome = match executed {
                 Ok(outcome) => outcome,
                 Err(_) => {
                     // The EVM refused it (value above the balance): nothing ran.
@@ -235,7 +245,12 @@ impl<'a> Executor<'a> {
             // A reverted transaction changed nothing but the block: the invariants that held
             // before still hold unless time moved.
             let unchanged = reverted && tx.warp == Default::default();
-            for violation in self.oracles.check(&mut self.chain, &outcome, !unchanged) {
+            let started = timed.then(Instant::now);
+            let shown = self.oracles.check(&mut self.chain, &outcome, !unchanged);
+            if let Some(started) = started {
+                self.time.checks += sampled(started);
+            }
+            for violation in shown {
                 // A broken invariant stays broken for the rest of the run: one report.
                 if violations.iter().any(|f| f.violation.same_bug(&violation)) {
                     continue;
@@ -396,6 +411,11 @@ impl<'a> Executor<'a> {
         self.sequences
     }
 
+    /// Where the regular runs' time went so far (estimated from a sample).
+    pub(crate) fn time(&self) -> TimeSplit {
+        self.time
+    }
+
     /// Calls and reverts per function so far, as summary rows.
     pub(crate) fn function_stats(&self) -> Vec<FunctionStats> {
         self.surface
@@ -414,6 +434,12 @@ impl<'a> Executor<'a> {
             })
             .collect()
     }
+}
+
+/// The time since `started`, for one sampled transaction: standing for
+/// [`TimeSplit::SAMPLE`] of them.
+fn sampled(started: Instant) -> Duration {
+    started.elapsed() * TimeSplit::SAMPLE as u32
 }
 
 /// The path id of a sequence after one more transaction with path id `tx_path`: that

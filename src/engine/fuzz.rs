@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::lookahead::Lookahead;
 use crate::oracle::Oracles;
 use crate::outcome::{
-    FunctionStats, LookaheadStats, PredictionStats, SequenceStats, StateDependent, Stats,
+    FunctionStats, LookaheadStats, PredictionStats, SequenceStats, StateDependent, Stats, TimeSplit,
 };
 
 use super::Fuzz;
@@ -71,7 +71,9 @@ fn merge(reports: Vec<WorkerReport>, surface: &Surface, stats: &mut Stats) {
     let mut sequencing = SequenceStats::default();
     let mut lookahead = LookaheadStats::default();
     let mut dependence = vec![None; surface.functions.len()];
+    let mut time = TimeSplit::default();
     for report in reports {
+        time.add(report.time);
         predictions.add(report.predictions);
         SequenceStats::add_lengths(&mut sequencing.runs_by_length, &report.lengths);
         SequenceStats::add_lengths(&mut sequencing.corpus_by_length, &report.corpus_lengths);
@@ -109,6 +111,7 @@ fn merge(reports: Vec<WorkerReport>, surface: &Surface, stats: &mut Stats) {
     stats.predictions = predictions;
     stats.sequencing = sequencing;
     stats.lookahead = lookahead;
+    stats.time = time;
 }
 
 /// The lookahead analysis of every fuzzed contract's deployed code towards the targets in

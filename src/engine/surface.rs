@@ -501,17 +501,26 @@ fn parameter_types(
 /// copying calldata so; solc never emits it.
 const CLONE_MARKER: [u8; 4] = [0x36, 0x3d, 0x3d, 0x37];
 
-/// The compiled contracts whose instances transactions to the contracts of `fuzzed` may
-/// create: those whose creation code a fuzzed contract's code holds (`new C()`; the
-/// creation code, since a factory's constructor often creates the implementation it then
-/// clones), and what those hold in turn; and when one of all these can clone (holds
-/// minimal-proxy code), also the fuzzed ones, as implementations behind a clone.
+/// The compiled contracts whose instances fuzzed transactions may create: those whose
+/// creation code the code of a fuzzed or deployed contract holds (`new C()`, in a fuzzed
+/// factory or in one a fuzzed handler calls; the creation code, since a factory's
+/// constructor often creates the implementation it then clones), and what those hold in
+/// turn; and when one of all these can clone (holds minimal-proxy code), also the fuzzed
+/// and deployed ones, as implementations behind a clone.
 fn creatable(chain: &Chain, fuzzed: &[Arc<ContractArtifact>]) -> Vec<Arc<ContractArtifact>> {
     let same = |a: &ContractArtifact, b: &ContractArtifact| {
         a.name == b.name && a.source_path == b.source_path
     };
+    let mut holders: Vec<Arc<ContractArtifact>> = fuzzed.to_vec();
+    for (_, address) in chain.deployed() {
+        if let Some(artifact) = chain.artifact_at(*address) {
+            if !holders.iter().any(|h| same(h, artifact)) {
+                holders.push(Arc::clone(artifact));
+            }
+        }
+    }
     let mut found: Vec<Arc<ContractArtifact>> = Vec::new();
-    let mut unscanned: Vec<Arc<ContractArtifact>> = fuzzed.to_vec();
+    let mut unscanned: Vec<Arc<ContractArtifact>> = holders.clone();
     while let Some(holder) = unscanned.pop() {
         for artifact in chain.artifacts().contracts() {
             let known = found.iter().any(|f| same(f, artifact));
@@ -521,12 +530,12 @@ fn creatable(chain: &Chain, fuzzed: &[Arc<ContractArtifact>]) -> Vec<Arc<Contrac
             }
         }
     }
-    let clones = fuzzed
+    let clones = holders
         .iter()
         .chain(&found)
         .any(|artifact| contains(&artifact.runtime_code, &CLONE_MARKER));
     if clones {
-        for artifact in fuzzed {
+        for artifact in &holders {
             if !found.iter().any(|f| same(f, artifact)) {
                 found.push(Arc::clone(artifact));
             }
@@ -546,11 +555,19 @@ fn holds_creation_code(holder: &ContractArtifact, artifact: &ContractArtifact) -
         && contains(&holder.creation_code, &runtime[runtime.len() - TAIL..])
 }
 
-/// Whether `needle` occurs in `haystack`.
+/// Whether `needle` (not empty) occurs in `haystack`: a scan for its first byte, then a
+/// comparison (every deployed contract's code is searched for every artifact's tail).
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack
-        .windows(needle.len())
-        .any(|window| window == needle)
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
+    };
+    let Some(last_start) = haystack.len().checked_sub(needle.len()) else {
+        return false;
+    };
+    haystack[..=last_start]
+        .iter()
+        .enumerate()
+        .any(|(at, &byte)| byte == first && haystack[at + 1..at + needle.len()] == *rest)
 }
 
 /// Changes `data` as little as possible so that as `fallback()` calldata it reaches the

@@ -28,7 +28,7 @@ use crate::engine::sequencing::Sequencing;
 use crate::engine::shared::{Shared, Stop};
 use crate::engine::targeting::Targeting;
 use crate::hash::FastSet;
-use crate::outcome::{FunctionStats, LookaheadStats, PredictionStats, SequenceStats};
+use crate::outcome::{FunctionStats, LookaheadStats, PredictionStats, SequenceStats, TimeSplit};
 
 /// Sequences between two exchanges of new corpus entries with the other workers.
 const EXCHANGE_EVERY: u64 = 512;
@@ -66,6 +66,7 @@ pub(crate) struct WorkerReport {
     /// Per function (surface order): whether and why its sequences may grow.
     pub(crate) dependence: Vec<Option<Dependence>>,
     pub(crate) lookahead: LookaheadStats,
+    pub(crate) time: TimeSplit,
 }
 
 /// The comparison operands of the last regular run (capped), which the dictionary takes
@@ -478,6 +479,7 @@ impl<'a> Worker<'a> {
             corpus_lengths,
             aggressive_runs: self.sequencing.aggressive_runs(),
             dependence: self.sequencing.dependence().to_vec(),
+            time: self.executor.time(),
             lookahead: LookaheadStats {
                 ids: self.corpus.lookahead_ids(),
                 ..self

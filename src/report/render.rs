@@ -348,6 +348,7 @@ pub fn summary(outcome: &Outcome) -> String {
         stats.seed
     );
     render_accounts_line(&mut out, stats);
+    render_time_split(&mut out, stats);
     let replayed = if stats.replayed > 0 {
         format!(", {} regression sequences replayed", stats.replayed)
     } else {
@@ -472,6 +473,30 @@ fn render_shrink(out: &mut String, shrink: &ShrinkStats) {
             ""
         }
     );
+}
+
+/// `  time: 41% in transactions, 52% checking invariants, 7% fuzzing`: where the workers'
+/// time went, with a note when the checks after each transaction take most of it (then
+/// they, not the EVM, bound tx/s).
+fn render_time_split(out: &mut String, stats: &Stats) {
+    let whole = stats.elapsed.as_micros() as u64 * u64::from(stats.workers.max(1));
+    let transactions = stats.time.transactions.as_micros() as u64;
+    let checks = stats.time.checks.as_micros() as u64;
+    if whole == 0 || transactions == 0 {
+        return;
+    }
+    let fuzzing = whole.saturating_sub(transactions + checks);
+    let _ = write!(
+        out,
+        "  time: {} in transactions, {} checking invariants and oracles, {} fuzzing",
+        percent(transactions, whole),
+        percent(checks, whole),
+        percent(fuzzing, whole)
+    );
+    if checks * 2 > whole {
+        out.push_str(": the checks bound the speed (make slow invariants cheaper)");
+    }
+    out.push('\n');
 }
 
 /// `  fuzzed: Vault@0x5FbD…0aa3; senders: alice@0x10000, 0x20000`: which accounts the

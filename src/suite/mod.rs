@@ -256,6 +256,9 @@ impl Suite {
         if let Some(senders) = selection.senders {
             chain.set_senders(senders);
         }
+        // forge's dynamic targets: contracts created during a run are fuzzed too unless
+        // `targetContracts()` named the targets.
+        chain.fuzz_created(declared.target_contracts.is_empty());
         Ok(())
     }
 

@@ -214,3 +214,28 @@ fn senders_are_renamed_to_the_first_ones_throughout() {
     let senders: Vec<Address> = failure.calls.iter().map(|c| c.sender).collect();
     assert_eq!(senders, [SENDERS[0], SENDERS[1], SENDERS[1]], "{failure:?}");
 }
+
+/// A slow invariant shows in the summary: the checks after each transaction take most of
+/// the workers' time, and the summary says they bound the speed. (The invariant sleeps a
+/// millisecond; a debug-build call of `Counter` takes a small fraction of that.)
+#[test]
+fn a_slow_invariant_shows_where_the_time_went() {
+    let outcome = campaign_on(repo())
+        .contract("Counter")
+        .seed(1)
+        .runs(300)
+        .invariant("slow", |_chain: &Chain| {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            true
+        })
+        .run()
+        .unwrap();
+    let time = outcome.stats.time;
+    assert!(time.checks > time.transactions * 2, "{time:?}");
+    let summary = harvey::report::summary(&outcome);
+    assert!(
+        summary.contains("checking invariants and oracles, ")
+            && summary.contains("the checks bound the speed"),
+        "{summary}"
+    );
+}
