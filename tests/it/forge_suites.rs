@@ -197,3 +197,20 @@ fn the_thermostat_overheats_by_direct_calls() {
 #[harvey::forge_suite("Thermostat", runs = 20_000, seed = 1)]
 #[should_panic(expected = "invariant `echidna_never_overheats` violated")]
 fn thermostat_properties() {}
+
+/// No `targetContract`: the purses the registry opens during a run are fuzzed too, as
+/// forge's dynamic targets (forge 1.7.1 finds it, `EXPECTED.md`), and the report names them.
+#[test]
+fn contracts_created_during_a_run_are_fuzzed_when_no_target_contract_is_named() {
+    let outcome = run(suite("RegistryTest").runs(2_000));
+    assert_eq!(broken(&outcome), ["invariant_withinLimits"]);
+    let failure = &outcome.failures[0];
+    let contracts: Vec<&str> = failure.calls.iter().map(|c| c.contract.as_str()).collect();
+    assert_eq!(
+        contracts,
+        ["Registry", "Purse", "Purse"],
+        "{:?}",
+        failure.calls
+    );
+    assert!(failure.calls[1..].iter().all(|c| c.instance == Some(0)));
+}

@@ -242,3 +242,50 @@ fn a_second_refund_emits_assertion_failed() {
         ["paid out more than deposited"]
     );
 }
+
+/// A purse the registry opens checks each amount against its limit but not the total: two
+/// spends within the limit overspend it (`RegistryTest.invariant_withinLimits`), reached only
+/// through the purse the registry created.
+#[test]
+fn two_spends_within_the_limit_overspend_a_purse() {
+    let (mut chain, registry) = deployed("Registry");
+    let holder = chain.senders()[0];
+    let opened = send(
+        &mut chain,
+        holder,
+        registry,
+        "open(uint256)",
+        &[uint(100)],
+        U256::ZERO,
+    );
+    assert!(opened.is_success(), "{opened:?}");
+    let purse = Address::from_slice(&opened.output[12..32]);
+    assert!(
+        send(
+            &mut chain,
+            holder,
+            purse,
+            "spend(uint256)",
+            &[uint(101)],
+            U256::ZERO
+        )
+        .revert_reason()
+        .is_some()
+    );
+    for _ in 0..2 {
+        assert!(
+            send(
+                &mut chain,
+                holder,
+                purse,
+                "spend(uint256)",
+                &[uint(60)],
+                U256::ZERO
+            )
+            .is_success()
+        );
+    }
+    let spent: U256 = chain.view(purse, "spent()", ()).unwrap();
+    let limit: U256 = chain.view(purse, "limit()", ()).unwrap();
+    assert!(spent > limit, "{spent} > {limit}");
+}
