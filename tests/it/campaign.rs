@@ -4,21 +4,14 @@
 
 use harvey::chain::{Chain, PanicCode};
 use harvey::prelude::*;
-use harvey::{Failure, PanicSet, Violation};
+use harvey::{PanicSet, Violation};
 
-use crate::support::{assert_panic_at, campaign_on, failure, founder_keeps_the_first_seat, repo};
+use crate::support::{
+    assert_panic_at, calls, campaign_on, failure, founder_keeps_the_first_seat, repo,
+};
 
 fn campaign<'a>() -> Campaign<'a> {
     campaign_on(repo()).seed(1).runs(50_000)
-}
-
-/// `Contract.function` of every call in the failing sequence.
-fn calls(failure: &Failure) -> Vec<String> {
-    failure
-        .calls
-        .iter()
-        .map(|c| format!("{}.{}", c.contract, c.function_name()))
-        .collect()
 }
 
 #[test]

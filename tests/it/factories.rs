@@ -4,9 +4,9 @@
 //! replays from its regression file.
 
 use harvey::chain::{Chain, PanicCode};
-use harvey::{Campaign, Failure, Outcome};
+use harvey::{Campaign, Outcome};
 
-use crate::support::{assert_panic_at, campaign_on, failure, repo};
+use crate::support::{assert_panic_at, calls, campaign_on, failure, repo};
 
 fn campaign<'a>(contract: &str) -> Campaign<'a> {
     campaign_on(repo())
@@ -14,15 +14,6 @@ fn campaign<'a>(contract: &str) -> Campaign<'a> {
         .seed(1)
         .runs(20_000)
         .depth(8)
-}
-
-/// `Contract.function` of every call in the failing sequence.
-fn calls(failure: &Failure) -> Vec<String> {
-    failure
-        .calls
-        .iter()
-        .map(|c| format!("{}.{}", c.contract, c.function_name()))
-        .collect()
 }
 
 /// The function rows of the summary's created contracts.

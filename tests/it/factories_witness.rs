@@ -4,68 +4,20 @@
 
 use harvey::prelude::*;
 
-use crate::support::{assert_assert, chain, send, uint};
-
-/// The address a call returned.
-fn returned_address(outcome: &harvey::chain::TxOutcome) -> Address {
-    assert!(outcome.is_success(), "{outcome:?}");
-    Address::from_slice(&outcome.output[12..32])
-}
+use crate::support::{assert_assert, chain, returned_address, send, send_uint};
 
 #[test]
 fn a_created_pool_charges_its_fee_on_the_last_withdrawal() {
     let mut chain = chain();
     let factory = chain.deploy("PoolFactory", ()).unwrap();
     let a = chain.senders()[0];
-    let pool = returned_address(&send(
-        &mut chain,
-        a,
-        factory,
-        "createPool(uint256)",
-        &[uint(5)],
-        U256::ZERO,
-    ));
+    let pool = returned_address(&send_uint(&mut chain, a, factory, "createPool(uint256)", 5));
     // CREATE2 with the fee as salt: one pool per fee.
-    let again = send(
-        &mut chain,
-        a,
-        factory,
-        "createPool(uint256)",
-        &[uint(5)],
-        U256::ZERO,
-    );
-    assert!(!again.is_success());
-    assert!(
-        send(
-            &mut chain,
-            a,
-            pool,
-            "deposit(uint256)",
-            &[uint(1000)],
-            U256::ZERO
-        )
-        .is_success()
-    );
-    // A partial withdrawal is fine.
-    assert!(
-        send(
-            &mut chain,
-            a,
-            pool,
-            "withdraw(uint256)",
-            &[uint(400)],
-            U256::ZERO
-        )
-        .is_success()
-    );
-    assert_assert(&send(
-        &mut chain,
-        a,
-        pool,
-        "withdraw(uint256)",
-        &[uint(600)],
-        U256::ZERO,
-    ));
+    assert!(!send_uint(&mut chain, a, factory, "createPool(uint256)", 5).is_success());
+    assert!(send_uint(&mut chain, a, pool, "deposit(uint256)", 1000).is_success());
+    // A partial withdrawal is fine; the last one fails the assert.
+    assert!(send_uint(&mut chain, a, pool, "withdraw(uint256)", 400).is_success());
+    assert_assert(&send_uint(&mut chain, a, pool, "withdraw(uint256)", 600));
 }
 
 #[test]
@@ -79,66 +31,16 @@ fn a_cloned_vault_rejects_spending_everything_above_a_thousand() {
     let implementation: Address = chain.view(cloner, "implementation()", ()).unwrap();
     assert_ne!(vault, implementation);
     // Only the opener may credit and spend.
-    let by_bob = send(
-        &mut chain,
-        bob,
-        vault,
-        "credit(uint256)",
-        &[uint(5000)],
-        U256::ZERO,
-    );
-    assert!(!by_bob.is_success());
-    assert!(
-        send(
-            &mut chain,
-            alice,
-            vault,
-            "credit(uint256)",
-            &[uint(5000)],
-            U256::ZERO
-        )
-        .is_success()
-    );
-    assert!(
-        send(
-            &mut chain,
-            alice,
-            vault,
-            "spend(uint256)",
-            &[uint(4000)],
-            U256::ZERO
-        )
-        .is_success()
-    );
-    // Emptying it from 1000 or less is fine; 5000 → 0 in one go is the bug.
-    assert!(
-        send(
-            &mut chain,
-            alice,
-            vault,
-            "spend(uint256)",
-            &[uint(1000)],
-            U256::ZERO
-        )
-        .is_success()
-    );
-    assert!(
-        send(
-            &mut chain,
-            alice,
-            vault,
-            "credit(uint256)",
-            &[uint(5000)],
-            U256::ZERO
-        )
-        .is_success()
-    );
-    assert_assert(&send(
-        &mut chain,
-        alice,
-        vault,
-        "spend(uint256)",
-        &[uint(5000)],
-        U256::ZERO,
-    ));
+    assert!(!send_uint(&mut chain, bob, vault, "credit(uint256)", 5000).is_success());
+    for (signature, amount) in [
+        ("credit(uint256)", 5000),
+        ("spend(uint256)", 4000),
+        // Emptying it from 1000 or less is fine.
+        ("spend(uint256)", 1000),
+        ("credit(uint256)", 5000),
+    ] {
+        assert!(send_uint(&mut chain, alice, vault, signature, amount).is_success());
+    }
+    // 5000 → 0 in one go is the bug.
+    assert_assert(&send_uint(&mut chain, alice, vault, "spend(uint256)", 5000));
 }

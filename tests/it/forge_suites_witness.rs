@@ -12,7 +12,7 @@ use harvey::chain::{PanicCode, RevertReason, TxOutcome, TxStatus};
 use harvey::prelude::*;
 use harvey::project::{Artifacts, Environment, compiled_in};
 
-use crate::support::{self, assert_assert, ether, send, shim, uint};
+use crate::support::{self, assert_assert, ether, returned_address, send, send_uint, shim, uint};
 
 /// The fixture project (see its `EXPECTED.md`).
 pub(crate) fn fixture() -> PathBuf {
@@ -250,40 +250,11 @@ fn a_second_refund_emits_assertion_failed() {
 fn two_spends_within_the_limit_overspend_a_purse() {
     let (mut chain, registry) = deployed("Registry");
     let holder = chain.senders()[0];
-    let opened = send(
-        &mut chain,
-        holder,
-        registry,
-        "open(uint256)",
-        &[uint(100)],
-        U256::ZERO,
-    );
-    assert!(opened.is_success(), "{opened:?}");
-    let purse = Address::from_slice(&opened.output[12..32]);
-    assert!(
-        send(
-            &mut chain,
-            holder,
-            purse,
-            "spend(uint256)",
-            &[uint(101)],
-            U256::ZERO
-        )
-        .revert_reason()
-        .is_some()
-    );
+    let opened = send_uint(&mut chain, holder, registry, "open(uint256)", 100);
+    let purse = returned_address(&opened);
+    assert!(!send_uint(&mut chain, holder, purse, "spend(uint256)", 101).is_success());
     for _ in 0..2 {
-        assert!(
-            send(
-                &mut chain,
-                holder,
-                purse,
-                "spend(uint256)",
-                &[uint(60)],
-                U256::ZERO
-            )
-            .is_success()
-        );
+        assert!(send_uint(&mut chain, holder, purse, "spend(uint256)", 60).is_success());
     }
     let spent: U256 = chain.view(purse, "spent()", ()).unwrap();
     let limit: U256 = chain.view(purse, "limit()", ()).unwrap();

@@ -149,6 +149,33 @@ pub(crate) fn send(
         .unwrap_or_else(|e| panic!("calling {signature}: {e}"))
 }
 
+/// Calls `signature`, which takes one `uint256`, with `amount` on `to` from `from`,
+/// committing (see [`send`]).
+pub(crate) fn send_uint(
+    chain: &mut Chain,
+    from: Address,
+    to: Address,
+    signature: &str,
+    amount: u64,
+) -> TxOutcome {
+    send(chain, from, to, signature, &[uint(amount)], U256::ZERO)
+}
+
+/// The address a successful call returned (a factory's new contract).
+pub(crate) fn returned_address(outcome: &TxOutcome) -> Address {
+    assert!(outcome.is_success(), "{outcome:?}");
+    Address::from_slice(&outcome.output[12..32])
+}
+
+/// `Contract.function` of every call in `failure`'s sequence.
+pub(crate) fn calls(failure: &Failure) -> Vec<String> {
+    failure
+        .calls
+        .iter()
+        .map(|c| format!("{}.{}", c.contract, c.function_name()))
+        .collect()
+}
+
 /// Asserts that `outcome` is a failed `assert` (`Panic(0x01)`).
 pub(crate) fn assert_assert(outcome: &TxOutcome) {
     assert_eq!(
