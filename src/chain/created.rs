@@ -11,6 +11,11 @@ use alloy_primitives::{Address, B256, Bytes, keccak256};
 
 use crate::project::{Artifacts, ContractArtifact};
 
+/// Matches by code (and implementations by address) remembered at most. Immutables make
+/// one contract's code differ per constructor argument, so a long campaign on a factory
+/// could otherwise grow the cache without end; starting over costs a few rematches.
+const REMEMBERED: usize = 4096;
+
 /// A contract a transaction created, with the compiled contract it matches (`None` when its
 /// code matches none).
 pub type Created = (Address, Option<Arc<ContractArtifact>>);
@@ -50,6 +55,9 @@ impl CreatedContracts {
                 None => {
                     let matched = self.matching(artifacts, &code_of(implementation));
                     if let Some(artifact) = &matched {
+                        if self.implementations.len() >= REMEMBERED {
+                            self.implementations.clear();
+                        }
                         self.implementations
                             .insert(implementation, Arc::clone(artifact));
                     }
@@ -65,6 +73,9 @@ impl CreatedContracts {
     fn matching(&mut self, artifacts: &Artifacts, code: &[u8]) -> Option<Arc<ContractArtifact>> {
         if code.is_empty() {
             return None;
+        }
+        if self.by_code.len() >= REMEMBERED {
+            self.by_code.clear();
         }
         self.by_code
             .entry(keccak256(code))
@@ -136,6 +147,30 @@ fn push_data_len(op: u8) -> usize {
 mod tests {
     use super::*;
     use alloy_primitives::hex;
+
+    #[test]
+    fn the_matches_remembered_stay_bounded() {
+        let artifacts = Artifacts::new("/nowhere".into(), Vec::new(), false);
+        let mut created = CreatedContracts::default();
+        // Every contract's code differs (as immutables make it differ) and matches nothing.
+        for n in 0..REMEMBERED as u64 + 10 {
+            let address = Address::from_word(alloy_primitives::B256::from(
+                alloy_primitives::U256::from(n),
+            ));
+            let code = Bytes::from(n.to_be_bytes().to_vec());
+            created.record(address, &artifacts, |_| code.clone(), |_| None);
+            assert!(created.by_code.len() <= REMEMBERED);
+        }
+        assert_eq!(created.list().len(), REMEMBERED + 10);
+        assert!(
+            created
+                .list()
+                .iter()
+                .all(|(_, artifact)| artifact.is_none())
+        );
+        created.clear();
+        assert!(created.list().is_empty());
+    }
 
     #[test]
     fn minimal_proxies_name_their_implementation() {
