@@ -365,6 +365,10 @@ impl<'a> Campaign<'a> {
         }
         for failure in &mut failures {
             failure.labels = labels.clone();
+            // The contracts the sequence created are named by their contract too.
+            for call in failure.calls.iter().filter(|c| c.instance.is_some()) {
+                failure.labels.insert(call.address, call.contract.clone());
+            }
         }
         if let Some(file) = &mut regressions {
             save_failures(&mut failures, file, &settings)?;

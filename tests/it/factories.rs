@@ -48,6 +48,10 @@ fn a_bug_in_a_created_pool_is_found_through_the_factory() {
     assert_ne!(pool.address, failure.calls[0].address);
     let report = harvey::report::failure_report(failure, None);
     assert!(report.contains("Pool@0x"), "{report}");
+    assert!(
+        report.contains(&format!("  Pool         {}\n", pool.address)),
+        "the accounts name the pool: {report}"
+    );
     let summary = harvey::report::summary(&outcome);
     assert!(
         summary.contains("Pool@created.deposit(uint256)"),
