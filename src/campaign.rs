@@ -15,10 +15,13 @@ use std::time::{Duration, Instant};
 use crate::chain::PanicSet;
 use crate::chain::{Chain, Labels};
 use crate::config::{Config, Steering};
-use crate::engine::{Engine, Fuzz, ShrinkBudget, Watch};
+use crate::corpus_dir::CorpusDir;
+use crate::engine::{Engine, Fuzz, Seeds, ShrinkBudget, Watch};
 use crate::error::{Error, Result};
 use crate::oracle::{IntoCheck, Invariant, Oracles};
-use crate::outcome::{Failure, Outcome, Progress, Stats, TargetReach, TargetStats, Violation};
+use crate::outcome::{
+    Failure, KeptCorpus, Outcome, Progress, Stats, TargetReach, TargetStats, Violation,
+};
 use crate::project::{self, Artifacts};
 use crate::regression::RegressionFile;
 use crate::suite::Suite;
@@ -237,6 +240,14 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// Keeps the corpus in directory `dir` between runs (relative to the project's root):
+    /// the sequences saved there for this campaign (by its [`Campaign::name`]) are run
+    /// before fuzzing, and its corpus is saved back after. See [`Config::corpus`].
+    pub fn corpus(mut self, dir: impl Into<String>) -> Self {
+        self.config.corpus = Some(dir.into());
+        self
+    }
+
     /// Replays the failures saved in `path` before fuzzing and saves new ones there, under
     /// test name `test`.
     pub fn regression_file(mut self, path: impl Into<PathBuf>, test: impl Into<String>) -> Self {
@@ -304,6 +315,15 @@ impl<'a> Campaign<'a> {
             }
             None => PlacedTargets::default(),
         };
+        let corpus = self.config.corpus.as_deref().map(|dir| {
+            let test = self
+                .name
+                .as_deref()
+                .or(self.regression_file.as_ref().map(|(_, test)| test.as_str()))
+                .unwrap_or("campaign");
+            CorpusDir::new(&self.root.join(dir), test)
+        });
+        let (seeds, mut kept_corpus) = load_corpus(corpus.as_ref(), &engine, &mut warnings);
         // Compiling and setup are not the campaign's time: time-to-violation and execs/s
         // count from here.
         let start = Instant::now();
@@ -347,10 +367,19 @@ impl<'a> Campaign<'a> {
                 targets: &placed.watches,
                 stop_at_targets: self.stop_at_targets,
                 reported: &reported,
+                seeds: &seeds,
+                keep_corpus: corpus.is_some(),
             };
             let fuzzed = engine.fuzz(&plan, &mut stats)?;
             stats.targets = target_stats(&placed.labels, fuzzed.reaches);
             sightings = fuzzed.sightings;
+            if let (Some(dir), Some(kept)) = (&corpus, &mut kept_corpus) {
+                match dir.save(self.config.seed, &fuzzed.corpus) {
+                    Ok(saved) => kept.saved = saved,
+                    // The campaign's result stands; only the next run starts colder.
+                    Err(e) => warnings.push(format!("the corpus was not saved: {e}")),
+                }
+            }
         } else {
             stats.targets = target_stats(&placed.labels, vec![None; placed.labels.len()]);
         }
@@ -373,6 +402,7 @@ impl<'a> Campaign<'a> {
         if let Some(file) = &mut regressions {
             save_failures(&mut failures, file, &settings)?;
         }
+        stats.kept_corpus = kept_corpus;
         Ok(Outcome {
             failures,
             stats,
@@ -380,6 +410,31 @@ impl<'a> Campaign<'a> {
             require_targets: self.config.require_targets,
         })
     }
+}
+
+/// The sequences saved in `corpus` (if kept), rebuilt against the engine's fuzzed functions,
+/// with what loading found; unreadable files are warnings.
+fn load_corpus(
+    corpus: Option<&CorpusDir>,
+    engine: &Engine<'_>,
+    warnings: &mut Vec<String>,
+) -> (Seeds, Option<KeptCorpus>) {
+    let Some(dir) = corpus else {
+        return (Seeds::default(), None);
+    };
+    let loaded = dir.load();
+    let (seeds, stale) = engine.seeds(&loaded.sequences);
+    for file in &loaded.unreadable {
+        warnings.push(format!("corpus file skipped: {file}"));
+    }
+    let kept = KeptCorpus {
+        dir: dir.path().to_path_buf(),
+        loaded: seeds.len(),
+        stale,
+        unreadable: loaded.unreadable.len(),
+        saved: 0,
+    };
+    (seeds, Some(kept))
 }
 
 /// Adds each of `more` to `failures` unless it is the same bug as one there.

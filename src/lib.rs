@@ -35,6 +35,7 @@ macro_rules! internal {
 mod abi;
 mod campaign;
 pub mod chain;
+mod corpus_dir;
 internal! { mod config; }
 mod engine;
 mod error;
@@ -57,9 +58,9 @@ pub use error::{Error, Result};
 pub use harvey_macros::{forge_suite, invariant};
 pub use oracle::IntoCheck;
 pub use outcome::{
-    Call, Dependence, Failure, FunctionStats, LookaheadStats, Outcome, PredictionStats, Progress,
-    SequenceStats, ShrinkStats, StateDependent, Stats, TargetReach, TargetStats, TimeSplit,
-    Violation,
+    Call, Dependence, Failure, FunctionStats, KeptCorpus, LookaheadStats, Outcome, PredictionStats,
+    Progress, SequenceStats, ShrinkStats, StateDependent, Stats, TargetReach, TargetStats,
+    TimeSplit, Violation,
 };
 pub use targets::{SourceLine, TargetSpec};
 

@@ -275,6 +275,26 @@ pub struct Stats {
     pub labels: Labels,
     /// Where the fuzzing workers' time went.
     pub time: TimeSplit,
+    /// The corpus kept between runs, with `corpus = "dir"`.
+    pub kept_corpus: Option<KeptCorpus>,
+}
+
+/// A corpus kept between runs (`corpus = "dir"`, `HARVEY_CORPUS`): what the campaign loaded
+/// from its directory and saved back.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct KeptCorpus {
+    /// The test's directory in the corpus directory.
+    pub dir: std::path::PathBuf,
+    /// Saved sequences run before fuzzing.
+    pub loaded: usize,
+    /// Saved sequences dropped because they no longer fit (a function, sender or argument
+    /// type changed).
+    pub stale: usize,
+    /// Files in the directory that are not corpus files (dropped, left in place).
+    pub unreadable: usize,
+    /// Sequences saved after fuzzing (0 when fuzzing did not run).
+    pub saved: usize,
 }
 
 /// Where fuzzing time went, summed over the workers: running transactions in the EVM, and

@@ -201,7 +201,8 @@ impl StoredCall {
     }
 }
 
-fn store_call(call: &Call) -> StoredCall {
+/// `call` as saved: decoded, keyed by contract name and function signature.
+pub(crate) fn store_call(call: &Call) -> StoredCall {
     let args = DynSolValue::Tuple(call.args.clone()).abi_encode_params();
     let decoded: Vec<String> = call
         .args

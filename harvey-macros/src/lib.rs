@@ -21,8 +21,8 @@ use syn::{ItemFn, parse_macro_input};
 /// `workers = N`, `prediction = false`, `demand_driven = false`, `dataflow = false`,
 /// `targets = "diff:origin/main"` (or `"src/Vault.sol:42"`, or a list of such lines),
 /// `require_targets = true`, `lookahead = false` (or `"no-analysis"`,
-/// `"standard-schedule"`), `panics = ["assert", "overflow"]` (or `[]`, `"all"`, `"none"`).
-/// Each value is checked at compile time by the parser that reads its `HARVEY_*`
+/// `"standard-schedule"`), `panics = ["assert", "overflow"]` (or `[]`, `"all"`, `"none"`),
+/// `fail_fast = false`, `fail_on_revert = true`, `corpus = "harvey-corpus"`. Each value is checked at compile time by the parser that reads its `HARVEY_*`
 /// variable, which overrides it at run time.
 #[proc_macro_attribute]
 pub fn invariant(attr: TokenStream, item: TokenStream) -> TokenStream {

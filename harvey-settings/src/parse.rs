@@ -43,6 +43,17 @@ pub(crate) fn switch(text: &str) -> Result<bool, Invalid> {
     }
 }
 
+/// A path: any text but blank or holding a NUL byte (no file system takes it).
+pub(crate) fn path(text: &str) -> Result<String, Invalid> {
+    match text.trim() {
+        "" => Err(Invalid::new(format!("`{text}` is not a path: it is empty"))),
+        path if path.contains('\0') => Err(Invalid::new(format!(
+            "`{text}` is not a path: it holds a NUL byte"
+        ))),
+        path => Ok(path.to_string()),
+    }
+}
+
 /// A positive whole number of `ms`, `s`, `m` or `h`: `500ms`, `30s`, `5m`, `1h`.
 pub(crate) fn duration(text: &str) -> Result<Duration, Invalid> {
     let t = text.trim();

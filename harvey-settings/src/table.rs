@@ -227,6 +227,16 @@ settings! {
         expected "a list of Panic code names, e.g. [\"assert\", \"overflow\"], or \"all\" / \"none\"";
     "HARVEY_PANICS";
     parse str::parse::<PanicSet>;
+
+    /// A directory that keeps the corpus between runs (relative paths from the project's
+    /// root, the crate's for `#[harvey::invariant]`): the sequences saved there are run
+    /// first, and the campaign's corpus is saved back after fuzzing, so a CI run starts
+    /// where the last one stopped. Several directories (shards with other seeds) merge by
+    /// copying their files into one. Default none.
+    corpus: Option<String> = None;
+    "corpus" as Literal::Str, expected "a directory path such as \"harvey-corpus\"";
+    "HARVEY_CORPUS";
+    parse |text| parse::path(text).map(Some);
 }
 
 #[cfg(test)]
@@ -278,6 +288,7 @@ mod tests {
             &["assert,overflow", "none", "all", "0x11", "assert"],
             &["overflw", "0xzz"],
         ),
+        ("corpus", &["harvey-corpus", "/tmp/corpus"], &["a\0b"]),
     ];
 
     #[test]

@@ -17,6 +17,7 @@ use crate::outcome::{
 
 use super::Fuzz;
 use super::executor::Executor;
+use super::input::Sequence;
 use super::reach::{self, Reach};
 use super::shared::{Shared, Sighting};
 use super::surface::{At, Surface};
@@ -27,14 +28,15 @@ use super::worker::{Worker, WorkerReport};
 /// must match, since workers exchange sequences by function and sender index) from
 /// `dictionary`, until the budget is spent or (failing fast) one finds a violation. Worker
 /// `i` is seeded with `config.seed + i`. Writes what they did into `stats`; returns the
-/// distinct violations found, in order, and the first reach of each target.
+/// distinct violations found, in order, the first reach of each target, and (when the plan
+/// keeps it) every worker's corpus.
 pub(super) fn run(
     plan: &Fuzz<'_>,
     oracles: &Oracles<'_>,
     surface: &Surface,
     dictionary: &Dictionary,
     stats: &mut Stats,
-) -> Result<(Vec<Sighting>, Vec<Option<Reach>>)> {
+) -> Result<WorkersFound> {
     let workers = plan.config.workers.max(1) as usize;
     let shared = Shared::new(plan);
     let run_worker = |id| run_worker(id, plan, oracles, surface, dictionary, &shared);
@@ -54,11 +56,35 @@ pub(super) fn run(
                 .collect::<Result<Vec<_>>>()
         })?
     };
+    let mut corpus: Vec<Sequence> = Vec::new();
+    if plan.keep_corpus {
+        for report in &reports {
+            for sequence in &report.corpus {
+                if !corpus.contains(sequence) {
+                    corpus.push(sequence.clone());
+                }
+            }
+        }
+    }
     merge(reports, surface, stats);
     stats.lookahead.steering = plan.config.lookahead;
     stats.sequences = shared.sequences_run();
     stats.transactions = shared.transactions();
-    Ok((shared.take_sightings(), shared.take_reaches()))
+    Ok(WorkersFound {
+        sightings: shared.take_sightings(),
+        reaches: shared.take_reaches(),
+        corpus,
+    })
+}
+
+/// What the workers found besides their statistics.
+pub(super) struct WorkersFound {
+    /// The distinct violations, in the order found.
+    pub(super) sightings: Vec<Sighting>,
+    /// Per target: the first run that reached it.
+    pub(super) reaches: Vec<Option<Reach>>,
+    /// Every worker's corpus, each sequence once (empty unless the plan keeps it).
+    pub(super) corpus: Vec<Sequence>,
 }
 
 /// The workers' statistics, summed (per function and per length), unioned (edges, path
@@ -183,15 +209,6 @@ fn run_worker<'a>(
             plan.config.lookahead.analyses(),
         )
     });
-    let seed = plan.config.seed.wrapping_add(id as u64);
-    let worker = Worker::new(
-        id,
-        seed,
-        executor,
-        dictionary.clone(),
-        plan.config,
-        targeting,
-        shared,
-    );
+    let worker = Worker::new(id, executor, dictionary.clone(), plan, targeting, shared);
     Ok(worker.run())
 }

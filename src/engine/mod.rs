@@ -46,8 +46,8 @@ use crate::chain::{Chain, PanicSet};
 use crate::config::Config;
 use crate::error::Result;
 use crate::oracle::Oracles;
-use crate::outcome::{Failure, Stats, TargetReach, Violation};
-use crate::regression::Entry;
+use crate::outcome::{Call, Failure, Stats, TargetReach, Violation};
+use crate::regression::{Entry, StoredCall};
 use executor::{Executor, Found};
 use input::Sequence;
 use surface::{At, Surface};
@@ -73,6 +73,20 @@ pub(crate) struct Resolved {
     seed: u64,
 }
 
+/// Saved sequences a fuzzing run runs first (a corpus kept between runs), rebuilt against
+/// the engine's fuzzed functions ([`Engine::seeds`]).
+#[derive(Debug, Default)]
+pub(crate) struct Seeds {
+    pub(super) sequences: Vec<Sequence>,
+}
+
+impl Seeds {
+    /// How many sequences there are.
+    pub(crate) fn len(&self) -> usize {
+        self.sequences.len()
+    }
+}
+
 /// What a fuzzing run needs besides the engine.
 pub(crate) struct Fuzz<'a> {
     pub(crate) config: &'a Config,
@@ -88,6 +102,10 @@ pub(crate) struct Fuzz<'a> {
     /// The violations the campaign already reported (post-setup, regression replays):
     /// fuzzing does not report them again.
     pub(crate) reported: &'a [Violation],
+    /// Sequences to run first (the workers share them out).
+    pub(crate) seeds: &'a Seeds,
+    /// Whether to return the corpus, decoded, to be saved.
+    pub(crate) keep_corpus: bool,
 }
 
 /// What a fuzzing run found besides its statistics.
@@ -96,6 +114,8 @@ pub(crate) struct Fuzzed {
     pub(crate) sightings: Vec<Sighting>,
     /// Per target (as in [`Fuzz::targets`]): the first run that reached it.
     pub(crate) reaches: Vec<Option<TargetReach>>,
+    /// Every worker's corpus, each sequence once, decoded (with [`Fuzz::keep_corpus`]).
+    pub(crate) corpus: Vec<Vec<Call>>,
 }
 
 impl<'a> Engine<'a> {
@@ -157,6 +177,21 @@ impl<'a> Engine<'a> {
         self.executor.check_initial_state()
     }
 
+    /// Saved sequences rebuilt against this engine's fuzzed functions, and how many no
+    /// longer fit (a function, sender or argument type that changed).
+    pub(crate) fn seeds(&self, saved: &[Vec<StoredCall>]) -> (Seeds, usize) {
+        let mut seeds = Seeds::default();
+        let mut stale = 0;
+        for calls in saved {
+            match replay::resolve_calls(calls, self.executor.surface()) {
+                Ok(sequence) if !sequence.txs.is_empty() => seeds.sequences.push(sequence),
+                Ok(_) => {}
+                Err(_) => stale += 1,
+            }
+        }
+        (seeds, stale)
+    }
+
     /// A saved failure rebuilt against this engine's fuzzed functions; `Err` says why the
     /// entry is stale.
     pub(crate) fn resolve(&self, entry: &Entry) -> std::result::Result<Resolved, String> {
@@ -185,13 +220,26 @@ impl<'a> Engine<'a> {
     /// found (failing fast) or (when asked) every target was reached; writes what they did
     /// into `stats`.
     pub(crate) fn fuzz(&mut self, plan: &Fuzz<'_>, stats: &mut Stats) -> Result<Fuzzed> {
-        let (sightings, reaches) = fuzz::run(
+        let fuzz::WorkersFound {
+            sightings,
+            reaches,
+            corpus,
+        } = fuzz::run(
             plan,
             self.oracles,
             self.executor.surface(),
             &self.dictionary,
             stats,
         )?;
+        let corpus = if plan.keep_corpus {
+            corpus
+                .iter()
+                .map(|sequence| self.executor.calls(sequence))
+                .filter(|calls| !calls.is_empty())
+                .collect()
+        } else {
+            Vec::new()
+        };
         let reaches = reaches
             .into_iter()
             .map(|reach| {
@@ -202,7 +250,11 @@ impl<'a> Engine<'a> {
                 })
             })
             .collect();
-        Ok(Fuzzed { sightings, reaches })
+        Ok(Fuzzed {
+            sightings,
+            reaches,
+            corpus,
+        })
     }
 
     /// Shrinks `sighting` within `budget` into a failure of the campaign (with `seed`),

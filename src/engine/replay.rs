@@ -12,8 +12,13 @@ use crate::regression::{Entry, StoredCall};
 /// The sequence `entry` describes, rebuilt against `surface`; `Err` says why the entry is
 /// stale (a contract, function or sender that no longer exists, arguments that no longer fit).
 pub(crate) fn resolve(entry: &Entry, surface: &Surface) -> Result<Sequence, String> {
-    let txs = entry
-        .calls
+    resolve_calls(&entry.calls, surface)
+}
+
+/// The sequence of saved `calls` (a regression entry's, a saved corpus sequence), rebuilt
+/// against `surface`; `Err` says why it no longer fits.
+pub(crate) fn resolve_calls(calls: &[StoredCall], surface: &Surface) -> Result<Sequence, String> {
+    let txs = calls
         .iter()
         .map(|call| resolve_call(call, surface))
         .collect::<Result<Vec<_>, _>>()?;

@@ -15,7 +15,8 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use crate::abi::{self, Dictionary};
-use crate::config::{Config, Steering};
+use crate::config::Steering;
+use crate::engine::Fuzz;
 use crate::engine::corpus::{Corpus, Schedule};
 use crate::engine::cost::{self, CostMap};
 use crate::engine::dataflow::Dependence;
@@ -67,6 +68,8 @@ pub(crate) struct WorkerReport {
     pub(crate) dependence: Vec<Option<Dependence>>,
     pub(crate) lookahead: LookaheadStats,
     pub(crate) time: TimeSplit,
+    /// The corpus' sequences.
+    pub(crate) corpus: Vec<Sequence>,
 }
 
 /// The comparison operands of the last regular run (capped), which the dictionary takes
@@ -155,6 +158,8 @@ pub(crate) struct Worker<'a> {
     /// Sequences that created a contract of a kind for the first time (through that
     /// transaction), each with a function of that kind to call next.
     to_seed: Vec<(Sequence, usize)>,
+    /// Saved sequences to run first (this worker runs every `workers`-th, from its id).
+    seeds: &'a [Sequence],
     /// Input prediction, when on.
     predictor: Option<Predictor>,
     sequencing: Sequencing,
@@ -166,17 +171,19 @@ pub(crate) struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
-    /// Worker `id` with `executor`, seeded with `seed`, with the depth and switches of
-    /// `config`, and `targeting` in a targeted campaign.
+    /// Worker `id` with `executor`, with the depth, switches and seed (plus `id`) of the
+    /// plan's config and its saved sequences to run first, and `targeting` in a targeted
+    /// campaign.
     pub(crate) fn new(
         id: usize,
-        seed: u64,
         executor: Executor<'a>,
         dict: Dictionary,
-        config: &Config,
+        plan: &'a Fuzz<'a>,
         targeting: Option<Targeting>,
         shared: &'a Shared<'a>,
     ) -> Self {
+        let config = plan.config;
+        let seed = config.seed.wrapping_add(id as u64);
         let mut corpus = Corpus::default();
         if targeting.as_ref().is_some_and(Targeting::steers) {
             corpus.schedule(match config.lookahead {
@@ -204,6 +211,7 @@ impl<'a> Worker<'a> {
             sequencing: Sequencing::new(functions, invariants, config.demand_driven),
             targeting,
             reported: HashSet::new(),
+            seeds: &plan.seeds.sequences,
         }
     }
 
@@ -349,6 +357,17 @@ impl<'a> Worker<'a> {
     /// so every function is in the corpus from the start (a created kind's can only follow
     /// the call that creates its contract).
     fn seed_corpus(&mut self, mutator: &Mutator<'_>) -> Result<(), Stop> {
+        let seeds = self.seeds;
+        for saved in seeds
+            .iter()
+            .skip(self.id)
+            .step_by(self.shared.workers.max(1))
+        {
+            let mut sequence = saved.clone();
+            // A saved corpus may come from a deeper campaign.
+            sequence.txs.truncate(self.depth);
+            self.execute(&sequence)?;
+        }
         for function in 0..self.executor.surface().deployed {
             let tx = mutator.tx_for(function, &mut self.rng, &self.dict);
             self.execute(&Sequence { txs: vec![tx] })?;
@@ -480,6 +499,12 @@ impl<'a> Worker<'a> {
             aggressive_runs: self.sequencing.aggressive_runs(),
             dependence: self.sequencing.dependence().to_vec(),
             time: self.executor.time(),
+            corpus: self
+                .corpus
+                .entries()
+                .iter()
+                .map(|entry| entry.sequence.clone())
+                .collect(),
             lookahead: LookaheadStats {
                 ids: self.corpus.lookahead_ids(),
                 ..self

@@ -349,6 +349,7 @@ pub fn summary(outcome: &Outcome) -> String {
     );
     render_accounts_line(&mut out, stats);
     render_time_split(&mut out, stats);
+    render_kept_corpus(&mut out, stats);
     let replayed = if stats.replayed > 0 {
         format!(", {} regression sequences replayed", stats.replayed)
     } else {
@@ -472,6 +473,32 @@ fn render_shrink(out: &mut String, shrink: &ShrinkStats) {
         } else {
             ""
         }
+    );
+}
+
+/// `  corpus kept in harvey-corpus/vault.solvent: 120 sequences loaded (3 stale), 150 saved`.
+fn render_kept_corpus(out: &mut String, stats: &Stats) {
+    let Some(kept) = &stats.kept_corpus else {
+        return;
+    };
+    let mut dropped = Vec::new();
+    if kept.stale > 0 {
+        dropped.push(format!("{} no longer fit", thousands(kept.stale as u64)));
+    }
+    if kept.unreadable > 0 {
+        dropped.push(count(kept.unreadable as u64, "unreadable file"));
+    }
+    let dropped = if dropped.is_empty() {
+        String::new()
+    } else {
+        format!(" ({}, dropped)", dropped.join(", "))
+    };
+    let _ = writeln!(
+        out,
+        "  corpus kept in {}: {} loaded{dropped}, {} saved",
+        kept.dir.display(),
+        count(kept.loaded as u64, "sequence"),
+        thousands(kept.saved as u64)
     );
 }
 

@@ -15,6 +15,7 @@ mod campaign;
 mod chain;
 mod chain_settings;
 mod cheatcodes;
+mod corpus;
 mod factories;
 mod factories_witness;
 mod forge_suites;
