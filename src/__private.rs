@@ -27,6 +27,10 @@ pub struct InvariantTest<'a> {
     pub module_path: &'static str,
     /// `CARGO_MANIFEST_DIR` of the crate holding the test: the project root.
     pub manifest_dir: &'static str,
+    /// `file!()` and `line!()` at the test: where SARIF results without a Solidity line go.
+    pub file: &'static str,
+    /// See `file`.
+    pub line: u32,
     /// Contracts to deploy and fuzz when there is no setup.
     pub contracts: &'static [&'static str],
     /// The setup function, if any.
@@ -53,6 +57,7 @@ pub fn run_invariant(test: InvariantTest<'_>) {
     if let Some(setup) = test.setup {
         campaign = campaign.setup(setup);
     }
+    let campaign = campaign.test_location(test.file, test.line);
     run_test(campaign, root, test.module_path, test.name);
 }
 
@@ -64,6 +69,10 @@ pub struct SuiteTest {
     pub module_path: &'static str,
     /// `CARGO_MANIFEST_DIR` of the crate holding the test.
     pub manifest_dir: &'static str,
+    /// `file!()` and `line!()` at the test: where SARIF results without a Solidity line go.
+    pub file: &'static str,
+    /// See `file`.
+    pub line: u32,
     /// The Solidity project's root relative to `manifest_dir` (empty: the same).
     pub root: &'static str,
     /// The suite's test contract, `Name` or `path:Name`.
@@ -107,7 +116,10 @@ pub fn run_suite(test: SuiteTest) {
         .collect();
     let config = Config::from_attributes(&pairs)
         .unwrap_or_else(|e| panic!("harvey: {}: {}", test.name, crate::Error::from(e)));
-    let campaign = Campaign::new(&root).config(config).forge_suite(test.suite);
+    let campaign = Campaign::new(&root)
+        .config(config)
+        .forge_suite(test.suite)
+        .test_location(test.file, test.line);
     run_test(
         campaign,
         Path::new(test.manifest_dir),

@@ -8,7 +8,7 @@
 //! violation is reported. The engine does each step
 //! ([`crate::engine::Engine`]); this module composes them and does the I/O.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -24,6 +24,8 @@ use crate::outcome::{
 };
 use crate::project::{self, Artifacts};
 use crate::regression::RegressionFile;
+use crate::report::{TestSite, sarif_results};
+use crate::sarif_file;
 use crate::suite::Suite;
 use crate::targets::{self, TargetSpec};
 
@@ -61,6 +63,8 @@ pub struct Campaign<'a> {
     name: Option<String>,
     /// The Solidity suite's test contract, when the campaign runs one.
     suite: Option<String>,
+    /// Where the test running the campaign is (`file!()`, `line!()`).
+    test_location: Option<(String, u32)>,
 }
 
 impl<'a> Campaign<'a> {
@@ -79,6 +83,7 @@ impl<'a> Campaign<'a> {
             stop_at_targets: false,
             name: None,
             suite: None,
+            test_location: None,
         }
     }
 
@@ -240,6 +245,21 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// Adds the campaign's findings to the SARIF 2.1.0 file at `path` (relative to the
+    /// project's root). See [`Config::sarif`].
+    pub fn sarif(mut self, path: impl Into<String>) -> Self {
+        self.config.sarif = Some(path.into());
+        self
+    }
+
+    /// Where the test running this campaign is (`file!()`, `line!()`): where a SARIF result
+    /// goes when its violation has no Solidity line (a Rust invariant's). The harvey
+    /// attributes set it.
+    pub fn test_location(mut self, file: impl Into<String>, line: u32) -> Self {
+        self.test_location = Some((file.into(), line));
+        self
+    }
+
     /// Keeps the corpus in directory `dir` between runs (relative to the project's root):
     /// the sequences saved there for this campaign (by its [`Campaign::name`]) are run
     /// before fuzzing, and its corpus is saved back after. See [`Config::corpus`].
@@ -315,14 +335,17 @@ impl<'a> Campaign<'a> {
             }
             None => PlacedTargets::default(),
         };
-        let corpus = self.config.corpus.as_deref().map(|dir| {
-            let test = self
-                .name
-                .as_deref()
-                .or(self.regression_file.as_ref().map(|(_, test)| test.as_str()))
-                .unwrap_or("campaign");
-            CorpusDir::new(&self.root.join(dir), test)
-        });
+        // What the files this campaign keeps name it by: the test's `cargo test` filter.
+        let test_name = self
+            .name
+            .clone()
+            .or(self.regression_file.as_ref().map(|(_, test)| test.clone()))
+            .unwrap_or_else(|| "campaign".to_string());
+        let corpus = self
+            .config
+            .corpus
+            .as_deref()
+            .map(|dir| CorpusDir::new(&self.root.join(dir), &test_name));
         let (seeds, mut kept_corpus) = load_corpus(corpus.as_ref(), &engine, &mut warnings);
         // Compiling and setup are not the campaign's time: time-to-violation and execs/s
         // count from here.
@@ -403,12 +426,41 @@ impl<'a> Campaign<'a> {
             save_failures(&mut failures, file, &settings)?;
         }
         stats.kept_corpus = kept_corpus;
-        Ok(Outcome {
+        let outcome = Outcome {
             failures,
             stats,
             warnings,
             require_targets: self.config.require_targets,
-        })
+        };
+        if let Some(file) = &self.config.sarif {
+            let site = self
+                .test_location
+                .as_ref()
+                .map(|(file, line)| TestSite { file, line: *line });
+            let uri = |file: &str| repository_uri(&self.root, file);
+            let (rules, results) = sarif_results(&outcome, &test_name, site, &uri);
+            sarif_file::add(&self.root.join(file), &test_name, rules, results)?;
+        }
+        Ok(outcome)
+    }
+}
+
+/// `file` (a source path as places name it, relative to the project's `root`) as SARIF
+/// results give it: relative to the working directory (`cargo test` runs in the crate's
+/// directory, usually the repository's root), else absolute.
+fn repository_uri(root: &Path, file: &str) -> String {
+    let path = root.join(file);
+    let absolute = if path.is_absolute() {
+        path
+    } else {
+        std::env::current_dir().map_or(path.clone(), |cwd| cwd.join(&path))
+    };
+    let relative = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| absolute.strip_prefix(cwd).ok().map(Path::to_path_buf));
+    match relative {
+        Some(relative) => relative.to_string_lossy().replace('\\', "/"),
+        None => format!("file://{}", absolute.display()),
     }
 }
 

@@ -47,6 +47,7 @@ mod outcome;
 pub mod project;
 mod regression;
 pub mod report;
+mod sarif_file;
 pub(crate) mod suite;
 internal! { mod targets; }
 

@@ -237,6 +237,16 @@ settings! {
     "corpus" as Literal::Str, expected "a directory path such as \"harvey-corpus\"";
     "HARVEY_CORPUS";
     parse |text| parse::path(text).map(Some);
+
+    /// A SARIF 2.1.0 file to add the campaign's findings to (relative paths from the
+    /// project's root): one result per violation at its Solidity line (else the test's),
+    /// one per target line never reached. Tests running in parallel, in threads or
+    /// processes, merge into one file; a test's results replace its earlier ones. For
+    /// GitHub code scanning. Default none.
+    sarif: Option<String> = None;
+    "sarif" as Literal::Str, expected "a file path such as \"harvey.sarif\"";
+    "HARVEY_SARIF";
+    parse |text| parse::path(text).map(Some);
 }
 
 #[cfg(test)]
@@ -289,6 +299,7 @@ mod tests {
             &["overflw", "0xzz"],
         ),
         ("corpus", &["harvey-corpus", "/tmp/corpus"], &["a\0b"]),
+        ("sarif", &["harvey.sarif", "/tmp/out.sarif"], &["a\0b"]),
     ];
 
     #[test]

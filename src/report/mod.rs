@@ -5,8 +5,10 @@
 // feature (harvey's own tests), so without it the lint has nothing to say.
 #[cfg_attr(not(feature = "internals"), allow(unreachable_pub))]
 mod render;
+mod sarif;
 
 pub use render::{failure_report, failures_report, summary};
+pub(crate) use sarif::{TestSite, sarif_results};
 internal! { use render::progress_line; }
 #[cfg(feature = "internals")]
 #[doc(hidden)]

@@ -29,6 +29,7 @@ mod prediction_witness;
 mod project;
 mod reports;
 mod reports_witness;
+mod sarif;
 mod sequences;
 mod sequences_witness;
 mod surface;

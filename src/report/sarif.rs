@@ -1,0 +1,188 @@
+//! A campaign's findings as SARIF 2.1.0 results, for GitHub code scanning: one result per
+//! violation, at the Solidity line where the failing transaction's innermost revert or
+//! assertion is (else at the test), with the shrunk sequence and the replay command; one
+//! per target line fuzzing never reached. Plain data: `sarif_file` merges it into a file.
+
+use serde_json::{Value, json};
+
+use crate::outcome::{Outcome, Violation};
+
+use super::failure_report;
+
+/// Where the campaign's test is (`file!()`, `line!()`): the location of a violation that
+/// has no Solidity line (a Rust invariant's).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TestSite<'a> {
+    /// The file, relative to the repository root as `file!()` gives it.
+    pub(crate) file: &'a str,
+    /// The line of the test.
+    pub(crate) line: u32,
+}
+
+/// The rules (`reportingDescriptor`s) and results of one campaign's outcome, for the test
+/// named `test` (the `cargo test` filter that replays it). `uri` turns a `file` of a
+/// `file:line` place into the URI the results use.
+pub(crate) fn sarif_results(
+    outcome: &Outcome,
+    test: &str,
+    site: Option<TestSite<'_>>,
+    uri: &dyn Fn(&str) -> String,
+) -> (Vec<Value>, Vec<Value>) {
+    let mut rules: Vec<Value> = Vec::new();
+    let mut results = Vec::new();
+    let mut use_rule = |rule: Rule| {
+        if !rules.iter().any(|r| r["id"] == rule.id) {
+            rules.push(rule.descriptor());
+        }
+        rule.id
+    };
+    for failure in &outcome.failures {
+        let rule = use_rule(Rule::of(&failure.violation));
+        let location = place_line(&failure.violation)
+            .and_then(|line| location(line, uri))
+            .or_else(|| site.map(|s| physical(s.file.to_string(), s.line)));
+        results.push(json!({
+            "ruleId": rule,
+            "level": "error",
+            "message": { "text": failure_report(failure, Some(test)) },
+            "locations": location.into_iter().collect::<Vec<_>>(),
+            "partialFingerprints": {
+                "harveyViolation/v1": fingerprint(&format!("{test} {}", failure.violation.identity())),
+            },
+            "properties": { "test": test },
+        }));
+    }
+    for target in outcome.stats.targets.iter().filter(|t| t.reached.is_none()) {
+        let rule = use_rule(Rule::UNREACHED);
+        results.push(json!({
+            "ruleId": rule,
+            "level": "warning",
+            "message": {
+                "text": format!(
+                    "{test}: the changed line {} was never reached by the campaign's {} sequences",
+                    target.label(),
+                    outcome.stats.sequences
+                ),
+            },
+            "locations": location(&target.location, uri).into_iter().collect::<Vec<_>>(),
+            "partialFingerprints": {
+                "harveyTarget/v1": fingerprint(&format!("{test} {}", target.location)),
+            },
+            "properties": { "test": test },
+        }));
+    }
+    (rules, results)
+}
+
+/// The `file:line` a violation names, when the source map gave one.
+fn place_line(violation: &Violation) -> Option<&str> {
+    match violation {
+        Violation::Invariant { .. } => None,
+        Violation::Panic { place, .. }
+        | Violation::ArbitraryStorageWrite { place, .. }
+        | Violation::AssertionFailed { place, .. }
+        | Violation::Reverted { place, .. }
+        | Violation::UnsupportedCheatcode { place, .. } => place.line.as_deref(),
+    }
+}
+
+/// The SARIF location of `file:line`, if it is one.
+fn location(file_line: &str, uri: &dyn Fn(&str) -> String) -> Option<Value> {
+    let (file, line) = file_line.rsplit_once(':')?;
+    Some(physical(uri(file), line.parse().ok()?))
+}
+
+fn physical(uri: String, line: u32) -> Value {
+    json!({
+        "physicalLocation": {
+            "artifactLocation": { "uri": uri },
+            "region": { "startLine": line.max(1) },
+        }
+    })
+}
+
+/// A short stable hash of `text` (FNV-1a, 64 bits, hex): results of the same bug keep the
+/// same fingerprint across runs, so code scanning tracks them as one alert.
+fn fingerprint(text: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in text.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+/// A kind of finding, as a SARIF rule.
+#[derive(Debug, Clone, Copy)]
+struct Rule {
+    id: &'static str,
+    name: &'static str,
+    short: &'static str,
+    full: &'static str,
+}
+
+impl Rule {
+    const UNREACHED: Rule = Rule {
+        id: "harvey/target-not-reached",
+        name: "TargetNotReached",
+        short: "A changed line the fuzzer never reached",
+        full: "The campaign's targets are the Solidity lines a change touched; fuzzing never executed this one, so the change is untested by the campaign.",
+    };
+
+    fn of(violation: &Violation) -> Rule {
+        match violation {
+            Violation::Invariant { .. } => Rule {
+                id: "harvey/invariant",
+                name: "InvariantViolated",
+                short: "An invariant was violated",
+                full: "A Rust invariant (or a forge suite's invariant function) returned false, an error, or panicked after a sequence of fuzzed transactions.",
+            },
+            Violation::Panic { .. } => Rule {
+                id: "harvey/panic",
+                name: "SolidityPanic",
+                short: "A Solidity Panic (a failed assert, or another code the campaign counts)",
+                full: "A fuzzed transaction reverted with a Solidity Panic code the campaign treats as a bug: a failed assert (SWC-110), or an overflow or other code when configured.",
+            },
+            Violation::ArbitraryStorageWrite { .. } => Rule {
+                id: "harvey/arbitrary-storage-write",
+                name: "ArbitraryStorageWrite",
+                short: "A caller can write an arbitrary storage slot",
+                full: "A fuzzed transaction wrote the storage slot the fuzzer chose at random (SWC-124): the caller controls where the contract writes and can overwrite any variable.",
+            },
+            Violation::AssertionFailed { .. } => Rule {
+                id: "harvey/assertion-failed",
+                name: "AssertionFailedEvent",
+                short: "An AssertionFailed event was emitted",
+                full: "A fuzzed transaction emitted AssertionFailed(..), the assertion convention of Echidna's and Medusa's assertion mode.",
+            },
+            Violation::Reverted { .. } => Rule {
+                id: "harvey/reverted",
+                name: "UnexpectedRevert",
+                short: "A call reverted where reverts count as failures",
+                full: "A fuzzed transaction reverted with a failed forge-std assertion, or reverted at all with fail_on_revert on.",
+            },
+            Violation::UnsupportedCheatcode { .. } => Rule {
+                id: "harvey/unsupported-cheatcode",
+                name: "UnsupportedCheatcode",
+                short: "A forge cheatcode harvey does not implement was called",
+                full: "The contracts called a forge cheatcode harvey cannot run as forge would; the campaign reports it instead of guessing.",
+            },
+        }
+    }
+
+    fn descriptor(&self) -> Value {
+        json!({
+            "id": self.id,
+            "name": self.name,
+            "shortDescription": { "text": self.short },
+            "fullDescription": { "text": self.full },
+            "help": {
+                "text": format!("{} The result's message holds the shrunk call sequence and the command that replays it.", self.full),
+            },
+            "defaultConfiguration": {
+                "level": if self.id == Rule::UNREACHED.id { "warning" } else { "error" },
+            },
+            "properties": { "tags": ["harvey", "fuzzing"] },
+        })
+    }
+}
