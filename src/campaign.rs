@@ -25,9 +25,9 @@ use crate::outcome::{
 use crate::project::{self, Artifacts};
 use crate::regression::RegressionFile;
 use crate::report::{TestSite, sarif_results};
-use crate::sarif_file;
 use crate::suite::Suite;
 use crate::targets::{self, TargetSpec};
+use crate::{lcov_file, sarif_file};
 
 type SetupFn<'a> = Box<SetupFnRef<'a>>;
 type SetupFnRef<'a> = dyn Fn(&mut Chain) -> Result<()> + Sync + 'a;
@@ -245,6 +245,13 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// Adds the campaign's line coverage of the Solidity sources to the lcov tracefile at
+    /// `path` (relative to the project's root). See [`Config::lcov`].
+    pub fn lcov(mut self, path: impl Into<String>) -> Self {
+        self.config.lcov = Some(path.into());
+        self
+    }
+
     /// Adds the campaign's findings to the SARIF 2.1.0 file at `path` (relative to the
     /// project's root). See [`Config::sarif`].
     pub fn sarif(mut self, path: impl Into<String>) -> Self {
@@ -392,10 +399,12 @@ impl<'a> Campaign<'a> {
                 reported: &reported,
                 seeds: &seeds,
                 keep_corpus: corpus.is_some(),
+                lines: self.config.lcov.is_some(),
             };
             let fuzzed = engine.fuzz(&plan, &mut stats)?;
             stats.targets = target_stats(&placed.labels, fuzzed.reaches);
             sightings = fuzzed.sightings;
+            stats.lines = fuzzed.lines;
             if let (Some(dir), Some(kept)) = (&corpus, &mut kept_corpus) {
                 match dir.save(self.config.seed, &fuzzed.corpus) {
                     Ok(saved) => kept.saved = saved,
@@ -437,18 +446,29 @@ impl<'a> Campaign<'a> {
                 .test_location
                 .as_ref()
                 .map(|(file, line)| TestSite { file, line: *line });
-            let uri = |file: &str| repository_uri(&self.root, file);
+            let uri = |file: &str| {
+                let path = repository_path(&self.root, file);
+                if Path::new(&path).is_absolute() {
+                    format!("file://{path}")
+                } else {
+                    path
+                }
+            };
             let (rules, results) = sarif_results(&outcome, &test_name, site, &uri);
             sarif_file::add(&self.root.join(file), &test_name, rules, results)?;
+        }
+        if let (Some(file), Some(lines)) = (&self.config.lcov, &outcome.stats.lines) {
+            let source = |path: &Path| repository_path(&self.root, &path.to_string_lossy());
+            lcov_file::add(&self.root.join(file), &test_name, lines, &source)?;
         }
         Ok(outcome)
     }
 }
 
 /// `file` (a source path as places name it, relative to the project's `root`) as SARIF
-/// results give it: relative to the working directory (`cargo test` runs in the crate's
-/// directory, usually the repository's root), else absolute.
-fn repository_uri(root: &Path, file: &str) -> String {
+/// results and lcov records give it: relative to the working directory (`cargo test` runs
+/// in the crate's directory, usually the repository's root), else absolute.
+fn repository_path(root: &Path, file: &str) -> String {
     let path = root.join(file);
     let absolute = if path.is_absolute() {
         path
@@ -460,7 +480,7 @@ fn repository_uri(root: &Path, file: &str) -> String {
         .and_then(|cwd| absolute.strip_prefix(cwd).ok().map(Path::to_path_buf));
     match relative {
         Some(relative) => relative.to_string_lossy().replace('\\', "/"),
-        None => format!("file://{}", absolute.display()),
+        None => absolute.display().to_string(),
     }
 }
 

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::file_lock::write_atomically;
 use crate::outcome::Call;
 use crate::regression::{StoredCall, store_call};
 
@@ -106,11 +107,8 @@ impl CorpusDir {
             message: e.to_string(),
         })?;
         text.push('\n');
-        // A name of its own per process: parallel tests never share a test's file, but a
-        // crash must not leave half a file that a later load would count as unreadable.
-        let temporary = path.with_extension(format!("json.{}.tmp", std::process::id()));
-        std::fs::write(&temporary, text).map_err(|e| Error::io(&temporary, &e))?;
-        std::fs::rename(&temporary, &path).map_err(|e| Error::io(&path, &e))?;
+        // A crash must not leave half a file that a later load would count as unreadable.
+        write_atomically(&path, &text)?;
         Ok(contents.sequences.len())
     }
 }

@@ -36,12 +36,15 @@ mod abi;
 mod campaign;
 pub mod chain;
 mod corpus_dir;
+mod coverage;
 internal! { mod config; }
 mod engine;
 mod error;
 mod hash;
 internal! { mod lookahead; }
 internal! { mod observe; }
+mod file_lock;
+mod lcov_file;
 mod oracle;
 mod outcome;
 pub mod project;
@@ -59,9 +62,9 @@ pub use error::{Error, Result};
 pub use harvey_macros::{forge_suite, invariant};
 pub use oracle::IntoCheck;
 pub use outcome::{
-    Call, Dependence, Failure, FunctionStats, KeptCorpus, LookaheadStats, Outcome, PredictionStats,
-    Progress, SequenceStats, ShrinkStats, StateDependent, Stats, TargetReach, TargetStats,
-    TimeSplit, Violation,
+    Call, Dependence, Failure, FunctionStats, KeptCorpus, LineCoverage, LookaheadStats, Outcome,
+    PredictionStats, Progress, SequenceStats, ShrinkStats, StateDependent, Stats, TargetReach,
+    TargetStats, TimeSplit, Violation,
 };
 pub use targets::{SourceLine, TargetSpec};
 

@@ -277,6 +277,18 @@ pub struct Stats {
     pub time: TimeSplit,
     /// The corpus kept between runs, with `corpus = "dir"`.
     pub kept_corpus: Option<KeptCorpus>,
+    /// Which Solidity lines fuzzing executed, with `lcov = "file"`.
+    pub lines: Option<LineCoverage>,
+}
+
+/// Which Solidity lines fuzzing executed: per source file (its path as compiled, relative to
+/// the project's root), every line some runtime instruction of a deployed contract maps to,
+/// and whether a fuzzed transaction ran a block holding it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LineCoverage {
+    /// Lines by file: `true` for executed.
+    pub files: std::collections::BTreeMap<PathBuf, std::collections::BTreeMap<u32, bool>>,
 }
 
 /// A corpus kept between runs (`corpus = "dir"`, `HARVEY_CORPUS`): what the campaign loaded

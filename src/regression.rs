@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::chain::{SolDisplay, Warp};
 use crate::error::{Error, Result};
+use crate::file_lock::write_atomically;
 use crate::outcome::Call;
 
 /// The format version written into every file.
@@ -145,9 +146,7 @@ impl RegressionFile {
                 message: e.to_string(),
             })?;
         text.push('\n');
-        let temporary = self.path.with_extension("json.tmp");
-        std::fs::write(&temporary, text).map_err(|e| Error::io(&temporary, &e))?;
-        std::fs::rename(&temporary, &self.path).map_err(|e| Error::io(&self.path, &e))
+        write_atomically(&self.path, &text)
     }
 }
 

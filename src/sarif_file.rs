@@ -4,19 +4,12 @@
 //! results replace the ones it added before; a file that is not harvey's SARIF is never
 //! overwritten.
 
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime};
+use std::path::Path;
 
 use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
-
-/// How long a writer waits for the lock before giving up.
-const LOCK_WAIT: Duration = Duration::from_secs(60);
-
-/// A lock older than this was left by a process that died while holding it (writing the
-/// file takes milliseconds).
-const STALE_LOCK: Duration = Duration::from_secs(120);
+use crate::file_lock::{FileLock, write_atomically};
 
 /// Adds test `test`'s `rules` and `results` to the SARIF file at `path` (creating it),
 /// replacing the results `test` added before.
@@ -24,7 +17,7 @@ pub(crate) fn add(path: &Path, test: &str, rules: Vec<Value>, results: Vec<Value
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, &e))?;
     }
-    let _lock = Lock::take(path)?;
+    let _lock = FileLock::take(path)?;
     let mut log = match std::fs::read_to_string(path) {
         Ok(text) if !text.trim().is_empty() => harvey_log(path, &text)?,
         Ok(_) => empty_log(),
@@ -50,9 +43,7 @@ pub(crate) fn add(path: &Path, test: &str, rules: Vec<Value>, results: Vec<Value
         message: e.to_string(),
     })?;
     text.push('\n');
-    let temporary = path.with_extension(format!("sarif.{}.tmp", std::process::id()));
-    std::fs::write(&temporary, text).map_err(|e| Error::io(&temporary, &e))?;
-    std::fs::rename(&temporary, path).map_err(|e| Error::io(path, &e))
+    write_atomically(path, &text)
 }
 
 /// A SARIF log with one empty harvey run (the crate has no published home page yet, so
@@ -92,50 +83,6 @@ fn harvey_log(path: &Path, text: &str) -> Result<Value> {
         return Err(not_ours("its run has no rules or results array"));
     }
     Ok(log)
-}
-
-/// A lock file next to the SARIF file, removed when dropped.
-struct Lock(PathBuf);
-
-impl Lock {
-    /// Creates `<path>.lock`, waiting while another writer holds it.
-    fn take(path: &Path) -> Result<Lock> {
-        let lock = path.with_extension("sarif.lock");
-        let start = Instant::now();
-        loop {
-            match std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&lock)
-            {
-                Ok(_) => return Ok(Lock(lock)),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    let age = std::fs::metadata(&lock)
-                        .and_then(|m| m.modified())
-                        .ok()
-                        .and_then(|modified| SystemTime::now().duration_since(modified).ok());
-                    if age.is_some_and(|age| age > STALE_LOCK) {
-                        let _ = std::fs::remove_file(&lock);
-                        continue;
-                    }
-                    if start.elapsed() > LOCK_WAIT {
-                        return Err(Error::Io {
-                            path: lock,
-                            message: "held by another writer for over a minute; delete it if no test is running".into(),
-                        });
-                    }
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-                Err(e) => return Err(Error::io(&lock, &e)),
-            }
-        }
-    }
-}
-
-impl Drop for Lock {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
 }
 
 #[cfg(test)]
@@ -192,7 +139,7 @@ mod tests {
                 .count(),
             2
         );
-        assert!(!path.with_extension("sarif.lock").exists());
+        assert!(!crate::file_lock::lock_path(&path).exists());
     }
 
     #[test]

@@ -247,6 +247,15 @@ settings! {
     "sarif" as Literal::Str, expected "a file path such as \"harvey.sarif\"";
     "HARVEY_SARIF";
     parse |text| parse::path(text).map(Some);
+
+    /// An lcov tracefile to add the campaign's line coverage of the Solidity sources to
+    /// (relative paths from the project's root): which lines of the deployed contracts
+    /// fuzzing executed, for `genhtml` or a coverage service. Tests running in parallel merge
+    /// into one file; a test's records replace its earlier ones. Default none.
+    lcov: Option<String> = None;
+    "lcov" as Literal::Str, expected "a file path such as \"lcov.info\"";
+    "HARVEY_LCOV";
+    parse |text| parse::path(text).map(Some);
 }
 
 #[cfg(test)]
@@ -300,6 +309,7 @@ mod tests {
         ),
         ("corpus", &["harvey-corpus", "/tmp/corpus"], &["a\0b"]),
         ("sarif", &["harvey.sarif", "/tmp/out.sarif"], &["a\0b"]),
+        ("lcov", &["lcov.info", "/tmp/lcov.info"], &["a\0b"]),
     ];
 
     #[test]

@@ -592,6 +592,14 @@ impl Chain {
     }
 
     internal! {
+        /// Whether [`Chain::execute`] records the blocks each transaction enters
+        /// ([`Trace::blocks`]); off by default, since it costs a push per JUMPDEST.
+        fn record_blocks(&mut self, on: bool) {
+            self.vm.get_mut().record_blocks(on);
+        }
+    }
+
+    internal! {
         /// What the observer recorded during the last [`Chain::execute`].
         fn last_trace(&mut self) -> &Trace {
             self.vm.get_mut().trace()

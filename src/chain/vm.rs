@@ -241,6 +241,11 @@ impl Vm {
         self.evm.inspector.observer.record_path(on);
     }
 
+    /// Whether observed transactions record the blocks they enter ([`Trace::blocks`]).
+    pub(super) fn record_blocks(&mut self, on: bool) {
+        self.evm.inspector.observer.record_blocks(on);
+    }
+
     /// The observer's record of the last observed transaction.
     pub(super) fn trace(&self) -> &Trace {
         self.evm.inspector.observer.trace()

@@ -120,6 +120,9 @@ pub(crate) struct Executor<'a> {
     enabled: Vec<usize>,
     /// Time in transactions and in checks, from a sample of the transactions.
     time: TimeSplit,
+    /// The blocks regular runs entered at a JUMPDEST or pc 0, when recorded (line
+    /// coverage).
+    blocks: Option<FastSet<(Address, u32)>>,
 }
 
 /// Calls of one function and how many reverted.
@@ -154,7 +157,28 @@ impl<'a> Executor<'a> {
             created: Vec::new(),
             enabled: Vec::new(),
             time: TimeSplit::default(),
+            blocks: None,
         }
+    }
+
+    /// Records the blocks regular runs enter, for line coverage ([`Executor::entered_blocks`]).
+    pub(crate) fn record_blocks(&mut self) {
+        self.chain.record_blocks(true);
+        self.blocks.get_or_insert_with(FastSet::default);
+    }
+
+    /// Every block regular runs entered (code address, start pc): those entered at a
+    /// JUMPDEST or pc 0, and those a covered JUMPI fell through to. Empty unless recorded.
+    pub(crate) fn entered_blocks(&self) -> Vec<(Address, u32)> {
+        let Some(blocks) = &self.blocks else {
+            return Vec::new();
+        };
+        let fallthroughs = self
+            .coverage
+            .iter()
+            .filter(|edge| !edge.taken)
+            .map(|edge| (edge.code, edge.pc + 1));
+        blocks.iter().copied().chain(fallthroughs).collect()
     }
 
     /// The transaction `input` makes in the current state, or `None` when it calls a
@@ -219,6 +243,9 @@ impl<'a> Executor<'a> {
             }
             self.note_created(created_before);
             let trace = self.chain.last_trace();
+            if let Some(blocks) = &mut self.blocks {
+                blocks.extend(trace.blocks().iter().copied());
+            }
             path = extend_path(self.demand_driven, path, path_id(trace.edges()));
             let edges_before = new_edges;
             for edge in trace.edges() {

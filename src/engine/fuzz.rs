@@ -56,6 +56,10 @@ pub(super) fn run(
                 .collect::<Result<Vec<_>>>()
         })?
     };
+    let blocks: HashSet<(Address, u32)> = reports
+        .iter()
+        .flat_map(|report| report.blocks.iter().copied())
+        .collect();
     let mut corpus: Vec<Sequence> = Vec::new();
     if plan.keep_corpus {
         for report in &reports {
@@ -74,6 +78,7 @@ pub(super) fn run(
         sightings: shared.take_sightings(),
         reaches: shared.take_reaches(),
         corpus,
+        blocks,
     })
 }
 
@@ -85,6 +90,8 @@ pub(super) struct WorkersFound {
     pub(super) reaches: Vec<Option<Reach>>,
     /// Every worker's corpus, each sequence once (empty unless the plan keeps it).
     pub(super) corpus: Vec<Sequence>,
+    /// The blocks the workers' runs entered (empty unless the plan wants line coverage).
+    pub(super) blocks: HashSet<(Address, u32)>,
 }
 
 /// The workers' statistics, summed (per function and per length), unioned (edges, path
@@ -188,13 +195,16 @@ fn run_worker<'a>(
                 .into(),
         ));
     }
-    let executor = Executor::new(
+    let mut executor = Executor::new(
         chain,
         own,
         oracles,
         plan.config.demand_driven,
         plan.config.fail_fast,
     );
+    if plan.lines {
+        executor.record_blocks();
+    }
     // Targets are watched in every targeted campaign, and steered towards unless the
     // campaign only reports them (ICSE'20's configuration A).
     let targeting = (!plan.targets.is_empty()).then(|| {

@@ -44,9 +44,10 @@ use std::time::{Duration, Instant};
 use crate::abi::Dictionary;
 use crate::chain::{Chain, PanicSet};
 use crate::config::Config;
+use crate::coverage::line_coverage;
 use crate::error::Result;
 use crate::oracle::Oracles;
-use crate::outcome::{Call, Failure, Stats, TargetReach, Violation};
+use crate::outcome::{Call, Failure, LineCoverage, Stats, TargetReach, Violation};
 use crate::regression::{Entry, StoredCall};
 use executor::{Executor, Found};
 use input::Sequence;
@@ -106,6 +107,8 @@ pub(crate) struct Fuzz<'a> {
     pub(crate) seeds: &'a Seeds,
     /// Whether to return the corpus, decoded, to be saved.
     pub(crate) keep_corpus: bool,
+    /// Whether to return the line coverage.
+    pub(crate) lines: bool,
 }
 
 /// What a fuzzing run found besides its statistics.
@@ -116,6 +119,8 @@ pub(crate) struct Fuzzed {
     pub(crate) reaches: Vec<Option<TargetReach>>,
     /// Every worker's corpus, each sequence once, decoded (with [`Fuzz::keep_corpus`]).
     pub(crate) corpus: Vec<Vec<Call>>,
+    /// The lines fuzzing executed (with [`Fuzz::lines`]).
+    pub(crate) lines: Option<LineCoverage>,
 }
 
 impl<'a> Engine<'a> {
@@ -224,6 +229,7 @@ impl<'a> Engine<'a> {
             sightings,
             reaches,
             corpus,
+            blocks,
         } = fuzz::run(
             plan,
             self.oracles,
@@ -250,10 +256,14 @@ impl<'a> Engine<'a> {
                 })
             })
             .collect();
+        let lines = plan
+            .lines
+            .then(|| line_coverage(self.executor.chain(), &blocks));
         Ok(Fuzzed {
             sightings,
             reaches,
             corpus,
+            lines,
         })
     }
 

@@ -70,6 +70,8 @@ pub(crate) struct WorkerReport {
     pub(crate) time: TimeSplit,
     /// The corpus' sequences.
     pub(crate) corpus: Vec<Sequence>,
+    /// The blocks its runs entered (with line coverage).
+    pub(crate) blocks: Vec<(alloy_primitives::Address, u32)>,
 }
 
 /// The comparison operands of the last regular run (capped), which the dictionary takes
@@ -499,6 +501,7 @@ impl<'a> Worker<'a> {
             aggressive_runs: self.sequencing.aggressive_runs(),
             dependence: self.sequencing.dependence().to_vec(),
             time: self.executor.time(),
+            blocks: self.executor.entered_blocks(),
             corpus: self
                 .corpus
                 .entries()

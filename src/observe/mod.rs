@@ -56,6 +56,8 @@ pub struct Observer {
     open_creates: Vec<usize>,
     /// Whether `step` records the pcs of the transaction's own frame ([`Trace::path`]).
     record_path: bool,
+    /// Whether every block entered at a JUMPDEST or at pc 0 is recorded ([`Trace::blocks`]).
+    record_blocks: bool,
     /// The call depth of that frame: the depth of the first instruction after `clear`.
     path_depth: Option<usize>,
     /// Per code address: which pcs are watched target block starts ([`Trace::target_hits`]).
@@ -134,6 +136,12 @@ impl Observer {
         self.record_path = on;
     }
 
+    /// Turns recording of [`Trace::blocks`] on or off (off by default: a push per JUMPDEST,
+    /// for line coverage).
+    pub fn record_blocks(&mut self, on: bool) {
+        self.record_blocks = on;
+    }
+
     /// Watches these block starts (pcs of the runtime code at each address): entering one
     /// is recorded in [`Trace::target_hits`]. Replaces what was watched before.
     pub fn watch_targets(&mut self, targets: impl IntoIterator<Item = (Address, Vec<usize>)>) {
@@ -166,6 +174,9 @@ impl Observer {
     /// through.
     #[inline]
     fn on_block(&mut self, pc: u32, interp: &Interpreter<EthInterpreter>) {
+        if self.record_blocks {
+            self.trace.blocks.push((code_address(interp), pc));
+        }
         if self.watched.is_empty() {
             return;
         }

@@ -228,11 +228,18 @@ pub struct Trace {
     pub(super) steps: u64,
     pub(super) path: Vec<u32>,
     pub(super) target_hits: Vec<(Address, u32)>,
+    pub(super) blocks: Vec<(Address, u32)>,
     pub(super) reverts: Vec<RevertSite>,
     pub(super) logs: Vec<LogSite>,
 }
 
 impl Trace {
+    /// The blocks entered at a JUMPDEST or at pc 0 (code address, pc), in order, repeats
+    /// included; recorded only when the observer records blocks (line coverage).
+    pub fn blocks(&self) -> &[(Address, u32)] {
+        &self.blocks
+    }
+
     /// Every executed JUMPI, in order.
     pub fn edges(&self) -> &[Edge] {
         &self.edges
@@ -310,6 +317,7 @@ impl Trace {
         self.steps = 0;
         self.path.clear();
         self.target_hits.clear();
+        self.blocks.clear();
         self.reverts.clear();
         self.logs.clear();
     }

@@ -36,7 +36,7 @@ pub(crate) fn block_starts(code: &[u8]) -> Vec<usize> {
 }
 
 /// The start of the block holding `pc`, given the ascending `starts` (which begin with 0).
-fn block_of(starts: &[usize], pc: usize) -> usize {
+pub(crate) fn block_of(starts: &[usize], pc: usize) -> usize {
     starts[starts.partition_point(|&start| start <= pc) - 1]
 }
 

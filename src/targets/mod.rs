@@ -11,6 +11,8 @@ mod diff;
 mod git;
 mod map;
 
+pub(crate) use map::{block_of, block_starts};
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 

@@ -145,3 +145,45 @@ fn validate(file: &Path, dir: &Path) {
         .collect();
     assert!(errors.is_empty(), "{said}");
 }
+
+/// Line coverage as an lcov tracefile (`lcov = "file"`): the Solidity lines the campaign
+/// executed are hit, lines it never could reach are not, and tests merge into one file.
+#[test]
+fn line_coverage_goes_into_an_lcov_tracefile() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("lcov.info");
+    let lcov = file.to_str().unwrap();
+    for (name, contract) in [("lcov::guarded", "Guarded"), ("lcov::escrow", "Escrow")] {
+        let outcome = campaign_on(repo())
+            .name(name)
+            .contract(contract)
+            .seed(2)
+            .runs(2_000)
+            .fail_fast(false)
+            .lcov(lcov)
+            .run()
+            .unwrap();
+        assert!(outcome.stats.lines.is_some());
+    }
+    let text = std::fs::read_to_string(&file).unwrap();
+    let record = |test: &str, source: &str| -> Vec<(u32, u32)> {
+        let start = text
+            .find(&format!("TN:{test}\nSF:{source}\n"))
+            .unwrap_or_else(|| panic!("no record of {source} for {test}:\n{text}"));
+        text[start..]
+            .lines()
+            .take_while(|line| *line != "end_of_record")
+            .filter_map(|line| line.strip_prefix("DA:"))
+            .map(|da| {
+                let (line, hits) = da.split_once(',').unwrap();
+                (line.parse().unwrap(), hits.parse().unwrap())
+            })
+            .collect()
+    };
+    let guarded = record("lcov__guarded", "contracts/sequences/Guarded.sol");
+    let hit = |line: u32| guarded.iter().find(|(l, _)| *l == line).map(|(_, h)| *h);
+    // `lower`'s decrement runs; `probe`'s assertion cannot (level never leaves 0..9).
+    assert_eq!(hit(18), Some(1), "{guarded:?}");
+    assert_eq!(hit(24), Some(0), "{guarded:?}");
+    assert!(!record("lcov__escrow", "contracts/targets/Escrow.sol").is_empty());
+}
