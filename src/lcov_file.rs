@@ -122,6 +122,9 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.matches("end_of_record").count(), 4);
         assert_eq!(text.matches("TN:mod__t1").count(), 1);
-        assert!(!text.contains("DA:4,0"), "{text}");
+        assert!(
+            text.contains("TN:mod__t1\nSF:contracts/A.sol\nDA:3,1\nDA:4,1\n"),
+            "{text}"
+        );
     }
 }
