@@ -896,6 +896,13 @@ impl Chain {
         self.vm.get_mut().set_balance(address, balance);
     }
 
+    /// Puts arbitrary runtime `code` at `address` in the pending state: the hostile-code
+    /// tests run code no compiler wrote.
+    #[cfg(test)]
+    pub(crate) fn set_code(&mut self, address: Address, code: Bytes) {
+        self.vm.get_mut().set_code(address, code);
+    }
+
     /// Sets `address`'s nonce in the pending state: its next contract creation gets the
     /// address of that nonce (forge-std's `vm.setNonce`).
     pub fn set_nonce(&mut self, address: Address, nonce: u64) {

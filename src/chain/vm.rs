@@ -327,6 +327,17 @@ impl Vm {
     }
 
     /// Sets `address`'s balance in the pending state.
+    /// Puts `code` at `address` in the pending state (as `vm.etch` does), unanalysed: tests
+    /// feed harvey code no compiler wrote.
+    #[cfg(test)]
+    pub(super) fn set_code(&mut self, address: Address, code: Bytes) {
+        let journal = &mut self.evm.ctx.journaled_state;
+        let Ok(_) = journal.load_account(address);
+        journal.touch_account(address);
+        journal.set_code(address, revm::bytecode::Bytecode::new_raw(code));
+        journal.commit_tx();
+    }
+
     pub(super) fn set_balance(&mut self, address: Address, balance: U256) {
         let journal = &mut self.evm.ctx.journaled_state;
         // The database is an in-memory `CacheDB<EmptyDB>`: loading cannot fail.

@@ -25,6 +25,8 @@ mod cost;
 mod dataflow;
 mod executor;
 mod fuzz;
+#[cfg(test)]
+mod hostile;
 mod input;
 mod mutate;
 mod pools;

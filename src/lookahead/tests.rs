@@ -187,3 +187,44 @@ fn configuration_c_takes_the_whole_path_with_every_block_entry() {
         "first entries only, within the prefix bound"
     );
 }
+
+/// Hostile code: arbitrary bytes, biased towards the instructions that shape control flow
+/// (jumps into PUSH data, truncated PUSHes at the end, JUMPs to computed targets), with
+/// arbitrary targets and arbitrary "paths" (pcs that no run took in that order). The
+/// analysis must neither panic nor run away: every call returns.
+mod hostile {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A byte of code: often a jump, JUMPDEST, small PUSH or stack shuffle, else anything.
+    fn op() -> impl Strategy<Value = u8> {
+        prop_oneof![
+            4 => prop::sample::select(vec![0x56u8, 0x57, 0x5b, 0x60, 0x61, 0x7f, 0x80, 0x90, 0x35, 0x00, 0xf3, 0xfd]),
+            3 => any::<u8>(),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 300,
+            failure_persistence: None,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(19),
+            ..ProptestConfig::default()
+        })]
+
+        #[test]
+        fn arbitrary_code_targets_and_paths_never_panic_or_hang(
+            code in prop::collection::vec(op(), 0..600),
+            targets in prop::collection::vec(0usize..700, 0..8),
+            path in prop::collection::vec(0u32..700, 0..400),
+        ) {
+            let mut lookahead = Lookahead::new(&code, targets.iter().copied());
+            let analysed = lookahead.analyze(&path);
+            prop_assert!(analysed.prefix_len <= path.len());
+            // Again from the cache of verdicts, and the imprecise configuration.
+            lookahead.analyze(&path);
+            let assumed = lookahead.assume_reachable(&path);
+            prop_assert!(assumed.prefix_len <= path.len());
+        }
+    }
+}
