@@ -313,6 +313,14 @@ impl Chain {
         self.settle(&outcome);
         self.commit();
         match (outcome.status, outcome.created) {
+            (TxStatus::Success, Some(address))
+                if self.code(address).is_empty() && !artifact.runtime_code.is_empty() =>
+            {
+                // EIP-6780: a contract destroyed in the transaction that created it is gone.
+                Err(failed(format!(
+                    "its constructor self-destructed: no code is left at {address} to fuzz"
+                )))
+            }
             (TxStatus::Success, Some(address)) => {
                 self.deployed.push((artifact.name.clone(), address));
                 self.code_at.insert(address, artifact);

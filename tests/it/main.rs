@@ -21,6 +21,7 @@ mod factories_witness;
 mod forge_suites;
 mod forge_suites_witness;
 mod foundry_project;
+mod hostile;
 mod invariants;
 mod lookahead;
 mod macro_ui;
