@@ -4,7 +4,6 @@
 //! naming them. Witnesses are the direct calls in each test.
 
 use harvey::chain::{Chain, PanicCode};
-use harvey::prelude::*;
 
 use crate::support::{
     assert_assert, assert_panic_at, campaign_on, chain, failure, repo, send_uint,
