@@ -62,9 +62,9 @@ pub use error::{Error, Result};
 pub use harvey_macros::{forge_suite, invariant};
 pub use oracle::IntoCheck;
 pub use outcome::{
-    Call, Dependence, Failure, FunctionStats, KeptCorpus, LineCoverage, LookaheadStats, Outcome,
-    PredictionStats, Progress, SequenceStats, ShrinkStats, StateDependent, Stats, TargetReach,
-    TargetStats, TimeSplit, Violation,
+    BoundsHit, Call, Dependence, Failure, FunctionStats, KeptCorpus, LineCoverage, LookaheadStats,
+    Outcome, PredictionStats, Progress, SequenceStats, ShrinkStats, StateDependent, Stats,
+    TargetReach, TargetStats, TimeSplit, Violation,
 };
 pub use targets::{SourceLine, TargetSpec};
 

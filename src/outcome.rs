@@ -279,6 +279,38 @@ pub struct Stats {
     pub kept_corpus: Option<KeptCorpus>,
     /// Which Solidity lines fuzzing executed, with `lcov = "file"`.
     pub lines: Option<LineCoverage>,
+    /// The memory bounds a long campaign hit.
+    pub bounds: BoundsHit,
+}
+
+/// The bounds that keep a long campaign's memory flat, and how often each was hit (all zero
+/// in a campaign that never reached them): the summary says so when one was.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct BoundsHit {
+    /// Corpus entries replaced because a worker's corpus was full.
+    pub corpus_evicted: u64,
+    /// Times a worker's remembered write patterns (sequence pools) were full and forgotten.
+    pub patterns_forgotten: u64,
+    /// Times the lookahead analysis' remembered verdicts were full and forgotten.
+    pub verdicts_forgotten: u64,
+    /// Old corpus entries the workers' exchange dropped (with several workers).
+    pub exchange_dropped: u64,
+}
+
+impl BoundsHit {
+    /// Adds `other`'s counts.
+    pub(crate) fn add(&mut self, other: BoundsHit) {
+        self.corpus_evicted += other.corpus_evicted;
+        self.patterns_forgotten += other.patterns_forgotten;
+        self.verdicts_forgotten += other.verdicts_forgotten;
+        self.exchange_dropped += other.exchange_dropped;
+    }
+
+    /// Whether any bound was hit.
+    pub fn any(&self) -> bool {
+        *self != BoundsHit::default()
+    }
 }
 
 /// Which Solidity lines fuzzing executed: per source file (its path as compiled, relative to

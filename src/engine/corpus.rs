@@ -15,6 +15,16 @@ const MAX_ENERGY: u64 = 512;
 /// Cap on one pick's energy in the lookahead schedule (ICSE'20's K).
 const MAX_LOOKAHEAD_ENERGY: u64 = 1024;
 
+/// Entries kept at most. Path ids are hashes of branch decisions, so code with loops keeps
+/// yielding new ones (one per iteration count) for as long as a campaign runs; past this
+/// many (tens of megabytes of sequences and cost metrics), each new entry replaces the entry
+/// of one of the most exercised paths among a few sampled. Violations and first target
+/// reaches keep their own sequences, so nothing reported depends on an entry staying.
+pub(crate) const MAX_ENTRIES: usize = 20_000;
+
+/// Entries sampled when one has to go.
+const EVICTION_SAMPLE: u64 = 8;
+
 /// What the lookahead analysis said about an entry's run (targeted campaigns only).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct LookaheadMark {
@@ -56,6 +66,8 @@ pub(crate) struct Corpus {
     split_hits: FastMap<CodePc, u64>,
     /// How analysed entries get their energy.
     schedule: Schedule,
+    /// Entries replaced since the corpus was full.
+    evicted: u64,
 }
 
 /// The power schedule for entries with a lookahead mark (unmarked entries always get COE on
@@ -88,6 +100,9 @@ impl Corpus {
             }
             return false;
         }
+        if self.entries.len() >= MAX_ENTRIES {
+            self.evict(path);
+        }
         self.by_path.insert(path, self.entries.len());
         self.entries.push(Entry {
             sequence: sequence.clone(),
@@ -97,6 +112,35 @@ impl Corpus {
             lookahead: None,
         });
         true
+    }
+
+    /// Removes the entry of the most exercised path among [`EVICTION_SAMPLE`] entries
+    /// chosen from `seed` (the new path id: deterministic, and as good as random).
+    fn evict(&mut self, seed: u64) {
+        let len = self.entries.len() as u64;
+        let victim = (0..EVICTION_SAMPLE)
+            .map(|i| {
+                (seed
+                    .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                    .rotate_left(8 * i as u32)
+                    % len) as usize
+            })
+            .max_by_key(|&i| self.hits.get(&self.entries[i].path).copied().unwrap_or(0))
+            .unwrap_or(0);
+        let removed = self.entries.swap_remove(victim);
+        self.by_path.remove(&removed.path);
+        if let Some(hits) = self.hits.remove(&removed.path) {
+            self.total_hits -= hits;
+        }
+        if let Some(moved) = self.entries.get(victim) {
+            self.by_path.insert(moved.path, victim);
+        }
+        self.evicted += 1;
+    }
+
+    /// Entries replaced because the corpus was full.
+    pub(crate) fn evicted(&self) -> u64 {
+        self.evicted
     }
 
     /// Sets how analysed entries get their energy (a targeted campaign).
@@ -220,6 +264,28 @@ fn coe_energy(hits: u64, ids: usize, total: u64, picks: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_full_corpus_replaces_entries_and_stays_consistent() {
+        let mut corpus = Corpus::default();
+        let seq = Sequence::default();
+        for path in 0..MAX_ENTRIES as u64 + 10 {
+            assert!(corpus.observe(path, &seq, &[]));
+        }
+        assert_eq!(corpus.len(), MAX_ENTRIES);
+        assert_eq!(corpus.evicted(), 10);
+        for (index, entry) in corpus.entries().iter().enumerate() {
+            assert_eq!(corpus.by_path.get(&entry.path), Some(&index));
+        }
+        assert_eq!(corpus.by_path.len(), MAX_ENTRIES);
+        assert_eq!(corpus.total_hits, corpus.hits.values().sum::<u64>());
+        // The newest entry always stays; an evicted path counts as new again.
+        assert!(corpus.contains(MAX_ENTRIES as u64 + 9));
+        let gone = (0..MAX_ENTRIES as u64)
+            .find(|p| !corpus.contains(*p))
+            .unwrap();
+        assert!(corpus.observe(gone, &seq, &[]));
+    }
 
     #[test]
     fn keeps_one_entry_per_path() {

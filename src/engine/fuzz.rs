@@ -12,7 +12,8 @@ use crate::error::{Error, Result};
 use crate::lookahead::Lookahead;
 use crate::oracle::Oracles;
 use crate::outcome::{
-    FunctionStats, LookaheadStats, PredictionStats, SequenceStats, StateDependent, Stats, TimeSplit,
+    BoundsHit, FunctionStats, LookaheadStats, PredictionStats, SequenceStats, StateDependent,
+    Stats, TimeSplit,
 };
 
 use super::Fuzz;
@@ -71,6 +72,7 @@ pub(super) fn run(
         }
     }
     merge(reports, surface, stats);
+    stats.bounds.exchange_dropped = shared.exchange_dropped();
     stats.lookahead.steering = plan.config.lookahead;
     stats.sequences = shared.sequences_run();
     stats.transactions = shared.transactions();
@@ -105,8 +107,10 @@ fn merge(reports: Vec<WorkerReport>, surface: &Surface, stats: &mut Stats) {
     let mut lookahead = LookaheadStats::default();
     let mut dependence = vec![None; surface.functions.len()];
     let mut time = TimeSplit::default();
+    let mut bounds = BoundsHit::default();
     for report in reports {
         time.add(report.time);
+        bounds.add(report.bounds);
         predictions.add(report.predictions);
         SequenceStats::add_lengths(&mut sequencing.runs_by_length, &report.lengths);
         SequenceStats::add_lengths(&mut sequencing.corpus_by_length, &report.corpus_lengths);
@@ -145,6 +149,7 @@ fn merge(reports: Vec<WorkerReport>, surface: &Surface, stats: &mut Stats) {
     stats.sequencing = sequencing;
     stats.lookahead = lookahead;
     stats.time = time;
+    stats.bounds.add(bounds);
 }
 
 /// The lookahead analysis of every fuzzed contract's deployed code towards the targets in

@@ -14,6 +14,11 @@ use crate::hash::FastSet;
 /// the campaign's progress without growing without bound.
 const POOL_SIZE: usize = 256;
 
+/// Write patterns remembered at most: they only keep the pools from taking the same kind
+/// of state change twice, and value classes make their number grow with a long campaign.
+/// When full they are forgotten (a pattern may then be pooled again).
+const PATTERNS_REMEMBERED: usize = 1 << 16;
+
 /// A rough class of a written value: how patterns tell "set to zero", "set to a flag or
 /// a count" and "set to an amount or an address" apart without distinguishing every value.
 pub(crate) fn value_class(value: U256) -> u8 {
@@ -69,6 +74,8 @@ pub(crate) struct Pools {
     sequences: Ring<Vec<TxInput>>,
     /// Write patterns (function, slots written, value classes) already pooled.
     patterns: FastSet<u64>,
+    /// How often `patterns` was full and forgotten.
+    forgotten: u64,
 }
 
 impl Pools {
@@ -76,6 +83,10 @@ impl Pools {
     /// with `pattern`: pooled, with the sequence up to it, if the pattern is new. Returns
     /// whether it was.
     pub(crate) fn offer(&mut self, sequence: &Sequence, index: usize, pattern: u64) -> bool {
+        if self.patterns.len() >= PATTERNS_REMEMBERED {
+            self.patterns.clear();
+            self.forgotten += 1;
+        }
         if !self.patterns.insert(pattern) {
             return false;
         }
@@ -84,6 +95,11 @@ impl Pools {
             self.sequences.push(sequence.txs[..=index].to_vec());
         }
         true
+    }
+
+    /// How often the remembered write patterns were full and forgotten.
+    pub(crate) fn forgotten(&self) -> u64 {
+        self.forgotten
     }
 
     /// A pooled transaction, preferably one calling `function` when given.
@@ -121,6 +137,23 @@ mod tests {
 
     fn tx(function: usize) -> TxInput {
         TxInput::of(function, Vec::new())
+    }
+
+    #[test]
+    fn remembered_patterns_are_forgotten_when_full() {
+        let mut pools = Pools::default();
+        let seq = Sequence {
+            txs: vec![tx(0)],
+        };
+        for pattern in 0..PATTERNS_REMEMBERED as u64 {
+            assert!(pools.offer(&seq, 0, pattern));
+        }
+        assert_eq!(pools.forgotten(), 0);
+        assert!(!pools.offer(&seq, 0, 7), "remembered");
+        assert!(pools.offer(&seq, 0, u64::MAX));
+        assert_eq!(pools.forgotten(), 1);
+        assert!(pools.offer(&seq, 0, 7), "forgotten, so pooled again");
+        assert!(pools.txs() <= POOL_SIZE);
     }
 
     #[test]

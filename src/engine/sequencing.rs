@@ -157,6 +157,11 @@ impl Sequencing {
         &self.lengths
     }
 
+    /// How often the pools' remembered write patterns were full and forgotten.
+    pub(crate) fn patterns_forgotten(&self) -> u64 {
+        self.pools.forgotten()
+    }
+
     /// Aggressive runs so far.
     pub(crate) fn aggressive_runs(&self) -> u64 {
         self.aggressive_runs

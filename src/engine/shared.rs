@@ -16,6 +16,17 @@ use crate::outcome::{Progress, Violation};
 /// How often progress is reported.
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
+/// Entries the exchange between workers holds at most: every new corpus entry of every
+/// worker passes through it, for as long as the campaign runs.
+const EXCHANGE_KEPT: usize = 40_000;
+
+/// The entries workers published, from the `dropped`-th on (the older ones were dropped).
+#[derive(Default)]
+struct Exchange {
+    entries: Vec<(usize, Sequence)>,
+    dropped: usize,
+}
+
 /// The budget is spent, or a worker found a violation in a campaign that fails fast (or
 /// reached every target, when the campaign stops there): every worker's loop unwinds with
 /// this.
@@ -56,7 +67,7 @@ pub(crate) struct Shared<'a> {
     progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
     last_progress: Mutex<Instant>,
     /// Every worker's new corpus entries, tagged with the worker's id.
-    pool: Mutex<Vec<(usize, Sequence)>>,
+    pool: Mutex<Exchange>,
     /// Per target: the first run of any worker that reached it.
     reaches: Mutex<Vec<Option<Reach>>>,
     /// Stop once every target was reached.
@@ -85,7 +96,7 @@ impl<'a> Shared<'a> {
             sightings: Mutex::new((Vec::new(), known)),
             progress: plan.progress,
             last_progress: Mutex::new(start),
-            pool: Mutex::new(Vec::new()),
+            pool: Mutex::new(Exchange::default()),
             reaches: Mutex::new(vec![None; plan.targets.len()]),
             stop_at_targets: plan.stop_at_targets,
         }
@@ -215,14 +226,27 @@ impl<'a> Shared<'a> {
         imported: &mut usize,
     ) -> Vec<Sequence> {
         let mut pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
-        pool.extend(fresh.drain(..).map(|s| (worker, s)));
-        let incoming = pool[*imported..]
+        pool.entries.extend(fresh.drain(..).map(|s| (worker, s)));
+        let start = imported.saturating_sub(pool.dropped);
+        let incoming = pool.entries[start..]
             .iter()
             .filter(|(from, _)| *from != worker)
             .map(|(_, s)| s.clone())
             .collect();
-        *imported = pool.len();
+        *imported = pool.dropped + pool.entries.len();
+        if pool.entries.len() > EXCHANGE_KEPT {
+            // The oldest half goes: every worker exchanges every few hundred sequences, so
+            // all have long imported it.
+            let old = pool.entries.len() - EXCHANGE_KEPT / 2;
+            pool.entries.drain(..old);
+            pool.dropped += old;
+        }
         incoming
+    }
+
+    /// Old entries the exchange dropped.
+    pub(crate) fn exchange_dropped(&self) -> u64 {
+        self.pool.lock().unwrap_or_else(|e| e.into_inner()).dropped as u64
     }
 
     /// The violations the workers found, in the order found.

@@ -97,6 +97,14 @@ impl Targeting {
     pub(crate) fn stats(&self) -> LookaheadStats {
         self.stats
     }
+
+    /// How often the analyses' remembered verdicts were full and forgotten.
+    pub(crate) fn verdicts_forgotten(&self) -> u64 {
+        self.lookaheads
+            .iter()
+            .map(|(_, lookahead)| lookahead.forgotten())
+            .sum()
+    }
 }
 
 impl Sink for Targeting {

@@ -29,7 +29,9 @@ use crate::engine::sequencing::Sequencing;
 use crate::engine::shared::{Shared, Stop};
 use crate::engine::targeting::Targeting;
 use crate::hash::FastSet;
-use crate::outcome::{FunctionStats, LookaheadStats, PredictionStats, SequenceStats, TimeSplit};
+use crate::outcome::{
+    BoundsHit, FunctionStats, LookaheadStats, PredictionStats, SequenceStats, TimeSplit,
+};
 
 /// Sequences between two exchanges of new corpus entries with the other workers.
 const EXCHANGE_EVERY: u64 = 512;
@@ -72,6 +74,8 @@ pub(crate) struct WorkerReport {
     pub(crate) corpus: Vec<Sequence>,
     /// The blocks its runs entered (with line coverage).
     pub(crate) blocks: Vec<(alloy_primitives::Address, u32)>,
+    /// The memory bounds it hit.
+    pub(crate) bounds: BoundsHit,
 }
 
 /// The comparison operands of the last regular run (capped), which the dictionary takes
@@ -502,6 +506,15 @@ impl<'a> Worker<'a> {
             dependence: self.sequencing.dependence().to_vec(),
             time: self.executor.time(),
             blocks: self.executor.entered_blocks(),
+            bounds: BoundsHit {
+                corpus_evicted: self.corpus.evicted(),
+                patterns_forgotten: self.sequencing.patterns_forgotten(),
+                verdicts_forgotten: self
+                    .targeting
+                    .as_ref()
+                    .map_or(0, Targeting::verdicts_forgotten),
+                exchange_dropped: 0,
+            },
             corpus: self
                 .corpus
                 .entries()

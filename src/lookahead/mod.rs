@@ -64,7 +64,13 @@ pub struct Lookahead {
     /// point in the same abstract state (past the dispatcher, say). Keyed by the states
     /// themselves, not a hash of them: a collision would be an unsound verdict.
     verdicts: FastMap<Vec<(usize, AbsState)>, bool>,
+    /// How often `verdicts` was full and forgotten.
+    forgotten: u64,
 }
+
+/// Verdicts remembered at most: abstract states carry constants, so their number grows with
+/// the values a long campaign tries. When full they are forgotten and recomputed on demand.
+const VERDICTS_REMEMBERED: usize = 1 << 15;
 
 impl Lookahead {
     /// The analysis of `code` towards `targets` (pcs in it, usually basic-block starts).
@@ -73,7 +79,13 @@ impl Lookahead {
             code: Code::new(code),
             targets: targets.into_iter().collect(),
             verdicts: FastMap::default(),
+            forgotten: 0,
         }
+    }
+
+    /// How often the remembered verdicts were full and forgotten.
+    pub fn forgotten(&self) -> u64 {
+        self.forgotten
     }
 
     /// Alg. 2 on `path`, the pcs one concrete run executed in this code (one call frame,
@@ -159,6 +171,10 @@ impl Lookahead {
             return verdict;
         }
         let verdict = reachable(&self.code, &self.targets, starts.clone());
+        if self.verdicts.len() >= VERDICTS_REMEMBERED {
+            self.verdicts.clear();
+            self.forgotten += 1;
+        }
         self.verdicts.insert(starts, verdict);
         verdict
     }

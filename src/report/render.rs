@@ -350,6 +350,7 @@ pub fn summary(outcome: &Outcome) -> String {
     render_accounts_line(&mut out, stats);
     render_time_split(&mut out, stats);
     render_kept_corpus(&mut out, stats);
+    render_bounds(&mut out, stats);
     let replayed = if stats.replayed > 0 {
         format!(", {} regression sequences replayed", stats.replayed)
     } else {
@@ -474,6 +475,41 @@ fn render_shrink(out: &mut String, shrink: &ShrinkStats) {
             ""
         }
     );
+}
+
+/// `  memory bounds hit: corpus full (1,234 entries replaced), ...`: a long campaign's
+/// structures that reached their caps (only when one did).
+fn render_bounds(out: &mut String, stats: &Stats) {
+    let b = &stats.bounds;
+    if !b.any() {
+        return;
+    }
+    let mut hit = Vec::new();
+    if b.corpus_evicted > 0 {
+        hit.push(format!(
+            "corpus full ({} entries replaced)",
+            thousands(b.corpus_evicted)
+        ));
+    }
+    if b.patterns_forgotten > 0 {
+        hit.push(format!(
+            "pool write patterns forgotten {}",
+            count(b.patterns_forgotten, "time")
+        ));
+    }
+    if b.verdicts_forgotten > 0 {
+        hit.push(format!(
+            "lookahead verdicts forgotten {}",
+            count(b.verdicts_forgotten, "time")
+        ));
+    }
+    if b.exchange_dropped > 0 {
+        hit.push(format!(
+            "{} old entries dropped from the workers' exchange",
+            thousands(b.exchange_dropped)
+        ));
+    }
+    let _ = writeln!(out, "  memory bounds hit: {}", hit.join("; "));
 }
 
 /// `  corpus kept in harvey-corpus/vault.solvent: 120 sequences loaded (3 stale), 150 saved`.
