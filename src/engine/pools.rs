@@ -83,13 +83,14 @@ impl Pools {
     /// with `pattern`: pooled, with the sequence up to it, if the pattern is new. Returns
     /// whether it was.
     pub(crate) fn offer(&mut self, sequence: &Sequence, index: usize, pattern: u64) -> bool {
+        if self.patterns.contains(&pattern) {
+            return false;
+        }
         if self.patterns.len() >= PATTERNS_REMEMBERED {
             self.patterns.clear();
             self.forgotten += 1;
         }
-        if !self.patterns.insert(pattern) {
-            return false;
-        }
+        self.patterns.insert(pattern);
         self.txs.push(sequence.txs[index].clone());
         if index > 0 {
             self.sequences.push(sequence.txs[..=index].to_vec());
