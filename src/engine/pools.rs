@@ -143,9 +143,7 @@ mod tests {
     #[test]
     fn remembered_patterns_are_forgotten_when_full() {
         let mut pools = Pools::default();
-        let seq = Sequence {
-            txs: vec![tx(0)],
-        };
+        let seq = Sequence { txs: vec![tx(0)] };
         for pattern in 0..PATTERNS_REMEMBERED as u64 {
             assert!(pools.offer(&seq, 0, pattern));
         }
