@@ -1,0 +1,239 @@
+//! Witnesses for the hard multi-transaction bugs of issue 15 (`contracts/chains/`): chains of
+//! state-dependent exact equalities, and address arguments coupled to other transactions'
+//! senders with amounts bounded by storage. Each is reached by direct calls, and only by
+//! the sequence its comment describes. (The fuzzer does not find all of them yet; see the
+//! issue.)
+
+use alloy_dyn_abi::DynSolValue;
+use harvey::prelude::*;
+
+use crate::support::{assert_assert, chain, send, send_uint};
+
+/// Sends `step(x)` for each of `xs` from the first sender; all but the last must succeed,
+/// the last must fail the planted assertion.
+fn chain_of_steps(contract: &str, xs: &[u64]) {
+    let mut chain = chain();
+    let at = chain.deploy(contract, ()).unwrap();
+    let a = chain.senders()[0];
+    let (last, rest) = xs.split_last().unwrap();
+    for &x in rest {
+        assert!(
+            send_uint(&mut chain, a, at, "step(uint256)", x).is_success(),
+            "{contract}: {x}"
+        );
+    }
+    assert_assert(&send_uint(&mut chain, a, at, "step(uint256)", *last));
+}
+
+#[test]
+fn a_linear_recurrence_asserts_on_its_fifth_step_and_a_wrong_step_resets_it() {
+    let mut xs = vec![];
+    let mut x = 11u64;
+    for _ in 0..5 {
+        x = 3 * x + 7;
+        xs.push(x);
+    }
+    assert_eq!(xs, [40, 127, 388, 1171, 3520]);
+    chain_of_steps("LinearChain", &xs);
+    // A wrong step in between starts the chain over: the fifth right value passes.
+    let mut chain = chain();
+    let at = chain.deploy("LinearChain", ()).unwrap();
+    let a = chain.senders()[0];
+    for x in [40, 127, 5, 40, 127, 388, 1171] {
+        assert!(send_uint(&mut chain, a, at, "step(uint256)", x).is_success());
+    }
+    let stage: U256 = chain.view(at, "stage()", ()).unwrap();
+    assert_eq!(stage, U256::from(4));
+}
+
+#[test]
+fn a_xor_recurrence_asserts_on_its_third_step() {
+    let mut xs = vec![];
+    let mut last = 0xfeedu64;
+    for stage in 0..3 {
+        last = (last ^ 0x5eed) + stage;
+        xs.push(last);
+    }
+    chain_of_steps("XorChain", &xs);
+}
+
+#[test]
+fn a_fibonacci_chain_needs_a_check_before_each_of_eight_steps() {
+    let mut chain = chain();
+    let at = chain.deploy("FibonacciChain", ()).unwrap();
+    let a = chain.senders()[0];
+    let (mut x, mut y) = (1u64, 2u64);
+    for stage in 1..=8 {
+        let next = x + y;
+        assert!(send_uint(&mut chain, a, at, "check(uint256)", next).is_success());
+        let outcome = send_uint(&mut chain, a, at, "step(uint256)", next);
+        if stage < 8 {
+            assert!(outcome.is_success(), "step {stage}");
+        } else {
+            assert_assert(&outcome);
+        }
+        (x, y) = (y, next);
+    }
+    // Without the check, the right value resets the chain.
+    let mut chain = crate::support::chain();
+    let at = chain.deploy("FibonacciChain", ()).unwrap();
+    assert!(send_uint(&mut chain, a, at, "step(uint256)", 3).is_success());
+    let stage: U256 = chain.view(at, "stage()", ()).unwrap();
+    assert_eq!(stage, U256::ZERO);
+}
+
+#[test]
+fn a_spender_using_up_a_whole_allowance_of_another_sender_asserts() {
+    let mut chain = chain();
+    let token = chain.deploy("AllowanceToken", ()).unwrap();
+    let [owner, spender, receiver] = [chain.senders()[0], chain.senders()[1], chain.senders()[2]];
+    assert!(send_uint(&mut chain, owner, token, "mint(uint256)", 5_000).is_success());
+    let approve = [
+        DynSolValue::Address(spender),
+        DynSolValue::from(U256::from(3_000)),
+    ];
+    assert!(
+        send(
+            &mut chain,
+            owner,
+            token,
+            "approve(address,uint256)",
+            &approve,
+            U256::ZERO
+        )
+        .is_success()
+    );
+    let transfer = |amount: u64| {
+        vec![
+            DynSolValue::Address(owner),
+            DynSolValue::Address(receiver),
+            DynSolValue::from(U256::from(amount)),
+        ]
+    };
+    let signature = "transferFrom(address,address,uint256)";
+    // Another sender than the spender, or more than allowed: reverted.
+    assert!(
+        !send(
+            &mut chain,
+            receiver,
+            token,
+            signature,
+            &transfer(3_000),
+            U256::ZERO
+        )
+        .is_success()
+    );
+    assert!(
+        !send(
+            &mut chain,
+            spender,
+            token,
+            signature,
+            &transfer(3_001),
+            U256::ZERO
+        )
+        .is_success()
+    );
+    // Part of it is fine; the rest, exactly, is the bug.
+    assert!(
+        send(
+            &mut chain,
+            spender,
+            token,
+            signature,
+            &transfer(1_000),
+            U256::ZERO
+        )
+        .is_success()
+    );
+    assert_assert(&send(
+        &mut chain,
+        spender,
+        token,
+        signature,
+        &transfer(2_000),
+        U256::ZERO,
+    ));
+}
+
+#[test]
+fn a_delegate_voting_a_voters_whole_weight_for_its_proposal_asserts() {
+    let mut chain = chain();
+    let at = chain.deploy("Delegation", ()).unwrap();
+    let [voter, delegate, stranger] = [chain.senders()[0], chain.senders()[1], chain.senders()[2]];
+    let register = [
+        DynSolValue::from(U256::from(7)),
+        DynSolValue::from(U256::from(50)),
+    ];
+    assert!(
+        send(
+            &mut chain,
+            voter,
+            at,
+            "register(uint256,uint256)",
+            &register,
+            U256::ZERO
+        )
+        .is_success()
+    );
+    assert!(
+        send(
+            &mut chain,
+            voter,
+            at,
+            "delegate(address)",
+            &[DynSolValue::Address(delegate)],
+            U256::ZERO
+        )
+        .is_success()
+    );
+    let vote = |proposal: u64, w: u64| {
+        vec![
+            DynSolValue::Address(voter),
+            DynSolValue::from(U256::from(proposal)),
+            DynSolValue::from(U256::from(w)),
+        ]
+    };
+    let signature = "voteFor(address,uint256,uint256)";
+    assert!(
+        !send(
+            &mut chain,
+            stranger,
+            at,
+            signature,
+            &vote(7, 50),
+            U256::ZERO
+        )
+        .is_success()
+    );
+    assert!(
+        send(
+            &mut chain,
+            delegate,
+            at,
+            signature,
+            &vote(7, 49),
+            U256::ZERO
+        )
+        .is_success()
+    );
+    assert!(
+        send(
+            &mut chain,
+            delegate,
+            at,
+            signature,
+            &vote(8, 50),
+            U256::ZERO
+        )
+        .is_success()
+    );
+    assert_assert(&send(
+        &mut chain,
+        delegate,
+        at,
+        signature,
+        &vote(7, 50),
+        U256::ZERO,
+    ));
+}
