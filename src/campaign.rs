@@ -189,6 +189,13 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// Chained predictions on (the default) or off: a satisfied prediction on a sequence's
+    /// last transaction is followed by an appended call predicted on in the new state.
+    pub fn chain_predictions(mut self, on: bool) -> Self {
+        self.config.chain_predictions = on;
+        self
+    }
+
     /// Targets: the lines a change touched (`"diff:origin/main"`) or explicit lines
     /// (`"src/Vault.sol:42"`); the outcome reports whether and when each was reached.
     /// Errors (a bad specification, git failing) surface from [`Campaign::run`].

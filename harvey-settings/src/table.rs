@@ -176,6 +176,15 @@ settings! {
     "HARVEY_DATAFLOW";
     parse parse::switch;
 
+    /// Chained predictions (issue 15): after a predicted input satisfies a comparison of a
+    /// sequence's last transaction, a call is appended and predicted on in the state that
+    /// step left, so chains of state-dependent equalities advance a step per prediction.
+    /// Default on; off is for measuring what it brings.
+    chain_predictions: bool = true;
+    "chain_predictions" as Literal::Bool, expected "`true` or `false`";
+    "HARVEY_CHAIN_PREDICTIONS";
+    parse parse::switch;
+
     /// Stop at the first violation (`true`, the default: the quick answer a local `cargo
     /// test` wants), or keep fuzzing to the budget and report every distinct violation, each
     /// shrunk and saved (`false`: for CI runs and long campaigns, as cargo's `--no-fail-fast`
@@ -285,6 +294,7 @@ mod tests {
         ("prediction", &["false", "true", "0", "1"], &["maybe", "2"]),
         ("demand_driven", &["false", "on", "off"], &["maybe"]),
         ("dataflow", &["false", "no", "yes"], &["maybe"]),
+        ("chain_predictions", &["false", "true"], &["maybe"]),
         ("fail_fast", &["false", "true", "0"], &["sometimes"]),
         ("fail_on_revert", &["true", "false", "1"], &["often"]),
         (

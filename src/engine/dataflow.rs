@@ -74,6 +74,9 @@ pub(crate) struct Dataflow {
     /// Per function: the other functions that write a slot it reads (a function that
     /// feeds itself is [`Dataflow::is_self_dependent`] instead).
     writers: Vec<Vec<usize>>,
+    /// Per function: the functions that read a slot it writes, itself included when it is
+    /// self-dependent (what may follow it in a chain of steps).
+    readers: Vec<Vec<usize>>,
     /// Per function: whether it writes a slot it branches on (worth calling repeatedly).
     self_dependent: Vec<bool>,
     /// Per function of a created contract: the functions seen to create one (writers of
@@ -92,6 +95,7 @@ impl Dataflow {
             dependent: vec![None; functions],
             invariants,
             writers: vec![Vec::new(); functions],
+            readers: vec![Vec::new(); functions],
             self_dependent: vec![false; functions],
             creators: vec![Vec::new(); functions],
             stale: false,
@@ -186,6 +190,13 @@ impl Dataflow {
         &self.writers[function]
     }
 
+    /// The functions that read a slot `function` writes, itself first when it reads back
+    /// what it wrote and branches on it: the calls that may take the next step after it.
+    pub(crate) fn readers_of(&self, function: usize) -> &[usize] {
+        debug_assert!(!self.stale, "refresh() after observing");
+        &self.readers[function]
+    }
+
     /// Whether `function` writes a slot it branches on: calling it again may take another
     /// path (a counter, a second investment).
     pub(crate) fn is_self_dependent(&self, function: usize) -> bool {
@@ -234,6 +245,16 @@ impl Dataflow {
                 .map(|(index, _)| index)
                 .collect();
             self.self_dependent[reader] = accesses.writes.intersects(&accesses.condition_reads);
+        }
+        for writer in 0..self.functions.len() {
+            let mut readers: Vec<usize> = Vec::new();
+            if self.self_dependent[writer] {
+                readers.push(writer);
+            }
+            readers.extend(
+                (0..self.functions.len()).filter(|&reader| self.writers[reader].contains(&writer)),
+            );
+            self.readers[writer] = readers;
         }
     }
 }
@@ -290,6 +311,13 @@ mod tests {
         assert_eq!(flow.writers_of(0), &[] as &[usize]);
         assert!(flow.writers_of(2).is_empty(), "itself is no other writer");
         assert!(flow.is_self_dependent(2));
+        assert_eq!(flow.readers_of(0), &[1], "copy reads what set writes");
+        assert_eq!(
+            flow.readers_of(2),
+            &[2],
+            "increment reads back its own count"
+        );
+        assert!(flow.readers_of(1).is_empty(), "nobody reads the copy");
         assert!(
             !flow.is_self_dependent(1),
             "copy writes what it never branches on"

@@ -234,8 +234,19 @@ impl<'a> Mutator<'a> {
         rng: &mut StdRng,
         dict: &Dictionary,
     ) -> (Sequence, Change) {
+        let at = rng.random_range(0..seq.txs.len());
+        self.mutate_input_at(seq, at, rng, dict)
+    }
+
+    /// [`Mutator::mutate_input`] on transaction `at`.
+    pub(crate) fn mutate_input_at(
+        &self,
+        seq: &Sequence,
+        at: usize,
+        rng: &mut StdRng,
+        dict: &Dictionary,
+    ) -> (Sequence, Change) {
         let mut twin = seq.clone();
-        let at = rng.random_range(0..twin.txs.len());
         let tx = &mut twin.txs[at];
         let function = &self.surface.functions[tx.function];
         let change = if let Some(path) = abi::mutate(&mut tx.args, &function.types, rng, dict) {

@@ -131,6 +131,14 @@ impl Predictor {
         )
     }
 
+    /// Whether the last run (of `prediction`) drove the prediction's metric to zero: its
+    /// comparison now goes the way the chain aimed at.
+    pub(crate) fn satisfied(&self, prediction: &Prediction) -> bool {
+        self.costs
+            .iter()
+            .any(|c| c.key == prediction.key && c.value.is_zero())
+    }
+
     /// The corpus gained an entry: a new state may put given-up metrics back in reach.
     pub(crate) fn corpus_grew(&mut self) {
         for missed in self.missed.values_mut() {

@@ -46,6 +46,10 @@ const TWIN_PROBABILITY: f64 = 0.25;
 /// few branches, bounded so a loop-heavy transaction cannot flood the dictionary.
 const OPERANDS_PER_RUN: usize = 64;
 
+/// Functions tried after a satisfied prediction, each with a call appended and predicted
+/// on (see [`Worker::extend`]): the step itself and two others that read what it wrote.
+const EXTENSIONS_TRIED: usize = 3;
+
 /// Whether a run that went on was kept in the corpus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Novelty {
@@ -156,6 +160,9 @@ pub(crate) struct Worker<'a> {
     operands: Operands,
     depth: usize,
     dataflow: bool,
+    /// Whether a satisfied prediction on a sequence's last transaction is followed by a
+    /// call appended and predicted on (chains of state-dependent equalities).
+    chain_predictions: bool,
     shared: &'a Shared<'a>,
     /// How far into the shared pool this worker has imported.
     imported: usize,
@@ -209,6 +216,7 @@ impl<'a> Worker<'a> {
             operands: Operands::default(),
             depth: config.depth.max(1) as usize,
             dataflow: config.dataflow,
+            chain_predictions: config.chain_predictions,
             shared,
             imported: 0,
             fresh: Vec::new(),
@@ -280,12 +288,29 @@ impl<'a> Worker<'a> {
             let ran = self.execute(&input);
             // Count a predicted input even when it ends the campaign: it may be the one
             // that found the bug.
-            let followed = prediction.and_then(|prediction| {
-                self.predictor
-                    .as_mut()
-                    .map(|predictor| predictor.follow(&prediction))
-            });
+            let (followed, satisfied) = match (&prediction, &mut self.predictor) {
+                (Some(prediction), Some(predictor)) => (
+                    predictor.follow(prediction),
+                    predictor.satisfied(prediction).then_some(prediction),
+                ),
+                _ => (None, None),
+            };
             let novelty = ran?;
+            if let Some(satisfied) = satisfied.filter(|_| self.chain_predictions) {
+                // The comparison of the last transaction now goes the way it had to: the
+                // state it leads to may be the next step of a chain (each step's input a
+                // function of the state the one before left), which needs a call after it,
+                // predicted in that state. Path ids cover the last transaction only, so
+                // the sequence is not kept for reaching a later step on a known path.
+                let (extended, runs) =
+                    self.extend(&satisfied.sequence, satisfied.key.tx, mutator)?;
+                spent += runs;
+                if extended.is_some() {
+                    predicted = extended;
+                    spent += 1;
+                    continue;
+                }
+            }
             if change.is_some() && self.sequencing.aggressive_due(&input, &mut self.rng) {
                 // The same mutant again with fuzzed storage: does state change its path?
                 spent += 1;
@@ -293,7 +318,7 @@ impl<'a> Worker<'a> {
             }
             let predicting = self.predictor.is_some() && spent < energy;
             predicted = match (followed, change) {
-                (Some(next), _) => next,
+                (Some(next), _) => Some(next),
                 (None, Some(Change::Structure))
                     if predicting
                         && novelty == Novelty::Known
@@ -315,6 +340,56 @@ impl<'a> Worker<'a> {
             spent += 1;
         }
         Ok(spent)
+    }
+
+    /// After a prediction satisfied a comparison of transaction `tx` of `sequence`, just
+    /// run: when that is its last transaction and it may grow, a call appended of a
+    /// function that reads what the last one wrote (itself first), run with a one-leaf twin
+    /// of the new call, and the first prediction from the pair (in the state the satisfied
+    /// step left). Tries a few such functions; returns the prediction and the runs spent.
+    fn extend(
+        &mut self,
+        sequence: &Sequence,
+        tx: u32,
+        mutator: &Mutator<'_>,
+    ) -> Result<(Option<Prediction>, u64), Stop> {
+        let len = sequence.txs.len();
+        if tx as usize + 1 != len || len >= self.depth {
+            return Ok((None, 0));
+        }
+        let last = sequence.txs[len - 1].function;
+        let mut readers = self.sequencing.guide().dataflow.readers_of(last).to_vec();
+        readers.retain(|&f| mutator.may_extend(f, self.sequencing.guide()));
+        // Itself first (a recurrence steps the same function), the others in random order.
+        let own = readers.first() == Some(&last);
+        let others = usize::from(own)..readers.len();
+        for i in others.clone() {
+            let j = self.rng.random_range(i..others.end);
+            readers.swap(i, j);
+        }
+        let mut runs = 0;
+        for &function in readers.iter().take(EXTENSIONS_TRIED) {
+            if self.executor.surface().functions[function].types.is_empty() {
+                continue; // no argument to predict
+            }
+            let mut longer = sequence.clone();
+            longer
+                .txs
+                .push(mutator.tx_for(function, &mut self.rng, &self.dict));
+            runs += 2;
+            self.execute(&longer)?;
+            let costs = self
+                .predictor
+                .as_ref()
+                .map(|p| cost::map_of(p.costs()))
+                .unwrap_or_default();
+            let (twin, change) = mutator.mutate_input_at(&longer, len, &mut self.rng, &self.dict);
+            self.execute(&twin)?;
+            if let Some(prediction) = self.predict(&longer, &costs, &twin, &change) {
+                return Ok((Some(prediction), runs));
+            }
+        }
+        Ok((None, runs))
     }
 
     /// The first prediction from the mutant `input` (just run) of `parent` by `change`.
