@@ -12,7 +12,6 @@
 use std::time::Duration;
 
 use harvey::Campaign;
-use harvey::prelude::*;
 
 // Shared with benches that use all of it.
 #[allow(dead_code)]
@@ -20,29 +19,35 @@ use harvey::prelude::*;
 mod timing;
 use timing::{bench_seeds, censored_median, hits, show};
 
-/// The fixtures: contract name and what its bug needs.
-const FIXTURES: [(&str, &str); 7] = [
-    ("LinearChain", "5 steps of x → 3x + 7"),
-    ("XorChain", "3 steps of x → (x ^ 0x5eed) + n"),
+/// The fixtures: contract name, what its bug needs, and the depth the campaign runs at
+/// (harvey's default, 8, unless the bug needs more transactions).
+const FIXTURES: [(&str, &str, u32); 7] = [
+    ("LinearChain", "5 steps of x → 3x + 7", 8),
+    ("XorChain", "3 steps of x → (x ^ 0x5eed) + n", 8),
     (
         "FibonacciChain",
-        "8 steps of a + b, each after check(a + b)",
+        "8 steps of a + b, each after check(a + b): 16 calls",
+        16,
     ),
     (
         "AllowanceToken",
         "mint, approve, a whole allowance spent by the spender",
+        8,
     ),
     (
         "Delegation",
         "register, delegate, the delegate votes the whole weight",
+        8,
     ),
     (
         "EscrowRelay",
         "deposit, authorise, a relayer pays a third sender exactly the deposit",
+        8,
     ),
     (
         "Ladder",
         "4 steps, each adding a stored amount to a stored key",
+        8,
     ),
 ];
 
@@ -86,10 +91,16 @@ fn selected<'n>(variable: &str, names: impl Iterator<Item = &'n str>) -> Vec<&'n
 }
 
 /// One campaign: the time to the first violation, if found, and the sequences it ran.
-fn run(contract: &str, seed: u64, configuration: Configuration) -> (Option<Duration>, u64) {
+fn run(
+    contract: &str,
+    depth: u32,
+    seed: u64,
+    configuration: Configuration,
+) -> (Option<Duration>, u64) {
     let campaign = Campaign::new(env!("CARGO_MANIFEST_DIR"))
         .name("chains")
         .contract(contract)
+        .depth(depth)
         .seed(seed)
         .time(budget());
     let outcome = (configuration.apply)(campaign)
@@ -115,12 +126,12 @@ fn main() {
     .collect();
     let budget = budget();
     let mut table = Vec::new();
-    for (contract, needs) in FIXTURES.iter().filter(|f| fixtures.contains(&f.0)) {
+    for &(contract, needs, depth) in FIXTURES.iter().filter(|f| fixtures.contains(&f.0)) {
         let mut cells = Vec::new();
         for &configuration in &configurations {
             let mut times = Vec::new();
             for seed in 1..=seeds {
-                let (found, sequences) = run(contract, seed, configuration);
+                let (found, sequences) = run(contract, depth, seed, configuration);
                 eprintln!(
                     "{contract} [{}] seed {seed}: {} ({sequences} sequences)",
                     configuration.name,

@@ -21,7 +21,7 @@ use crate::engine::corpus::{Corpus, Schedule};
 use crate::engine::cost::{self, CostMap};
 use crate::engine::dataflow::Dependence;
 use crate::engine::executor::{EdgeKey, Executor, Found, Seen, Sink};
-use crate::engine::input::{Change, Sequence};
+use crate::engine::input::{Change, Sequence, TxInput};
 use crate::engine::mutate::Mutator;
 use crate::engine::predict::Prediction;
 use crate::engine::predictor::Predictor;
@@ -46,9 +46,14 @@ const TWIN_PROBABILITY: f64 = 0.25;
 /// few branches, bounded so a loop-heavy transaction cannot flood the dictionary.
 const OPERANDS_PER_RUN: usize = 64;
 
-/// Functions tried after a satisfied prediction, each with a call appended and predicted
-/// on (see [`Worker::extend`]): the step itself and two others that read what it wrote.
+/// Functions tried for each step of a chain, each with a call appended and predicted on
+/// (see [`Worker::chain_steps`]): the step's own function and two others that read what it
+/// wrote.
 const EXTENSIONS_TRIED: usize = 3;
+
+/// Runs a chain of predicted steps may spend, per transaction of the campaign's depth: a
+/// step costs 3-6 runs per function tried, and a dead end is abandoned at once.
+const CHAIN_BUDGET: u64 = 24;
 
 /// Whether a run that went on was kept in the corpus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,6 +153,15 @@ impl<const N: usize> Sink for [&mut dyn Sink; N] {
             sink.refused(index);
         }
     }
+}
+
+/// Whether two calls are the same call: function, sender and inputs.
+fn same_call(a: &TxInput, b: &TxInput) -> bool {
+    a.function == b.function
+        && a.sender == b.sender
+        && a.args == b.args
+        && a.value == b.value
+        && a.instance == b.instance
 }
 
 /// One worker: its own chain (in the executor), RNG, corpus, dictionary and stages.
@@ -301,14 +315,9 @@ impl<'a> Worker<'a> {
                 // state it leads to may be the next step of a chain (each step's input a
                 // function of the state the one before left), which needs a call after it,
                 // predicted in that state. Path ids cover the last transaction only, so
-                // the sequence is not kept for reaching a later step on a known path.
-                let (extended, runs) =
-                    self.extend(&satisfied.sequence, satisfied.key.tx, mutator)?;
-                spent += runs;
-                if extended.is_some() {
-                    predicted = extended;
-                    spent += 1;
-                    continue;
+                // the sequence would not be kept for reaching a later step on a known path.
+                if satisfied.key.tx as usize + 1 == satisfied.sequence.txs.len() {
+                    spent += self.chain_steps(&satisfied.sequence, mutator)?;
                 }
             }
             if change.is_some() && self.sequencing.aggressive_due(&input, &mut self.rng) {
@@ -342,54 +351,108 @@ impl<'a> Worker<'a> {
         Ok(spent)
     }
 
-    /// After a prediction satisfied a comparison of transaction `tx` of `sequence`, just
-    /// run: when that is its last transaction and it may grow, a call appended of a
-    /// function that reads what the last one wrote (itself first), run with a one-leaf twin
-    /// of the new call, and the first prediction from the pair (in the state the satisfied
-    /// step left). Tries a few such functions; returns the prediction and the runs spent.
-    fn extend(
-        &mut self,
-        sequence: &Sequence,
-        tx: u32,
-        mutator: &Mutator<'_>,
-    ) -> Result<(Option<Prediction>, u64), Stop> {
-        let len = sequence.txs.len();
-        if tx as usize + 1 != len || len >= self.depth {
-            return Ok((None, 0));
+    /// Chained predictions from `start`, whose last transaction a prediction just made
+    /// satisfy its comparison: a depth-first search over steps, each a call appended of a
+    /// function that reads what the call before wrote (itself included), run with a
+    /// one-leaf twin of the new call, then the prediction from the pair followed until it
+    /// satisfies its comparison too; each such sequence is a step to extend in turn. A step
+    /// that repeats the call before it (same function and inputs) is a fixed point, not
+    /// progress, and is not extended. Returns the runs spent, at most [`CHAIN_BUDGET`]
+    /// per transaction of the depth.
+    fn chain_steps(&mut self, start: &Sequence, mutator: &Mutator<'_>) -> Result<u64, Stop> {
+        let budget = CHAIN_BUDGET * self.depth as u64;
+        let mut runs = 0;
+        let mut steps = vec![start.clone()];
+        while let Some(step) = steps.pop() {
+            if step.txs.len() >= self.depth || runs >= budget {
+                continue;
+            }
+            for function in self.next_step_functions(&step, mutator) {
+                let Some(first) = self.append_and_predict(&step, function, mutator, &mut runs)?
+                else {
+                    continue;
+                };
+                let Some(next) = self.follow_to_satisfied(first, &mut runs)? else {
+                    continue;
+                };
+                if let [.., before, last] = &next.txs[..] {
+                    if !same_call(before, last) {
+                        steps.push(next);
+                    }
+                }
+            }
         }
-        let last = sequence.txs[len - 1].function;
-        let mut readers = self.sequencing.guide().dataflow.readers_of(last).to_vec();
-        readers.retain(|&f| mutator.may_extend(f, self.sequencing.guide()));
-        // Itself first (a recurrence steps the same function), the others in random order.
-        let own = readers.first() == Some(&last);
-        let others = usize::from(own)..readers.len();
-        for i in others.clone() {
-            let j = self.rng.random_range(i..others.end);
+        Ok(runs)
+    }
+
+    /// The functions a chain step after `step` may call: readers of what its last call's
+    /// function writes that may end a longer sequence, itself (if a reader) and at most
+    /// [`EXTENSIONS_TRIED`] in all, the others drawn at random.
+    fn next_step_functions(&mut self, step: &Sequence, mutator: &Mutator<'_>) -> Vec<usize> {
+        let last = step.txs[step.txs.len() - 1].function;
+        let guide = self.sequencing.guide();
+        let functions = &self.executor.surface().functions;
+        let mut readers: Vec<usize> = guide
+            .dataflow
+            .readers_of(last)
+            .iter()
+            .copied()
+            .filter(|&f| !functions[f].types.is_empty() && mutator.may_extend(f, guide))
+            .collect();
+        let own = usize::from(readers.first() == Some(&last));
+        for i in own..readers.len() {
+            let j = self.rng.random_range(i..readers.len());
             readers.swap(i, j);
         }
-        let mut runs = 0;
-        for &function in readers.iter().take(EXTENSIONS_TRIED) {
-            if self.executor.surface().functions[function].types.is_empty() {
-                continue; // no argument to predict
-            }
-            let mut longer = sequence.clone();
-            longer
-                .txs
-                .push(mutator.tx_for(function, &mut self.rng, &self.dict));
-            runs += 2;
-            self.execute(&longer)?;
-            let costs = self
-                .predictor
-                .as_ref()
-                .map(|p| cost::map_of(p.costs()))
-                .unwrap_or_default();
-            let (twin, change) = mutator.mutate_input_at(&longer, len, &mut self.rng, &self.dict);
-            self.execute(&twin)?;
-            if let Some(prediction) = self.predict(&longer, &costs, &twin, &change) {
-                return Ok((Some(prediction), runs));
+        readers.truncate(EXTENSIONS_TRIED);
+        readers
+    }
+
+    /// `step` with a fresh call of `function` appended, run, and run again with one leaf of
+    /// that call changed: the first prediction from the pair, if any. Counts its runs.
+    fn append_and_predict(
+        &mut self,
+        step: &Sequence,
+        function: usize,
+        mutator: &Mutator<'_>,
+        runs: &mut u64,
+    ) -> Result<Option<Prediction>, Stop> {
+        let mut longer = step.clone();
+        let tx = mutator.tx_for(function, &mut self.rng, &self.dict);
+        longer.txs.push(tx);
+        self.execute(&longer)?;
+        let costs = self
+            .predictor
+            .as_ref()
+            .map(|p| cost::map_of(p.costs()))
+            .unwrap_or_default();
+        let at = longer.txs.len() - 1;
+        let (twin, change) = mutator.mutate_input_at(&longer, at, &mut self.rng, &self.dict);
+        self.execute(&twin)?;
+        *runs += 2;
+        Ok(self.predict(&longer, &costs, &twin, &change))
+    }
+
+    /// Runs the prediction chain from `first` step by step; the sequence that satisfied its
+    /// comparison, if one did. Counts its runs.
+    fn follow_to_satisfied(
+        &mut self,
+        first: Prediction,
+        runs: &mut u64,
+    ) -> Result<Option<Sequence>, Stop> {
+        let mut next = Some(first);
+        while let Some(prediction) = next {
+            self.execute(&prediction.sequence)?;
+            *runs += 1;
+            let Some(predictor) = self.predictor.as_mut() else {
+                return Ok(None);
+            };
+            next = predictor.follow(&prediction);
+            if predictor.satisfied(&prediction) {
+                return Ok(Some(prediction.sequence));
             }
         }
-        Ok((None, runs))
+        Ok(None)
     }
 
     /// The first prediction from the mutant `input` (just run) of `parent` by `change`.

@@ -21,6 +21,13 @@
 //! which covers `if (x != 0)` and boolean flags. A `SUB` is followed like an `EQ` negated
 //! once: its result is non-zero exactly when the operands differ, and solc compiles
 //! `if (a == b)` to `SUB JUMPI` (so `cmp_pc` may point at a `SUB`).
+//!
+//! A comparison opcode's note dropped by any other opcode is a *data decision*: its result
+//! went into data (`checked = sum == a + b;`, a returned boolean), where no JUMPI shows
+//! it. It is recorded as an [`Edge`] at the comparison's pc and as a [`Comparison`] with
+//! `jumpi_pc == cmp_pc`, so that its outcome counts as coverage and its operands give a
+//! cost metric, as if a branch tested it there. Notes that a `SUB` or a lone `ISZERO`
+//! started are not: those opcodes are mostly arithmetic and boolean clean-up.
 
 mod trace;
 
@@ -111,6 +118,9 @@ struct PendingCmp {
     slot: usize,
     /// The truth value now in `slot`.
     value: bool,
+    /// Whether a comparison opcode (not a `SUB` or a lone `ISZERO`) started it: only
+    /// those are recorded as data decisions when dropped.
+    comparison: bool,
 }
 
 impl Observer {
@@ -213,6 +223,33 @@ impl Observer {
             negations: 0,
             slot: n - 2,
             value: op.eval(lhs, rhs),
+            comparison: true,
+        });
+    }
+
+    /// Drops the pending note because an opcode that is not a JUMPI consumes or buries
+    /// it; a comparison's becomes a data decision (see the module docs).
+    #[inline]
+    fn settle(&mut self, interp: &Interpreter<EthInterpreter>) {
+        let Some(p) = self.pending.take().filter(|p| p.comparison) else {
+            return;
+        };
+        let code = code_address(interp);
+        self.trace.edges.push(Edge {
+            code,
+            pc: p.pc,
+            dest: p.pc + 1,
+            taken: p.value,
+        });
+        self.trace.comparisons.push(Comparison {
+            code,
+            cmp_pc: p.pc,
+            jumpi_pc: p.pc,
+            op: p.op,
+            lhs: p.lhs,
+            rhs: p.rhs,
+            negations: p.negations,
+            taken: p.value,
         });
     }
 
@@ -225,6 +262,7 @@ impl Observer {
         if let Some(p) = &mut self.pending {
             p.negations = 1;
             p.value = !p.value;
+            p.comparison = false;
         }
     }
 
@@ -249,6 +287,7 @@ impl Observer {
                     negations: 0,
                     slot: top_index,
                     value: top.is_zero(),
+                    comparison: false,
                 })
             }
         }
@@ -433,26 +472,26 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
                 self.on_swap(usize::from(op - opcode::SWAP1 + 1), interp.stack.len())
             }
             opcode::SLOAD => {
-                self.pending = None;
+                self.settle(interp);
                 self.on_storage(StorageOp::Load, pc, interp);
             }
             opcode::SSTORE => {
-                self.pending = None;
+                self.settle(interp);
                 self.on_storage(StorageOp::Store, pc, interp);
             }
             opcode::JUMP => {
-                self.pending = None;
+                self.settle(interp);
                 self.jumps.push(pc);
             }
             opcode::REVERT => {
-                self.pending = None;
+                self.settle(interp);
                 self.on_revert(pc, interp, context.journal_ref().depth());
             }
             opcode::LOG1..=opcode::LOG4 => {
-                self.pending = None;
+                self.settle(interp);
                 self.on_log(pc, interp);
             }
-            _ => self.pending = None,
+            _ => self.settle(interp),
         }
     }
 

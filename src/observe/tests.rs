@@ -78,7 +78,8 @@ fn eq_through_one_iszero_links_to_jumpi() {
 
 #[test]
 fn any_other_opcode_breaks_the_link() {
-    // LT, then ADD 0 (result unchanged, but computed by ADD), then JUMPI: no comparison.
+    // LT, then ADD 0 (result unchanged, but computed by ADD), then JUMPI: the JUMPI has no
+    // comparison; the LT, whose result went into data, is a data decision of its own.
     let t = run(&[
         PUSH1,
         9,
@@ -95,8 +96,44 @@ fn any_other_opcode_breaks_the_link() {
         0x5b,
         0,
     ]);
-    assert_eq!(t.edges().len(), 1);
-    assert!(t.comparisons().is_empty());
+    assert_eq!(t.edges().len(), 2);
+    assert_eq!((t.edges()[0].pc, t.edges()[0].taken), (4, true));
+    assert_eq!((t.edges()[1].pc, t.edges()[1].taken), (10, true));
+    let [cmp] = t.comparisons() else {
+        panic!("one comparison: {:?}", t.comparisons())
+    };
+    assert_eq!((cmp.cmp_pc, cmp.jumpi_pc, cmp.op), (4, 4, CmpOp::Lt));
+}
+
+#[test]
+fn a_stored_equality_is_a_data_decision_with_its_operands() {
+    // `flag = x == 5` with x = 7: 0 PUSH1 5; 2 PUSH1 7; 4 EQ; 5 PUSH1 0; 7 SSTORE; 8 STOP.
+    let t = run(&[PUSH1, 5, PUSH1, 7, opcode::EQ, PUSH1, 0, opcode::SSTORE, 0]);
+    assert_eq!(
+        t.edges(),
+        &[Edge {
+            code: CODE_AT,
+            pc: 4,
+            dest: 5,
+            taken: false,
+        }]
+    );
+    assert_eq!(
+        t.comparisons(),
+        &[Comparison {
+            code: CODE_AT,
+            cmp_pc: 4,
+            jumpi_pc: 4,
+            op: CmpOp::Eq,
+            lhs: U256::from(7),
+            rhs: U256::from(5),
+            negations: 0,
+            taken: false,
+        }]
+    );
+    // Arithmetic is not a decision: `SUB` and a lone `ISZERO` whose results are stored.
+    let t = run(&[PUSH1, 5, PUSH1, 7, opcode::SUB, opcode::ISZERO, PUSH1, 0, opcode::SSTORE, 0]);
+    assert!(t.edges().is_empty() && t.comparisons().is_empty());
 }
 
 #[test]

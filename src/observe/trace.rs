@@ -3,7 +3,9 @@
 
 use alloy_primitives::{Address, U256};
 
-/// One executed JUMPI: a conditional branch and the way it went.
+/// One branch decision: an executed JUMPI and the way it went, or a comparison whose result
+/// went into data instead (a *data decision*, see [`Observer`](super::Observer): `pc` is
+/// the comparison's, `dest` the pc after it, `taken` its truth value).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Edge {
     /// The address whose code holds the JUMPI (the code address, not the storage context
@@ -64,8 +66,9 @@ impl CmpOp {
     }
 }
 
-/// A comparison whose result decided a JUMPI, with its operands: the raw material of the
-/// fuzzer's cost metrics ("how far was this branch from flipping").
+/// A comparison whose result decided a JUMPI (or, with `jumpi_pc == cmp_pc`, went into
+/// data: a data decision), with its operands: the raw material of the fuzzer's cost
+/// metrics ("how far was this branch from flipping").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Comparison {
     /// The address whose code holds both opcodes.
