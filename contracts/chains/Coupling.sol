@@ -58,3 +58,30 @@ contract Delegation {
         assert(!(proposal == proposalOf[voter] && w == weight[voter] && w > 10));
     }
 }
+
+/// Three senders coupled: an owner deposits and authorises a relayer, who pays a third party
+/// out of the owner's deposit. The planted bug needs the relayer to pay someone who is
+/// neither of them exactly the whole deposit.
+contract EscrowRelay {
+    mapping(address => uint256) public deposited;
+    mapping(address => address) public relayerOf;
+
+    function deposit(uint256 amount) external {
+        require(amount > 0 && amount <= 1e30, "amount");
+        deposited[msg.sender] += amount;
+    }
+
+    function authorise(address relayer) external {
+        require(relayer != msg.sender, "self");
+        relayerOf[msg.sender] = relayer;
+    }
+
+    function relay(address owner, address to, uint256 amount) external {
+        require(relayerOf[owner] == msg.sender, "not the relayer");
+        uint256 held = deposited[owner];
+        require(amount <= held, "over the deposit");
+        deposited[owner] = held - amount;
+        // Planted bug: a third party paid the whole of a deposit above a million.
+        assert(!(to != owner && to != msg.sender && amount == held && amount > 1e6));
+    }
+}

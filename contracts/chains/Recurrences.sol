@@ -69,3 +69,30 @@ contract FibonacciChain {
         checked = sum == a + b;
     }
 }
+
+/// Two coupled arguments per step and a key no fuzzer guesses: each step names the key the
+/// last step stored and an amount equal to what is stored under it plus the stage; the next
+/// key is a hash of both. Four steps.
+contract Ladder {
+    mapping(uint256 => uint256) public rung;
+    uint256 public key = 0x5eed;
+    uint256 public stage;
+
+    constructor() {
+        rung[0x5eed] = 1000;
+    }
+
+    function climb(uint256 k, uint256 amount) external {
+        if (k == key && amount == rung[k] + stage) {
+            uint256 next = uint256(keccak256(abi.encode(k, amount))) % 1e18;
+            rung[next] = amount * 2;
+            key = next;
+            stage += 1;
+            // Planted bug: the fourth accepted step.
+            assert(stage < 4);
+        } else {
+            key = 0x5eed;
+            stage = 0;
+        }
+    }
+}

@@ -5,7 +5,7 @@
 //! grow; with dataflow, inserted transactions prefer writers of what follows them.
 
 use alloy_dyn_abi::DynSolValue;
-use alloy_primitives::U256;
+use alloy_primitives::{Address, U256};
 use rand::Rng;
 use rand::rngs::StdRng;
 
@@ -34,6 +34,10 @@ enum TxMutation {
     ReuseArgument,
     /// Fuzz one argument leaf.
     Argument,
+    /// Couple an address to another transaction's sender: an address argument becomes it,
+    /// or the sender becomes an address another transaction names (`approve(spender)`,
+    /// then a call by that spender naming the approver).
+    CoupleAddress,
     /// Send it from another sender.
     Sender,
     /// Fuzz `msg.value` (payable calls).
@@ -44,9 +48,10 @@ enum TxMutation {
 
 /// The one-transaction mutations with their weights out of 100; the other 45 are sequence
 /// operations. A roll picks one; one that does not apply falls through to the next.
-const INPUT_MUTATIONS: [(TxMutation, u32); 5] = [
+const INPUT_MUTATIONS: [(TxMutation, u32); 6] = [
     (TxMutation::ReuseArgument, 7),
-    (TxMutation::Argument, 28),
+    (TxMutation::Argument, 22),
+    (TxMutation::CoupleAddress, 6),
     (TxMutation::Sender, 10),
     (TxMutation::Value, 5),
     (TxMutation::Warp, 5),
@@ -315,6 +320,7 @@ impl<'a> Mutator<'a> {
                 self.surface.conform(&mut seq.txs[at]);
                 Some(Change::Leaf { tx: at, path })
             }
+            TxMutation::CoupleAddress => self.couple_address(seq, at, rng),
             TxMutation::Argument => {
                 let tx = &mut seq.txs[at];
                 let types = &self.surface.functions[tx.function].types;
@@ -376,6 +382,69 @@ impl<'a> Mutator<'a> {
         let value = seq.txs[from].args[source].clone();
         seq.txs[at].args[target] = value;
         Some(LeafPath(vec![target as u32]))
+    }
+
+    /// Couples transaction `at` of `seq` to another transaction's account: one of its
+    /// top-level address arguments becomes another transaction's sender, or its sender
+    /// becomes a sender another transaction names in a top-level address argument. What
+    /// changed, or `None` when no such coupling would change anything.
+    fn couple_address(&self, seq: &mut Sequence, at: usize, rng: &mut StdRng) -> Option<Change> {
+        enum Coupling {
+            Argument(usize, Address),
+            Sender(usize),
+        }
+        let senders = &self.surface.senders;
+        let tx = &seq.txs[at];
+        let types = &self.surface.functions[tx.function].types;
+        let addresses = |t: &TxInput| {
+            t.args
+                .iter()
+                .enumerate()
+                .filter_map(|(i, arg)| arg.as_address().map(|address| (i, address)))
+                .collect::<Vec<_>>()
+        };
+        let own = addresses(tx);
+        let mut options = Vec::new();
+        for other in seq
+            .txs
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != at)
+            .map(|(_, t)| t)
+        {
+            let sender = senders[other.sender];
+            for &(arg, address) in &own {
+                if address != sender && types[arg] == alloy_dyn_abi::DynSolType::Address {
+                    options.push(Coupling::Argument(arg, sender));
+                }
+            }
+            for (_, named) in addresses(other) {
+                match senders.iter().position(|s| *s == named) {
+                    Some(index) if index != tx.sender => options.push(Coupling::Sender(index)),
+                    _ => {}
+                }
+            }
+        }
+        if options.is_empty() {
+            return None;
+        }
+        let tx = &mut seq.txs[at];
+        Some(
+            match options.swap_remove(rng.random_range(0..options.len())) {
+                Coupling::Argument(arg, sender) => {
+                    tx.args[arg] = DynSolValue::Address(sender);
+                    self.surface.conform(tx);
+                    Change::Leaf {
+                        tx: at,
+                        path: LeafPath(vec![arg as u32]),
+                    }
+                }
+                Coupling::Sender(index) => {
+                    tx.sender = index;
+                    Change::Sender { tx: at }
+                }
+            },
+        )
     }
 
     /// A sequence operation relative to a random transaction t (HARVEY §5): insert new

@@ -352,33 +352,46 @@ impl<'a> Worker<'a> {
     }
 
     /// Chained predictions from `start`, whose last transaction a prediction just made
-    /// satisfy its comparison: a depth-first search over steps, each a call appended of a
-    /// function that reads what the call before wrote (itself included), run with a
-    /// one-leaf twin of the new call, then the prediction from the pair followed until it
-    /// satisfies its comparison too; each such sequence is a step to extend in turn. A step
-    /// that repeats the call before it (same function and inputs) is a fixed point, not
-    /// progress, and is not extended. Returns the runs spent, at most [`CHAIN_BUDGET`]
-    /// per transaction of the depth.
+    /// satisfy its comparison: a depth-first search over steps. From a step, the next are
+    /// tried in turn: another leaf of its last call predicted on (a call may have to
+    /// satisfy several comparisons, `k == key && amount == stored[k]`), then a call appended
+    /// of each function that reads what the last call wrote (itself included), predicted
+    /// on in the state the step left. A prediction is followed until it satisfies its
+    /// comparison; the sequence is then a step in turn. A step that repeats the call before
+    /// it (same function and inputs) is a fixed point, not progress, and is not extended.
+    /// Returns the runs spent, at most [`CHAIN_BUDGET`] per transaction of the depth.
     fn chain_steps(&mut self, start: &Sequence, mutator: &Mutator<'_>) -> Result<u64, Stop> {
         let budget = CHAIN_BUDGET * self.depth as u64;
         let mut runs = 0;
         let mut steps = vec![start.clone()];
         while let Some(step) = steps.pop() {
-            if step.txs.len() >= self.depth || runs >= budget {
-                continue;
+            if runs >= budget {
+                break;
             }
-            for function in self.next_step_functions(&step, mutator) {
-                let Some(first) = self.append_and_predict(&step, function, mutator, &mut runs)?
-                else {
+            let mut tries = vec![step.clone()];
+            if step.txs.len() < self.depth {
+                for function in self.next_step_functions(&step, mutator) {
+                    let mut longer = step.clone();
+                    longer
+                        .txs
+                        .push(mutator.tx_for(function, &mut self.rng, &self.dict));
+                    tries.push(longer);
+                }
+            }
+            for attempt in tries {
+                let Some(first) = self.predict_on_last(&attempt, mutator, &mut runs)? else {
                     continue;
                 };
                 let Some(next) = self.follow_to_satisfied(first, &mut runs)? else {
                     continue;
                 };
                 if let [.., before, last] = &next.txs[..] {
-                    if !same_call(before, last) {
-                        steps.push(next);
+                    if same_call(before, last) {
+                        continue;
                     }
+                }
+                if next != step {
+                    steps.push(next);
                 }
             }
         }
@@ -386,8 +399,8 @@ impl<'a> Worker<'a> {
     }
 
     /// The functions a chain step after `step` may call: readers of what its last call's
-    /// function writes that may end a longer sequence, itself (if a reader) and at most
-    /// [`EXTENSIONS_TRIED`] in all, the others drawn at random.
+    /// function writes that take arguments and may end a longer sequence, itself (if a
+    /// reader) and at most [`EXTENSIONS_TRIED`] in all, the others drawn at random.
     fn next_step_functions(&mut self, step: &Sequence, mutator: &Mutator<'_>) -> Vec<usize> {
         let last = step.txs[step.txs.len() - 1].function;
         let guide = self.sequencing.guide();
@@ -408,29 +421,25 @@ impl<'a> Worker<'a> {
         readers
     }
 
-    /// `step` with a fresh call of `function` appended, run, and run again with one leaf of
-    /// that call changed: the first prediction from the pair, if any. Counts its runs.
-    fn append_and_predict(
+    /// Runs `sequence`, then again with one input of its last call changed: the first
+    /// prediction from the pair, if any. Counts its runs.
+    fn predict_on_last(
         &mut self,
-        step: &Sequence,
-        function: usize,
+        sequence: &Sequence,
         mutator: &Mutator<'_>,
         runs: &mut u64,
     ) -> Result<Option<Prediction>, Stop> {
-        let mut longer = step.clone();
-        let tx = mutator.tx_for(function, &mut self.rng, &self.dict);
-        longer.txs.push(tx);
-        self.execute(&longer)?;
+        self.execute(sequence)?;
         let costs = self
             .predictor
             .as_ref()
             .map(|p| cost::map_of(p.costs()))
             .unwrap_or_default();
-        let at = longer.txs.len() - 1;
-        let (twin, change) = mutator.mutate_input_at(&longer, at, &mut self.rng, &self.dict);
+        let at = sequence.txs.len() - 1;
+        let (twin, change) = mutator.mutate_input_at(sequence, at, &mut self.rng, &self.dict);
         self.execute(&twin)?;
         *runs += 2;
-        Ok(self.predict(&longer, &costs, &twin, &change))
+        Ok(self.predict(sequence, &costs, &twin, &change))
     }
 
     /// Runs the prediction chain from `first` step by step; the sequence that satisfied its

@@ -237,3 +237,124 @@ fn a_delegate_voting_a_voters_whole_weight_for_its_proposal_asserts() {
         U256::ZERO,
     ));
 }
+
+#[test]
+fn a_ladder_of_hashed_keys_asserts_on_its_fourth_step() {
+    let mut chain = chain();
+    let at = chain.deploy("Ladder", ()).unwrap();
+    let a = chain.senders()[0];
+    let climb = |chain: &mut Chain, k: U256, amount: U256| {
+        let args = [DynSolValue::from(k), DynSolValue::from(amount)];
+        send(chain, a, at, "climb(uint256,uint256)", &args, U256::ZERO)
+    };
+    for stage in 0..4u64 {
+        let key: U256 = chain.view(at, "key()", ()).unwrap();
+        let stored: U256 = chain.view(at, "rung(uint256)", (key,)).unwrap();
+        let amount = stored + U256::from(stage);
+        if stage == 1 {
+            // The right key with a wrong amount starts over.
+            assert!(climb(&mut chain, key, amount + U256::from(1)).is_success());
+            let reset: U256 = chain.view(at, "stage()", ()).unwrap();
+            assert_eq!(reset, U256::ZERO);
+            return a_ladder_climbed_without_a_slip(chain, at, a);
+        }
+        assert!(climb(&mut chain, key, amount).is_success(), "step {stage}");
+    }
+}
+
+/// Climbs the ladder from its start in four right steps; the fourth asserts.
+fn a_ladder_climbed_without_a_slip(mut chain: Chain, at: Address, a: Address) {
+    for stage in 0..4u64 {
+        let key: U256 = chain.view(at, "key()", ()).unwrap();
+        let stored: U256 = chain.view(at, "rung(uint256)", (key,)).unwrap();
+        let args = [
+            DynSolValue::from(key),
+            DynSolValue::from(stored + U256::from(stage)),
+        ];
+        let outcome = send(
+            &mut chain,
+            a,
+            at,
+            "climb(uint256,uint256)",
+            &args,
+            U256::ZERO,
+        );
+        if stage < 3 {
+            assert!(outcome.is_success(), "step {stage}");
+        } else {
+            assert_assert(&outcome);
+        }
+    }
+}
+
+#[test]
+fn a_relayer_paying_a_third_party_a_whole_deposit_asserts() {
+    let mut chain = chain();
+    let at = chain.deploy("EscrowRelay", ()).unwrap();
+    let [owner, relayer, payee] = [chain.senders()[0], chain.senders()[1], chain.senders()[2]];
+    let deposit = 5_000_000u64;
+    assert!(send_uint(&mut chain, owner, at, "deposit(uint256)", deposit).is_success());
+    let authorise = [DynSolValue::Address(relayer)];
+    assert!(
+        send(
+            &mut chain,
+            owner,
+            at,
+            "authorise(address)",
+            &authorise,
+            U256::ZERO
+        )
+        .is_success()
+    );
+    let relay = |to: Address, amount: u64| {
+        vec![
+            DynSolValue::Address(owner),
+            DynSolValue::Address(to),
+            DynSolValue::from(U256::from(amount)),
+        ]
+    };
+    let signature = "relay(address,address,uint256)";
+    // Not the relayer, or more than the deposit: reverted; to the relayer itself: no bug.
+    assert!(
+        !send(
+            &mut chain,
+            payee,
+            at,
+            signature,
+            &relay(payee, deposit),
+            U256::ZERO
+        )
+        .is_success()
+    );
+    assert!(
+        !send(
+            &mut chain,
+            relayer,
+            at,
+            signature,
+            &relay(payee, deposit + 1),
+            U256::ZERO
+        )
+        .is_success()
+    );
+    assert!(
+        send(
+            &mut chain,
+            relayer,
+            at,
+            signature,
+            &relay(relayer, 1),
+            U256::ZERO
+        )
+        .is_success()
+    );
+    // The rest of the deposit, whole, to the third party.
+    assert_assert(&send(
+        &mut chain,
+        relayer,
+        at,
+        signature,
+        &relay(payee, deposit - 1),
+        U256::ZERO,
+    ));
+}
