@@ -58,7 +58,7 @@ struct Configuration {
     apply: fn(Campaign<'static>) -> Campaign<'static>,
 }
 
-const CONFIGURATIONS: [Configuration; 2] = [
+const CONFIGURATIONS: [Configuration; 6] = [
     Configuration {
         name: "all",
         apply: |campaign| campaign,
@@ -66,6 +66,28 @@ const CONFIGURATIONS: [Configuration; 2] = [
     Configuration {
         name: "no-chained",
         apply: |campaign| campaign.chain_predictions(false),
+    },
+    Configuration {
+        name: "no-data-decisions",
+        apply: |campaign| campaign.data_decisions(false),
+    },
+    Configuration {
+        name: "no-coupling",
+        apply: |campaign| campaign.coupling(false),
+    },
+    Configuration {
+        name: "no-masks",
+        apply: |campaign| campaign.masks(false),
+    },
+    Configuration {
+        name: "none",
+        apply: |campaign| {
+            campaign
+                .chain_predictions(false)
+                .data_decisions(false)
+                .coupling(false)
+                .masks(false)
+        },
     },
 ];
 

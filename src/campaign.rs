@@ -196,6 +196,27 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// Data decisions on (the default) or off: comparisons whose result goes into data count
+    /// as branch decisions, with cost metrics.
+    pub fn data_decisions(mut self, on: bool) -> Self {
+        self.config.data_decisions = on;
+        self
+    }
+
+    /// Address coupling on (the default) or off: mutations that make an address argument
+    /// another transaction's sender, or a sender an address another transaction names.
+    pub fn coupling(mut self, on: bool) -> Self {
+        self.config.coupling = on;
+        self
+    }
+
+    /// Mask-guided mutation on (the default) or off: mutations of a corpus entry change only
+    /// the inputs whose probes kept its path (MuFuzz §IV-B).
+    pub fn masks(mut self, on: bool) -> Self {
+        self.config.masks = on;
+        self
+    }
+
     /// Targets: the lines a change touched (`"diff:origin/main"`) or explicit lines
     /// (`"src/Vault.sol:42"`); the outcome reports whether and when each was reached.
     /// Errors (a bad specification, git failing) surface from [`Campaign::run`].

@@ -185,6 +185,32 @@ settings! {
     "HARVEY_CHAIN_PREDICTIONS";
     parse parse::switch;
 
+    /// Data decisions: a comparison whose result goes into data rather than a branch
+    /// (`checked = sum == a + b;`, a returned boolean) counts as a branch decision for
+    /// coverage and gets a cost metric for input prediction. Default on; off is for
+    /// measuring what it brings.
+    data_decisions: bool = true;
+    "data_decisions" as Literal::Bool, expected "`true` or `false`";
+    "HARVEY_DATA_DECISIONS";
+    parse parse::switch;
+
+    /// Address coupling: a mutation that makes an address argument another transaction's
+    /// sender, or a sender an address another transaction names (`approve(spender)` by one
+    /// sender, then a call by that spender naming the approver). Default on; off is for
+    /// measuring what it brings.
+    coupling: bool = true;
+    "coupling" as Literal::Bool, expected "`true` or `false`";
+    "HARVEY_COUPLING";
+    parse parse::switch;
+
+    /// Mask-guided mutation (MuFuzz §IV-B): once a corpus entry gets energy enough, each of
+    /// its inputs is probed with one mutation, and mutations of the entry then change only
+    /// inputs whose probe kept its path. Default on; off is for measuring what it brings.
+    masks: bool = true;
+    "masks" as Literal::Bool, expected "`true` or `false`";
+    "HARVEY_MASKS";
+    parse parse::switch;
+
     /// Stop at the first violation (`true`, the default: the quick answer a local `cargo
     /// test` wants), or keep fuzzing to the budget and report every distinct violation, each
     /// shrunk and saved (`false`: for CI runs and long campaigns, as cargo's `--no-fail-fast`
@@ -295,6 +321,9 @@ mod tests {
         ("demand_driven", &["false", "on", "off"], &["maybe"]),
         ("dataflow", &["false", "no", "yes"], &["maybe"]),
         ("chain_predictions", &["false", "true"], &["maybe"]),
+        ("masks", &["false", "true"], &["maybe"]),
+        ("data_decisions", &["false", "true"], &["maybe"]),
+        ("coupling", &["false", "true"], &["maybe"]),
         ("fail_fast", &["false", "true", "0"], &["sometimes"]),
         ("fail_on_revert", &["true", "false", "1"], &["often"]),
         (

@@ -17,7 +17,7 @@ pub(crate) use bound::Bound;
 pub(crate) use callable::{Callable, callable, changes_state};
 pub(crate) use dictionary::Dictionary;
 pub(crate) use generate::generate;
-pub(crate) use mutate::{mutate, mutate_uint};
+pub(crate) use mutate::{mutate, mutate_uint, mutate_where};
 pub(crate) use simplify::{Bisection, magnitude, numeric_leaves, simplifications, with_magnitude};
 pub(crate) use word::umax;
 

@@ -23,9 +23,23 @@ pub(crate) fn mutate(
     rng: &mut StdRng,
     dict: &Dictionary,
 ) -> Option<LeafPath> {
+    mutate_where(args, types, |_| true, rng, dict)
+}
+
+/// [`mutate`] among the leaves of the arguments `allowed` admits (by index); `None` when
+/// they have no leaf.
+pub(crate) fn mutate_where(
+    args: &mut [DynSolValue],
+    types: &[DynSolType],
+    allowed: impl Fn(usize) -> bool,
+    rng: &mut StdRng,
+    dict: &Dictionary,
+) -> Option<LeafPath> {
     let mut leaves = Vec::new();
     for (index, (value, ty)) in args.iter().zip(types).enumerate() {
-        collect_leaves(value, ty, &mut vec![index as u32], &mut leaves);
+        if allowed(index) {
+            collect_leaves(value, ty, &mut vec![index as u32], &mut leaves);
+        }
     }
     if leaves.is_empty() {
         return None;

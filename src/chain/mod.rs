@@ -600,6 +600,15 @@ impl Chain {
     }
 
     internal! {
+        /// Whether [`Chain::execute`] records data decisions: comparisons whose result goes
+        /// into data rather than a JUMPI, as edges and comparisons of the trace (on by
+        /// default).
+        fn record_data_decisions(&mut self, on: bool) {
+            self.vm.get_mut().record_data_decisions(on);
+        }
+    }
+
+    internal! {
         /// Whether [`Chain::execute`] records the blocks each transaction enters
         /// ([`Trace::blocks`]); off by default, since it costs a push per JUMPDEST.
         fn record_blocks(&mut self, on: bool) {

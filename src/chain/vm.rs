@@ -241,6 +241,11 @@ impl Vm {
         self.evm.inspector.observer.record_path(on);
     }
 
+    /// Whether observed transactions record data decisions (see [`crate::observe`]).
+    pub(super) fn record_data_decisions(&mut self, on: bool) {
+        self.evm.inspector.observer.record_data_decisions(on);
+    }
+
     /// Whether observed transactions record the blocks they enter ([`Trace::blocks`]).
     pub(super) fn record_blocks(&mut self, on: bool) {
         self.evm.inspector.observer.record_blocks(on);

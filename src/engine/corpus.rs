@@ -6,6 +6,7 @@
 use crate::engine::cost::Cost;
 use crate::engine::executor::CodePc;
 use crate::engine::input::Sequence;
+use crate::engine::mask::Mask;
 use crate::hash::FastMap;
 
 /// Energy of an entry picked for the first time (inputs generated from it).
@@ -46,6 +47,8 @@ pub(crate) struct Entry {
     picks: u32,
     /// Its lookahead id and split points, once analysed.
     lookahead: Option<LookaheadMark>,
+    /// Which of its inputs mutations may change (mask-guided mutation), once probed.
+    pub(crate) mask: Option<Mask>,
 }
 
 /// Corpus entries in insertion order plus the hit count of every path id seen.
@@ -110,6 +113,7 @@ impl Corpus {
             costs: costs.to_vec(),
             picks: 0,
             lookahead: None,
+            mask: None,
         });
         true
     }
@@ -156,6 +160,13 @@ impl Corpus {
             *self.split_hits.entry(*split).or_insert(0) += 1;
         }
         self.entries[index].lookahead = Some(mark);
+    }
+
+    /// Records the mutation mask of the entry on `path`, if it is still there.
+    pub(crate) fn set_mask(&mut self, path: u64, mask: Mask) {
+        if let Some(&index) = self.by_path.get(&path) {
+            self.entries[index].mask = Some(mask);
+        }
     }
 
     /// Distinct lookahead ids among the analysed entries.

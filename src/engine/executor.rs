@@ -161,6 +161,12 @@ impl<'a> Executor<'a> {
         }
     }
 
+    /// Whether runs record data decisions (comparisons whose result goes into data) as
+    /// coverage and cost metrics.
+    pub(crate) fn record_data_decisions(&mut self, on: bool) {
+        self.chain.record_data_decisions(on);
+    }
+
     /// Records the blocks regular runs enter, for line coverage ([`Executor::entered_blocks`]).
     pub(crate) fn record_blocks(&mut self) {
         self.chain.record_blocks(true);

@@ -207,6 +207,7 @@ fn run_worker<'a>(
         plan.config.demand_driven,
         plan.config.fail_fast,
     );
+    executor.record_data_decisions(plan.config.data_decisions);
     if plan.lines {
         executor.record_blocks();
     }

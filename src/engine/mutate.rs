@@ -13,6 +13,7 @@ use crate::abi::{self, Dictionary, LeafPath};
 use crate::chain::Warp;
 use crate::engine::dataflow::Dataflow;
 use crate::engine::input::{Change, Sequence, TxInput};
+use crate::engine::mask::{Input, Mask};
 use crate::engine::pools::Pools;
 use crate::engine::surface::Surface;
 
@@ -85,6 +86,8 @@ pub(crate) struct Mutator<'a> {
     /// New transactions prefer writers of what the next one reads; self-dependent calls
     /// are repeated.
     dataflow: bool,
+    /// Whether address arguments and senders are coupled across transactions.
+    coupling: bool,
 }
 
 impl<'a> Mutator<'a> {
@@ -101,7 +104,14 @@ impl<'a> Mutator<'a> {
             depth: depth.max(1),
             demand_driven,
             dataflow,
+            coupling: true,
         }
+    }
+
+    /// The mutator with address coupling on (the default) or off.
+    pub(crate) fn coupling(mut self, on: bool) -> Self {
+        self.coupling = on;
+        self
     }
 
     /// A fresh transaction calling `function`.
@@ -160,10 +170,14 @@ impl<'a> Mutator<'a> {
     /// pair parent and child); sometimes a stack of several (AFL's havoc), recorded as
     /// [`Change::Structure`]. `donor` is another corpus sequence, a source of prefixes
     /// while the sequence pool is empty.
+    ///
+    /// With the parent's `mask` (mask-guided mutation), one-transaction mutations change
+    /// only the inputs it leaves free.
     pub(crate) fn mutate(
         &self,
         parent: &Sequence,
         donor: &Sequence,
+        mask: Option<&Mask>,
         rng: &mut StdRng,
         dict: &Dictionary,
         guide: Guide<'_>,
@@ -175,11 +189,12 @@ impl<'a> Mutator<'a> {
         }
         let mut change = if rng.random_bool(0.1) {
             for _ in 0..rng.random_range(2..=4) {
-                self.mutate_once(&mut child, donor, rng, dict, guide);
+                // Stacked changes may shift transactions: the mask would misplace.
+                self.mutate_once(&mut child, donor, None, rng, dict, guide);
             }
             Change::Structure
         } else {
-            self.mutate_once(&mut child, donor, rng, dict, guide)
+            self.mutate_once(&mut child, donor, mask, rng, dict, guide)
         };
         let last = child.txs[child.txs.len() - 1].function;
         if child.txs.len() > 1 && !self.may_extend(last, guide) {
@@ -273,12 +288,15 @@ impl<'a> Mutator<'a> {
         &self,
         seq: &mut Sequence,
         donor: &Sequence,
+        mask: Option<&Mask>,
         rng: &mut StdRng,
         dict: &Dictionary,
         guide: Guide<'_>,
     ) -> Change {
         let len = seq.txs.len();
-        let at = rng.random_range(0..len);
+        let free = Mask::default();
+        let mask = mask.unwrap_or(&free);
+        let at = self.free_tx(seq, mask, rng);
         let fixed = !self.may_extend(seq.txs[len - 1].function, guide);
         // A sequence that may not grow has one operation left (replacing its transaction):
         // mostly fuzz its inputs instead.
@@ -291,7 +309,7 @@ impl<'a> Mutator<'a> {
         for (mutation, weight) in INPUT_MUTATIONS {
             upto += weight;
             if roll < upto {
-                if let Some(change) = self.mutate_tx(mutation, seq, at, rng, dict) {
+                if let Some(change) = self.mutate_tx(mutation, seq, at, mask, rng, dict) {
                     return change;
                 }
             }
@@ -311,23 +329,35 @@ impl<'a> Mutator<'a> {
         mutation: TxMutation,
         seq: &mut Sequence,
         at: usize,
+        mask: &Mask,
         rng: &mut StdRng,
         dict: &Dictionary,
     ) -> Option<Change> {
+        let free = |input| mask.is_free(at, input);
         match mutation {
             TxMutation::ReuseArgument => {
-                let path = self.reuse_argument(seq, at, rng)?;
+                let path = self.reuse_argument(seq, at, mask, rng)?;
                 self.surface.conform(&mut seq.txs[at]);
                 Some(Change::Leaf { tx: at, path })
             }
-            TxMutation::CoupleAddress => self.couple_address(seq, at, rng),
+            TxMutation::CoupleAddress if !self.coupling => None,
+            TxMutation::CoupleAddress => self.couple_address(seq, at, mask, rng),
             TxMutation::Argument => {
                 let tx = &mut seq.txs[at];
                 let types = &self.surface.functions[tx.function].types;
-                let path = abi::mutate(&mut tx.args, types, rng, dict)?;
+                let path = abi::mutate_where(
+                    &mut tx.args,
+                    types,
+                    |arg| free(Input::Argument(arg)),
+                    rng,
+                    dict,
+                )?;
                 self.surface.conform(tx);
                 Some(Change::Leaf { tx: at, path })
             }
+            TxMutation::Sender if !free(Input::Sender) => None,
+            TxMutation::Value if !free(Input::Value) => None,
+            TxMutation::Warp if !free(Input::Warp) => None,
             TxMutation::Sender => {
                 let tx = &mut seq.txs[at];
                 if tx.function >= self.surface.deployed && rng.random_bool(0.5) {
@@ -362,12 +392,22 @@ impl<'a> Mutator<'a> {
     /// of transaction `at` (commit/reveal patterns need one value in two calls); the path of
     /// the changed argument, or `None` when no other transaction has a differing argument
     /// of a matching type.
-    fn reuse_argument(&self, seq: &mut Sequence, at: usize, rng: &mut StdRng) -> Option<LeafPath> {
+    fn reuse_argument(
+        &self,
+        seq: &mut Sequence,
+        at: usize,
+        mask: &Mask,
+        rng: &mut StdRng,
+    ) -> Option<LeafPath> {
         let types = &self.surface.functions[seq.txs[at].function].types;
         let mut options: Vec<(usize, usize, usize)> = Vec::new();
         for (from, other) in seq.txs.iter().enumerate().filter(|(i, _)| *i != at) {
             let other_types = &self.surface.functions[other.function].types;
-            for (target, ty) in types.iter().enumerate() {
+            let targets = types
+                .iter()
+                .enumerate()
+                .filter(|(target, _)| mask.is_free(at, Input::Argument(*target)));
+            for (target, ty) in targets {
                 for (source, other_ty) in other_types.iter().enumerate() {
                     if ty == other_ty && seq.txs[at].args[target] != other.args[source] {
                         options.push((from, source, target));
@@ -384,11 +424,71 @@ impl<'a> Mutator<'a> {
         Some(LeafPath(vec![target as u32]))
     }
 
+    /// A transaction of `seq` to change: uniformly among those with an input `mask`
+    /// leaves free (all, without a mask), or among all when it holds every input.
+    fn free_tx(&self, seq: &Sequence, mask: &Mask, rng: &mut StdRng) -> usize {
+        let open: Vec<usize> = (0..seq.txs.len())
+            .filter(|&at| {
+                self.inputs(&seq.txs[at])
+                    .any(|input| mask.is_free(at, input))
+            })
+            .collect();
+        if open.is_empty() {
+            rng.random_range(0..seq.txs.len())
+        } else {
+            open[rng.random_range(0..open.len())]
+        }
+    }
+
+    /// The inputs of `tx` a one-transaction mutation can change.
+    fn inputs(&self, tx: &TxInput) -> impl Iterator<Item = Input> {
+        let function = &self.surface.functions[tx.function];
+        (0..function.types.len())
+            .map(Input::Argument)
+            .chain((self.surface.senders.len() > 1).then_some(Input::Sender))
+            .chain(function.payable.then_some(Input::Value))
+            .chain(std::iter::once(Input::Warp))
+    }
+
+    /// A copy of `seq` with exactly `input` of transaction `tx` changed: a probe of
+    /// mask-guided mutation. `None` when that input cannot change (an argument without
+    /// leaves).
+    pub(crate) fn probe(
+        &self,
+        seq: &Sequence,
+        tx: usize,
+        input: Input,
+        rng: &mut StdRng,
+        dict: &Dictionary,
+    ) -> Option<Sequence> {
+        let mut probe = seq.clone();
+        let mutation = match input {
+            Input::Argument(arg) => {
+                let call = &mut probe.txs[tx];
+                let types = &self.surface.functions[call.function].types;
+                abi::mutate_where(&mut call.args, types, |a| a == arg, rng, dict)?;
+                self.surface.conform(call);
+                return Some(probe);
+            }
+            Input::Sender => TxMutation::Sender,
+            Input::Value => TxMutation::Value,
+            Input::Warp => TxMutation::Warp,
+        };
+        self.mutate_tx(mutation, &mut probe, tx, &Mask::default(), rng, dict)?;
+        Some(probe)
+    }
+
     /// Couples transaction `at` of `seq` to another transaction's account: one of its
     /// top-level address arguments becomes another transaction's sender, or its sender
     /// becomes a sender another transaction names in a top-level address argument. What
     /// changed, or `None` when no such coupling would change anything.
-    fn couple_address(&self, seq: &mut Sequence, at: usize, rng: &mut StdRng) -> Option<Change> {
+    fn couple_address(
+        &self,
+        seq: &mut Sequence,
+        at: usize,
+        mask: &Mask,
+        rng: &mut StdRng,
+    ) -> Option<Change> {
         enum Coupling {
             Argument(usize, Address),
             Sender(usize),
@@ -403,7 +503,11 @@ impl<'a> Mutator<'a> {
                 .filter_map(|(i, arg)| arg.as_address().map(|address| (i, address)))
                 .collect::<Vec<_>>()
         };
-        let own = addresses(tx);
+        let own: Vec<(usize, Address)> = addresses(tx)
+            .into_iter()
+            .filter(|(arg, _)| mask.is_free(at, Input::Argument(*arg)))
+            .collect();
+        let sender_free = mask.is_free(at, Input::Sender);
         let mut options = Vec::new();
         for other in seq
             .txs
@@ -420,7 +524,9 @@ impl<'a> Mutator<'a> {
             }
             for (_, named) in addresses(other) {
                 match senders.iter().position(|s| *s == named) {
-                    Some(index) if index != tx.sender => options.push(Coupling::Sender(index)),
+                    Some(index) if sender_free && index != tx.sender => {
+                        options.push(Coupling::Sender(index))
+                    }
                     _ => {}
                 }
             }
@@ -712,7 +818,11 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(7);
         let dict = Dictionary::new(vec![]);
         (0..n)
-            .map(|_| mutator.mutate(parent, parent, &mut rng, &dict, guide).0)
+            .map(|_| {
+                mutator
+                    .mutate(parent, parent, None, &mut rng, &dict, guide)
+                    .0
+            })
             .collect()
     }
 
@@ -812,14 +922,153 @@ mod tests {
         };
         let mutator = Mutator::new(&surface, 8, true, true);
         let mut rng = StdRng::seed_from_u64(1);
-        let path = mutator.reuse_argument(&mut seq, 1, &mut rng);
+        let free = Mask::default();
+        let path = mutator.reuse_argument(&mut seq, 1, &free, &mut rng);
         assert_eq!(path, Some(LeafPath(vec![1])));
         assert_eq!(seq.txs[1].args[1], secret);
         assert_eq!(
-            mutator.reuse_argument(&mut seq, 1, &mut rng),
+            mutator.reuse_argument(&mut seq, 1, &free, &mut rng),
             None,
             "already equal"
         );
+    }
+
+    /// `approve(address spender, uint256)` and `spend(address from, uint256)`, three
+    /// senders: the sequence where sender 0 approves sender 2 and sender 1 spends from
+    /// address 0x..09 (nobody).
+    fn approve_and_spend() -> (Surface, Sequence) {
+        let senders: Vec<Address> = (1..=3).map(Address::with_last_byte).collect();
+        let surface = Surface {
+            functions: vec![
+                function("approve", vec![DynSolType::Address, DynSolType::Uint(256)]),
+                function("spend", vec![DynSolType::Address, DynSolType::Uint(256)]),
+            ],
+            deployed: 2,
+            kinds: Vec::new(),
+            senders: senders.clone(),
+            addresses: None,
+        };
+        let amount = DynSolValue::Uint(U256::from(5), 256);
+        let mut approve = TxInput::of(0, vec![DynSolValue::Address(senders[2]), amount.clone()]);
+        approve.sender = 0;
+        let mut spend = TxInput::of(
+            1,
+            vec![DynSolValue::Address(Address::with_last_byte(9)), amount],
+        );
+        spend.sender = 1;
+        (
+            surface,
+            Sequence {
+                txs: vec![approve, spend],
+            },
+        )
+    }
+
+    #[test]
+    fn coupling_names_another_transactions_sender_or_sends_from_a_named_address() {
+        let (surface, seq) = approve_and_spend();
+        let mutator = Mutator::new(&surface, 8, true, true);
+        let mut rng = StdRng::seed_from_u64(3);
+        let free = Mask::default();
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..200 {
+            let mut mutant = seq.clone();
+            let change = mutator.couple_address(&mut mutant, 1, &free, &mut rng);
+            let spend = &mutant.txs[1];
+            match change {
+                // `from` becomes the approver (sender 0)...
+                Some(Change::Leaf { tx: 1, path }) => {
+                    assert_eq!(path, LeafPath(vec![0]));
+                    assert_eq!(spend.args[0], DynSolValue::Address(surface.senders[0]));
+                    seen.insert("argument");
+                }
+                // ...or the spender becomes the sender approve named (sender 2).
+                Some(Change::Sender { tx: 1 }) => {
+                    assert_eq!(spend.sender, 2);
+                    seen.insert("sender");
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(seen.len(), 2);
+        // A held input is never coupled; with both held nothing can be.
+        let mut mask = Mask::default();
+        mask.hold(1, Input::Argument(0));
+        mask.hold(1, Input::Sender);
+        let mut mutant = seq.clone();
+        assert_eq!(
+            mutator.couple_address(&mut mutant, 1, &mask, &mut rng),
+            None
+        );
+        let off = Mutator::new(&surface, 8, true, true).coupling(false);
+        let mut mutant = seq.clone();
+        let dict = Dictionary::new(vec![]);
+        for _ in 0..50 {
+            let change = off.mutate_tx(
+                TxMutation::CoupleAddress,
+                &mut mutant,
+                1,
+                &free,
+                &mut rng,
+                &dict,
+            );
+            assert_eq!(change, None, "coupling off");
+        }
+    }
+
+    #[test]
+    fn a_mask_keeps_one_transaction_mutations_off_held_inputs() {
+        let (surface, seq) = approve_and_spend();
+        let mutator = Mutator::new(&surface, 8, true, true);
+        let mut dataflow = Dataflow::new(2, false);
+        dataflow.mark(1, Dependence::Aggressive);
+        let pools = Pools::default();
+        let guide = Guide {
+            dataflow: &dataflow,
+            pools: &pools,
+        };
+        // Everything of approve held, and spend's `from` and sender.
+        let mut mask = Mask::default();
+        for input in [
+            Input::Argument(0),
+            Input::Argument(1),
+            Input::Sender,
+            Input::Warp,
+        ] {
+            mask.hold(0, input);
+        }
+        mask.hold(1, Input::Argument(0));
+        mask.hold(1, Input::Sender);
+        let mut rng = StdRng::seed_from_u64(5);
+        let dict = Dictionary::new(vec![]);
+        let mut changed_amount = 0;
+        for _ in 0..500 {
+            let (mutant, change) = mutator.mutate(&seq, &seq, Some(&mask), &mut rng, &dict, guide);
+            match change {
+                Change::Structure => continue,
+                Change::Leaf { tx, path } => {
+                    assert_eq!(
+                        (tx, path),
+                        (1, LeafPath(vec![1])),
+                        "only spend's amount is free"
+                    );
+                    changed_amount += 1;
+                }
+                Change::Warp { tx } => assert_eq!(tx, 1),
+                other => panic!("{other:?} changed a held input"),
+            }
+            assert_eq!(mutant.txs[0], seq.txs[0]);
+            assert_eq!(mutant.txs[1].args[0], seq.txs[1].args[0]);
+            assert_eq!(mutant.txs[1].sender, seq.txs[1].sender);
+        }
+        assert!(changed_amount > 50, "{changed_amount}");
+        // A probe changes exactly the input it names.
+        let probe = mutator
+            .probe(&seq, 0, Input::Sender, &mut rng, &dict)
+            .unwrap();
+        assert_ne!(probe.txs[0].sender, seq.txs[0].sender);
+        assert_eq!(probe.txs[0].args, seq.txs[0].args);
+        assert_eq!(probe.txs[1], seq.txs[1]);
     }
 
     #[test]
@@ -868,7 +1117,7 @@ mod tests {
         };
         let mut fallbacks = 0;
         for _ in 0..5_000 {
-            let (child, _) = mutator.mutate(&seq, &seq, &mut rng, &dict, guide);
+            let (child, _) = mutator.mutate(&seq, &seq, None, &mut rng, &dict, guide);
             let (twin, _) = mutator.mutate_input(&child, &mut rng, &dict);
             for tx in child.txs.iter().chain(&twin.txs) {
                 check(tx);

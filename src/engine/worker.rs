@@ -22,6 +22,7 @@ use crate::engine::cost::{self, CostMap};
 use crate::engine::dataflow::Dependence;
 use crate::engine::executor::{EdgeKey, Executor, Found, Seen, Sink};
 use crate::engine::input::{Change, Sequence, TxInput};
+use crate::engine::mask::Mask;
 use crate::engine::mutate::Mutator;
 use crate::engine::predict::Prediction;
 use crate::engine::predictor::Predictor;
@@ -174,6 +175,12 @@ pub(crate) struct Worker<'a> {
     operands: Operands,
     depth: usize,
     dataflow: bool,
+    /// Whether corpus entries get mutation masks (mask-guided mutation).
+    masks: bool,
+    /// Whether mutations couple address arguments and senders across transactions.
+    coupling: bool,
+    /// The path id of the last regular run.
+    last_path: u64,
     /// Whether a satisfied prediction on a sequence's last transaction is followed by a
     /// call appended and predicted on (chains of state-dependent equalities).
     chain_predictions: bool,
@@ -231,6 +238,9 @@ impl<'a> Worker<'a> {
             depth: config.depth.max(1) as usize,
             dataflow: config.dataflow,
             chain_predictions: config.chain_predictions,
+            masks: config.masks,
+            coupling: config.coupling,
+            last_path: 0,
             shared,
             imported: 0,
             fresh: Vec::new(),
@@ -251,7 +261,8 @@ impl<'a> Worker<'a> {
             self.depth,
             self.sequencing.demand_driven(),
             self.dataflow,
-        );
+        )
+        .coupling(self.coupling);
         let _ = self.fuzz(&mutator);
         self.report()
     }
@@ -280,10 +291,15 @@ impl<'a> Worker<'a> {
         energy: u64,
         mutator: &Mutator<'_>,
     ) -> Result<u64, Stop> {
-        let parent = self.corpus.get(index).sequence.clone();
-        let parent_costs = cost::map_of(&self.corpus.get(index).costs);
-        let mut predicted: Option<Prediction> = None;
         let mut spent = 0;
+        if self.masks && self.corpus.get(index).mask.is_none() {
+            spent += self.learn_mask(index, energy, mutator)?;
+        }
+        let entry = self.corpus.get(index);
+        let parent = entry.sequence.clone();
+        let parent_costs = cost::map_of(&entry.costs);
+        let mask = entry.mask.clone();
+        let mut predicted: Option<Prediction> = None;
         while spent < energy || predicted.is_some() {
             let (input, change, prediction) = match predicted.take() {
                 Some(prediction) => (prediction.sequence.clone(), None, Some(prediction)),
@@ -292,6 +308,7 @@ impl<'a> Worker<'a> {
                     let (mutant, change) = mutator.mutate(
                         &parent,
                         &self.corpus.get(donor_index).sequence,
+                        mask.as_ref(),
                         &mut self.rng,
                         &self.dict,
                         self.sequencing.guide(),
@@ -349,6 +366,40 @@ impl<'a> Worker<'a> {
             spent += 1;
         }
         Ok(spent)
+    }
+
+    /// MuFuzz's mutation mask for entry `index` (§IV-B), once the schedule gives it
+    /// `energy` enough to pay for its probes twice over: each probe changes one input of
+    /// one transaction, and an input whose probe left the entry's path is held. Returns the
+    /// runs spent.
+    fn learn_mask(
+        &mut self,
+        index: usize,
+        energy: u64,
+        mutator: &Mutator<'_>,
+    ) -> Result<u64, Stop> {
+        let entry = self.corpus.get(index);
+        let probes = Mask::probes(&entry.sequence, self.executor.surface());
+        if energy < 2 * probes.len() as u64 {
+            return Ok(0);
+        }
+        let (sequence, path) = (entry.sequence.clone(), entry.path);
+        let mut mask = Mask::default();
+        let mut runs = 0;
+        for (tx, input) in probes {
+            let Some(probe) = mutator.probe(&sequence, tx, input, &mut self.rng, &self.dict) else {
+                continue;
+            };
+            self.execute(&probe)?;
+            runs += 1;
+            if self.last_path != path {
+                mask.hold(tx, input);
+            }
+        }
+        // Probes may have grown the corpus (and, when full, replaced entries): the entry is
+        // found again by its path.
+        self.corpus.set_mask(path, mask);
+        Ok(runs)
     }
 
     /// Chained predictions from `start`, whose last transaction a prediction just made
@@ -563,6 +614,7 @@ impl<'a> Worker<'a> {
                 &mut self.targeting,
             ],
         );
+        self.last_path = run.path;
         let executed = match run.violations.first() {
             Some(found) if self.shared.fail_fast() => found.tx + 1,
             _ => sequence.txs.len(),

@@ -63,6 +63,8 @@ pub struct Observer {
     open_creates: Vec<usize>,
     /// Whether `step` records the pcs of the transaction's own frame ([`Trace::path`]).
     record_path: bool,
+    /// Whether data decisions go unrecorded (they are recorded by default).
+    without_data_decisions: bool,
     /// Whether every block entered at a JUMPDEST or at pc 0 is recorded ([`Trace::blocks`]).
     record_blocks: bool,
     /// The call depth of that frame: the depth of the first instruction after `clear`.
@@ -144,6 +146,12 @@ impl Observer {
     /// instruction, and only the lookahead analysis of targeted fuzzing needs it).
     pub fn record_path(&mut self, on: bool) {
         self.record_path = on;
+    }
+
+    /// Turns recording of data decisions (comparisons whose result goes into data, see the
+    /// module docs) on (the default) or off.
+    pub fn record_data_decisions(&mut self, on: bool) {
+        self.without_data_decisions = !on;
     }
 
     /// Turns recording of [`Trace::blocks`] on or off (off by default: a push per JUMPDEST,
@@ -231,7 +239,11 @@ impl Observer {
     /// it; a comparison's becomes a data decision (see the module docs).
     #[inline]
     fn settle(&mut self, interp: &Interpreter<EthInterpreter>) {
-        let Some(p) = self.pending.take().filter(|p| p.comparison) else {
+        let Some(p) = self
+            .pending
+            .take()
+            .filter(|p| p.comparison && !self.without_data_decisions)
+        else {
             return;
         };
         let code = code_address(interp);
