@@ -52,6 +52,10 @@ const OPERANDS_PER_RUN: usize = 64;
 /// wrote.
 const EXTENSIONS_TRIED: usize = 3;
 
+/// Predictions tried on the inputs of a chain step's last call before it is extended
+/// (see [`Worker::chain_steps`]), at most one per argument.
+const COMPLETION_TRIES: usize = 3;
+
 /// Runs a chain of predicted steps may spend, per transaction of the campaign's depth: a
 /// step costs 3-6 runs per function tried, and a dead end is abandoned at once.
 const CHAIN_BUDGET: u64 = 24;
@@ -403,14 +407,16 @@ impl<'a> Worker<'a> {
     }
 
     /// Chained predictions from `start`, whose last transaction a prediction just made
-    /// satisfy its comparison: a depth-first search over steps. From a step, the next are
-    /// tried in turn: another leaf of its last call predicted on (a call may have to
-    /// satisfy several comparisons, `k == key && amount == stored[k]`), then a call appended
-    /// of each function that reads what the last call wrote (itself included), predicted
-    /// on in the state the step left. A prediction is followed until it satisfies its
-    /// comparison; the sequence is then a step in turn. A step that repeats the call before
-    /// it (same function and inputs) is a fixed point, not progress, and is not extended.
-    /// Returns the runs spent, at most [`CHAIN_BUDGET`] per transaction of the depth.
+    /// satisfy its comparison: a depth-first search over steps. A step's last call is
+    /// first completed: another of its inputs predicted on, a few times (a call may have to
+    /// satisfy several comparisons, `k == key && amount == stored[k]`, and building on a
+    /// half-satisfied call is building on a reset). Only a step that cannot be completed
+    /// further is extended: a call appended of each function that reads what the last
+    /// call wrote (itself included), predicted on in the state the step left. A prediction
+    /// is followed until it satisfies its comparison; the sequence is then a step in turn.
+    /// A step that repeats the call before it (same function and inputs) is a fixed point,
+    /// not progress, and is not extended. Returns the runs spent, at most
+    /// [`CHAIN_BUDGET`] per transaction of the depth.
     fn chain_steps(&mut self, start: &Sequence, mutator: &Mutator<'_>) -> Result<u64, Stop> {
         let budget = CHAIN_BUDGET * self.depth as u64;
         let mut runs = 0;
@@ -419,34 +425,55 @@ impl<'a> Worker<'a> {
             if runs >= budget {
                 break;
             }
-            let mut tries = vec![step.clone()];
-            if step.txs.len() < self.depth {
-                for function in self.next_step_functions(&step, mutator) {
-                    let mut longer = step.clone();
-                    longer
-                        .txs
-                        .push(mutator.tx_for(function, &mut self.rng, &self.dict));
-                    tries.push(longer);
+            let inputs = step.txs[step.txs.len() - 1]
+                .args
+                .len()
+                .min(COMPLETION_TRIES);
+            let mut completed = None;
+            for _ in 0..inputs {
+                completed = self.satisfy_last(&step, mutator, &mut runs)?;
+                if completed.is_some() {
+                    break;
                 }
             }
-            for attempt in tries {
-                let Some(first) = self.predict_on_last(&attempt, mutator, &mut runs)? else {
-                    continue;
-                };
-                let Some(next) = self.follow_to_satisfied(first, &mut runs)? else {
+            if let Some(next) = completed.filter(|next| *next != step) {
+                steps.push(next);
+                continue;
+            }
+            if step.txs.len() >= self.depth {
+                continue;
+            }
+            for function in self.next_step_functions(&step, mutator) {
+                let mut longer = step.clone();
+                longer
+                    .txs
+                    .push(mutator.tx_for(function, &mut self.rng, &self.dict));
+                let Some(next) = self.satisfy_last(&longer, mutator, &mut runs)? else {
                     continue;
                 };
                 if let [.., before, last] = &next.txs[..] {
-                    if same_call(before, last) {
-                        continue;
+                    if !same_call(before, last) {
+                        steps.push(next);
                     }
-                }
-                if next != step {
-                    steps.push(next);
                 }
             }
         }
         Ok(runs)
+    }
+
+    /// A prediction on one input of `sequence`'s last call (see
+    /// [`Worker::predict_on_last`]) followed until it satisfies its comparison: the
+    /// sequence that did, if one did. Counts its runs.
+    fn satisfy_last(
+        &mut self,
+        sequence: &Sequence,
+        mutator: &Mutator<'_>,
+        runs: &mut u64,
+    ) -> Result<Option<Sequence>, Stop> {
+        match self.predict_on_last(sequence, mutator, runs)? {
+            Some(first) => self.follow_to_satisfied(first, runs),
+            None => Ok(None),
+        }
     }
 
     /// The functions a chain step after `step` may call: readers of what its last call's

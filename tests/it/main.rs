@@ -14,6 +14,7 @@ mod all_violations_witness;
 mod campaign;
 mod chain;
 mod chain_settings;
+mod chains;
 mod chains_witness;
 mod cheatcodes;
 mod corpus;
