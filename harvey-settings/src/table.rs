@@ -321,9 +321,9 @@ mod tests {
         ("demand_driven", &["false", "on", "off"], &["maybe"]),
         ("dataflow", &["false", "no", "yes"], &["maybe"]),
         ("chain_predictions", &["false", "true"], &["maybe"]),
-        ("masks", &["false", "true"], &["maybe"]),
         ("data_decisions", &["false", "true"], &["maybe"]),
         ("coupling", &["false", "true"], &["maybe"]),
+        ("masks", &["false", "true"], &["maybe"]),
         ("fail_fast", &["false", "true", "0"], &["sometimes"]),
         ("fail_on_revert", &["true", "false", "1"], &["often"]),
         (

@@ -1,8 +1,7 @@
 //! Witnesses for the hard multi-transaction bugs of issue 15 (`contracts/chains/`): chains of
 //! state-dependent exact equalities, and address arguments coupled to other transactions'
 //! senders with amounts bounded by storage. Each is reached by direct calls, and only by
-//! the sequence its comment describes. (The fuzzer does not find all of them yet; see the
-//! issue.)
+//! the sequence its comment describes. The campaigns that find them are in `chains`.
 
 use alloy_dyn_abi::DynSolValue;
 use harvey::prelude::*;
