@@ -63,8 +63,8 @@ pub use harvey_macros::{forge_suite, invariant};
 pub use oracle::IntoCheck;
 pub use outcome::{
     BoundsHit, Call, Dependence, Failure, FunctionStats, KeptCorpus, LineCoverage, LookaheadStats,
-    Outcome, PredictionStats, Progress, SequenceStats, ShrinkStats, StateDependent, Stats,
-    TargetReach, TargetStats, TimeSplit, Violation,
+    MaskStats, Outcome, PredictionStats, Progress, SequenceStats, ShrinkStats, StateDependent,
+    Stats, TargetReach, TargetStats, TimeSplit, Violation,
 };
 pub use targets::{SourceLine, TargetSpec};
 

@@ -462,6 +462,30 @@ pub struct SequenceStats {
     /// The functions whose sequences may be longer than one transaction, and why (with
     /// demand-driven fuzzing off every function's may, and this lists what was learned).
     pub state_dependent: Vec<StateDependent>,
+    /// Mask-guided mutation's record.
+    pub masks: MaskStats,
+}
+
+/// Mask-guided mutation's record (MuFuzz §IV-B): how many corpus entries were probed and
+/// how many of their inputs the probes held.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MaskStats {
+    /// Corpus entries that got a mask.
+    pub entries: u64,
+    /// Inputs probed (one run each).
+    pub probed: u64,
+    /// Probed inputs whose probe left the entry's path: mutations leave them alone.
+    pub held: u64,
+}
+
+impl MaskStats {
+    /// Adds another worker's counts.
+    pub(crate) fn add(&mut self, other: MaskStats) {
+        self.entries += other.entries;
+        self.probed += other.probed;
+        self.held += other.held;
+    }
 }
 
 /// A function whose coverage depends on state, so sequences ending in it grow.
@@ -523,6 +547,9 @@ pub struct PredictionStats {
     pub chains: u64,
     /// Chains whose first step already minimized the metric (HARVEY reports ~99%).
     pub one_shot: u64,
+    /// Steps chained predictions took: sequences whose last call a prediction satisfied
+    /// after completing or extending the step before.
+    pub chained_steps: u64,
 }
 
 impl PredictionStats {
@@ -544,6 +571,7 @@ impl PredictionStats {
         self.minimized += other.minimized;
         self.chains += other.chains;
         self.one_shot += other.one_shot;
+        self.chained_steps += other.chained_steps;
     }
 }
 

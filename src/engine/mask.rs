@@ -100,7 +100,6 @@ impl Mask {
     }
 
     /// How many positions it holds.
-    #[cfg(test)]
     pub(crate) fn held(&self) -> usize {
         self.txs
             .iter()

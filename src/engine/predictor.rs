@@ -139,6 +139,11 @@ impl Predictor {
             .any(|c| c.key == prediction.key && c.value.is_zero())
     }
 
+    /// Counts a step chained predictions took.
+    pub(crate) fn chained_step(&mut self) {
+        self.stats.chained_steps += 1;
+    }
+
     /// The corpus gained an entry: a new state may put given-up metrics back in reach.
     pub(crate) fn corpus_grew(&mut self) {
         for missed in self.missed.values_mut() {

@@ -31,7 +31,7 @@ use crate::engine::shared::{Shared, Stop};
 use crate::engine::targeting::Targeting;
 use crate::hash::FastSet;
 use crate::outcome::{
-    BoundsHit, FunctionStats, LookaheadStats, PredictionStats, SequenceStats, TimeSplit,
+    BoundsHit, FunctionStats, LookaheadStats, MaskStats, PredictionStats, SequenceStats, TimeSplit,
 };
 
 /// Sequences between two exchanges of new corpus entries with the other workers.
@@ -90,6 +90,8 @@ pub(crate) struct WorkerReport {
     pub(crate) blocks: Vec<(alloy_primitives::Address, u32)>,
     /// The memory bounds it hit.
     pub(crate) bounds: BoundsHit,
+    /// What probing for mutation masks did.
+    pub(crate) masks: MaskStats,
 }
 
 /// The comparison operands of the last regular run (capped), which the dictionary takes
@@ -181,6 +183,8 @@ pub(crate) struct Worker<'a> {
     dataflow: bool,
     /// Whether corpus entries get mutation masks (mask-guided mutation).
     masks: bool,
+    /// What probing for masks did.
+    masks_learned: MaskStats,
     /// Whether mutations couple address arguments and senders across transactions.
     coupling: bool,
     /// The path id of the last regular run.
@@ -243,6 +247,7 @@ impl<'a> Worker<'a> {
             dataflow: config.dataflow,
             chain_predictions: config.chain_predictions,
             masks: config.masks,
+            masks_learned: MaskStats::default(),
             coupling: config.coupling,
             last_path: 0,
             shared,
@@ -400,6 +405,9 @@ impl<'a> Worker<'a> {
                 mask.hold(tx, input);
             }
         }
+        self.masks_learned.entries += 1;
+        self.masks_learned.probed += runs;
+        self.masks_learned.held += mask.held() as u64;
         // Probes may have grown the corpus (and, when full, replaced entries): the entry is
         // found again by its path.
         self.corpus.set_mask(path, mask);
@@ -437,6 +445,7 @@ impl<'a> Worker<'a> {
                 }
             }
             if let Some(next) = completed.filter(|next| *next != step) {
+                self.chained_step();
                 steps.push(next);
                 continue;
             }
@@ -453,12 +462,20 @@ impl<'a> Worker<'a> {
                 };
                 if let [.., before, last] = &next.txs[..] {
                     if !same_call(before, last) {
+                        self.chained_step();
                         steps.push(next);
                     }
                 }
             }
         }
         Ok(runs)
+    }
+
+    /// Counts a step of chained predictions.
+    fn chained_step(&mut self) {
+        if let Some(predictor) = &mut self.predictor {
+            predictor.chained_step();
+        }
     }
 
     /// A prediction on one input of `sequence`'s last call (see
@@ -729,6 +746,7 @@ impl<'a> Worker<'a> {
             lengths: self.sequencing.lengths().to_vec(),
             corpus_lengths,
             aggressive_runs: self.sequencing.aggressive_runs(),
+            masks: self.masks_learned,
             dependence: self.sequencing.dependence().to_vec(),
             time: self.executor.time(),
             blocks: self.executor.entered_blocks(),

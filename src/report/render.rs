@@ -382,12 +382,17 @@ pub fn summary(outcome: &Outcome) -> String {
     if p.inputs > 0 {
         let _ = writeln!(
             out,
-            "  input prediction: {} predicted inputs, {} minimized their cost metric ({}); {} of {} chains in one step",
+            "  input prediction: {} predicted inputs, {} minimized their cost metric ({}); {} of {} chains in one step{}",
             thousands(p.inputs),
             thousands(p.minimized),
             percent(p.minimized, p.inputs),
             thousands(p.one_shot),
-            thousands(p.chains)
+            thousands(p.chains),
+            if p.chained_steps > 0 {
+                format!("; {} chained steps", thousands(p.chained_steps))
+            } else {
+                String::new()
+            }
         );
     }
     render_sequencing(&mut out, &stats.sequencing);
@@ -621,6 +626,15 @@ fn render_sequencing(out: &mut String, s: &SequenceStats) {
             format!("{}.{} ({why})", f.contract, f.signature)
         })
         .collect();
+    if s.masks.entries > 0 {
+        let _ = writeln!(
+            out,
+            "  mutation masks: {} entries, {} of {} probed inputs held",
+            thousands(s.masks.entries),
+            thousands(s.masks.held),
+            thousands(s.masks.probed)
+        );
+    }
     let _ = writeln!(
         out,
         "  state-dependent functions: {}; {} aggressive runs",
