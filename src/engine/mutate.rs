@@ -517,8 +517,11 @@ impl<'a> Mutator<'a> {
             .map(|(_, t)| t)
         {
             let sender = senders[other.sender];
+            // An argument becomes the sender only where setup allows that address.
+            let allowed = self.surface.allows(sender);
             for &(arg, address) in &own {
-                if address != sender && types[arg] == alloy_dyn_abi::DynSolType::Address {
+                if allowed && address != sender && types[arg] == alloy_dyn_abi::DynSolType::Address
+                {
                     options.push(Coupling::Argument(arg, sender));
                 }
             }
@@ -1000,6 +1003,18 @@ mod tests {
             mutator.couple_address(&mut mutant, 1, &mask, &mut rng),
             None
         );
+        // Where setup allows other addresses only, an argument never becomes a sender;
+        // the sender may still become the one approve named.
+        let restricted = Surface {
+            addresses: Some(vec![Address::with_last_byte(9), surface.senders[2]]),
+            ..surface.clone()
+        };
+        let mutator = Mutator::new(&restricted, 8, true, true);
+        for _ in 0..50 {
+            let mut mutant = seq.clone();
+            let change = mutator.couple_address(&mut mutant, 1, &free, &mut rng);
+            assert_eq!(change, Some(Change::Sender { tx: 1 }));
+        }
         let off = Mutator::new(&surface, 8, true, true).coupling(false);
         let mut mutant = seq.clone();
         let dict = Dictionary::new(vec![]);

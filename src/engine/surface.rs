@@ -414,6 +414,14 @@ impl Surface {
         Ok(())
     }
 
+    /// Whether an address argument may take `address`: always, unless setup restricted
+    /// address arguments to a list without it.
+    pub(crate) fn allows(&self, address: Address) -> bool {
+        self.addresses
+            .as_ref()
+            .is_none_or(|allowed| allowed.contains(&address))
+    }
+
     /// The index of `sender` among the senders.
     pub(crate) fn sender_index(&self, sender: Address) -> Option<usize> {
         self.senders.iter().position(|s| *s == sender)
