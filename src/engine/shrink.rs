@@ -1,9 +1,10 @@
 //! Shrinking a failing sequence while the same violation still shows: first remove
-//! transactions (carrying their time warps forward), then rename senders to earlier ones
-//! throughout, then simplify each transaction's sender, created contract, value, warp and
-//! arguments (structure first, then every number by a search toward the smallest failing
-//! one: 0, powers of two, bisection), and repeat until nothing changes or the budget is
-//! spent.
+//! transactions (carrying their time warps forward) or merge two calls of one function
+//! (their amounts summed), then rename senders to earlier ones throughout (first all of
+//! them in order of appearance), then simplify each transaction's sender, created
+//! contract, value, warp and arguments (structure first, then every number by a search
+//! toward the smallest failing one: 0, powers of two, bisection), and repeat until nothing
+//! changes or the budget is spent.
 //!
 //! Shrinking has its own budget, a share of the campaign's ([`ShrinkBudget::for_campaign`]),
 //! and its own statistics: its runs are not the campaign's sequences.
@@ -11,6 +12,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use alloy_dyn_abi::DynSolValue;
 use alloy_primitives::U256;
 
 use crate::abi::{self, Bisection, LeafPath};
@@ -126,7 +128,7 @@ pub(crate) fn shrink(
         settled: HashMap::new(),
     };
     loop {
-        let removed = shrinker.remove_transactions();
+        let removed = shrinker.remove_transactions() | shrinker.merge_repeated_calls();
         let renamed = shrinker.rename_senders();
         let simplified = shrinker.simplify_transactions();
         if !(removed || renamed || simplified) || shrinker.exhausted {
@@ -196,12 +198,38 @@ impl Shrinker<'_, '_> {
         any
     }
 
+    /// Merges two calls of one function by one sender into the first, its unsigned
+    /// arguments summed, where the violation allows: `credit(a), credit(b), spend(a + b)`
+    /// becomes `credit(a + b), spend(a + b)`, which removing either credit alone cannot
+    /// reach. True when any merged.
+    fn merge_repeated_calls(&mut self) -> bool {
+        let mut any = false;
+        let mut first = 0;
+        while first < self.best.txs.len() && !self.spent() {
+            let merged = (first + 1..self.best.txs.len()).find_map(|second| {
+                let candidate = merged(&self.best, first, second)?;
+                self.attempt(candidate).then_some(())
+            });
+            if merged.is_some() {
+                any = true;
+            } else {
+                first += 1;
+            }
+        }
+        any
+    }
+
     /// Replaces one sender by an earlier one in every transaction it sends, where the
     /// violation allows: a sequence whose second sender matters only by differing from the
     /// first is shown from the first two senders. (Per transaction, changing one call of
     /// several by the same sender would break the sequence.) True when any was replaced.
     fn rename_senders(&mut self) -> bool {
-        let mut any = false;
+        // First the senders in order of appearance (`B, A, A` shown as `A, B, B`), as a
+        // reader expects of a sequence where only which calls share a sender matters.
+        let mut any = !self.spent() && {
+            let ordered = senders_in_order(&self.best);
+            ordered != self.best && self.attempt(ordered)
+        };
         let mut used: Vec<usize> = self.best.txs.iter().map(|tx| tx.sender).collect();
         used.sort_unstable();
         used.dedup();
@@ -383,9 +411,118 @@ impl Shrinker<'_, '_> {
     }
 }
 
+/// `seq` with transaction `second` merged into `first`: both call the same function from
+/// the same sender with the same value, their arguments differ only in top-level unsigned
+/// integers, and those are summed (without overflow) into `first`; `second`'s warp goes to
+/// the transaction after it. `None` when the two cannot merge.
+fn merged(seq: &Sequence, first: usize, second: usize) -> Option<Sequence> {
+    let (a, b) = (&seq.txs[first], &seq.txs[second]);
+    if a.function != b.function || a.sender != b.sender || a.value != b.value {
+        return None;
+    }
+    if a.instance != b.instance || a.args.len() != b.args.len() {
+        return None;
+    }
+    let mut sum = a.clone();
+    let mut summed = false;
+    for (arg, other) in sum.args.iter_mut().zip(&b.args) {
+        match (arg, other) {
+            (DynSolValue::Uint(x, bits), DynSolValue::Uint(y, _)) => {
+                let total = x.checked_add(*y)?;
+                if *bits < 256 && total.bit_len() > *bits {
+                    return None;
+                }
+                summed |= !y.is_zero();
+                *x = total;
+            }
+            (arg, other) if arg == other => {}
+            _ => return None,
+        }
+    }
+    if !summed {
+        return None; // removing `second` alone is what remove_transactions tries
+    }
+    let mut candidate = seq.clone();
+    candidate.txs[first] = sum;
+    let removed = candidate.txs.remove(second);
+    if let Some(next) = candidate.txs.get_mut(second) {
+        next.warp = add_warps(removed.warp, next.warp);
+    }
+    Some(candidate)
+}
+
+/// `seq` with its senders renamed in order of first appearance: the first transaction's
+/// sender becomes sender 0, the next different one sender 1, and so on.
+fn senders_in_order(seq: &Sequence) -> Sequence {
+    let mut order: Vec<usize> = Vec::new();
+    let mut renamed = seq.clone();
+    for tx in &mut renamed.txs {
+        tx.sender = match order.iter().position(|&s| s == tx.sender) {
+            Some(index) => index,
+            None => {
+                order.push(tx.sender);
+                order.len() - 1
+            }
+        };
+    }
+    renamed
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn two_calls_merge_into_one_with_their_amounts_summed() {
+        let uint = |v: u64| DynSolValue::Uint(U256::from(v), 256);
+        let small = |v: u64| DynSolValue::Uint(U256::from(v), 8);
+        let tx = |function, sender, args: Vec<DynSolValue>| TxInput {
+            sender,
+            ..TxInput::of(function, args)
+        };
+        let seq = |txs| Sequence { txs };
+        let credits = seq(vec![
+            tx(0, 0, vec![uint(5)]),
+            tx(0, 0, vec![uint(7)]),
+            tx(1, 0, vec![uint(12)]),
+        ]);
+        let once = merged(&credits, 0, 1).unwrap();
+        assert_eq!(
+            once.txs,
+            [tx(0, 0, vec![uint(12)]), tx(1, 0, vec![uint(12)])]
+        );
+        // Another function, another sender, other non-numeric arguments: no merge.
+        assert_eq!(merged(&credits, 0, 2), None);
+        let senders = seq(vec![tx(0, 0, vec![uint(5)]), tx(0, 1, vec![uint(7)])]);
+        assert_eq!(merged(&senders, 0, 1), None);
+        let flags = seq(vec![
+            tx(0, 0, vec![uint(5), DynSolValue::Bool(true)]),
+            tx(0, 0, vec![uint(7), DynSolValue::Bool(false)]),
+        ]);
+        assert_eq!(merged(&flags, 0, 1), None);
+        // A sum past the type's width, or nothing to add: no merge.
+        let wide = seq(vec![tx(0, 0, vec![small(200)]), tx(0, 0, vec![small(100)])]);
+        assert_eq!(merged(&wide, 0, 1), None);
+        let zero = seq(vec![tx(0, 0, vec![uint(5)]), tx(0, 0, vec![uint(0)])]);
+        assert_eq!(merged(&zero, 0, 1), None);
+    }
+
+    #[test]
+    fn senders_are_put_in_order_of_appearance() {
+        let of = |senders: &[usize]| Sequence {
+            txs: senders
+                .iter()
+                .map(|&sender| TxInput {
+                    sender,
+                    ..TxInput::of(0, Vec::new())
+                })
+                .collect(),
+        };
+        let senders = |seq: Sequence| seq.txs.iter().map(|tx| tx.sender).collect::<Vec<_>>();
+        assert_eq!(senders(senders_in_order(&of(&[1, 0, 0]))), [0, 1, 1]);
+        assert_eq!(senders(senders_in_order(&of(&[2, 2, 0, 1]))), [0, 0, 1, 2]);
+        assert_eq!(senders(senders_in_order(&of(&[0, 1]))), [0, 1]);
+    }
 
     #[test]
     fn the_budget_is_a_tenth_of_the_campaigns_between_a_floor_and_a_cap() {

@@ -74,9 +74,17 @@ fn a_bug_behind_a_minimal_proxy_is_found_with_the_implementations_functions() {
         "contracts/factories/Clones.sol:54",
         "CloneVault",
     );
-    assert_eq!(
-        calls(failure),
-        ["VaultCloner.open", "CloneVault.credit", "CloneVault.spend"]
+    // Opened, credited (once, or twice when the credits summed are out of one call's
+    // range: shrinking keeps both then), spent whole.
+    let calls = calls(failure);
+    assert!(
+        calls.len() <= 4
+            && calls.first().map(String::as_str) == Some("VaultCloner.open")
+            && calls.last().map(String::as_str) == Some("CloneVault.spend")
+            && calls[1..calls.len() - 1]
+                .iter()
+                .all(|c| c == "CloneVault.credit"),
+        "{calls:?}"
     );
     // One sender opens, credits and spends: the vault is its own.
     let sender = failure.calls[0].sender;
