@@ -6,7 +6,7 @@
 use alloy_primitives::{Address, U256};
 
 use crate::hash::FastSet;
-use crate::observe::Trace;
+use crate::observe::{CmpOp, Comparison, Trace};
 pub(crate) use crate::outcome::Dependence;
 
 /// Distinct slots remembered per function and kind of access. Mapping slots are keyed by
@@ -27,6 +27,53 @@ fn is_overflow_bound(bound: U256) -> bool {
 
 /// A storage slot of some account.
 pub(crate) type Slot = (Address, U256);
+
+/// The comparisons of `trace` matched against its loads.
+fn scanned(trace: &Trace) -> &[Comparison] {
+    &trace.comparisons()[..trace.comparisons().len().min(COMPARISONS_SCANNED)]
+}
+
+/// The operand `comparison` compared `value` with, when `value` is one of its operands
+/// (and the other is not a checked-arithmetic overflow bound).
+fn compared_with(comparison: &Comparison, value: U256) -> Option<U256> {
+    if comparison.lhs == value && !is_overflow_bound(comparison.rhs) {
+        Some(comparison.rhs)
+    } else if comparison.rhs == value && !is_overflow_bound(comparison.lhs) {
+        Some(comparison.lhs)
+    } else {
+        None
+    }
+}
+
+/// A value a comparison wanted of a storage slot: what a loaded value was compared with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Wanted {
+    pub(crate) slot: Slot,
+    /// The other operand.
+    pub(crate) value: U256,
+    /// Whether the comparison was an equality (else an ordering, which a neighbour of the
+    /// value may be what flips).
+    pub(crate) exact: bool,
+}
+
+/// What the comparisons of `trace` compared its loaded storage values with, at most `max`:
+/// the values that would decide those comparisons the other way if the slots held them
+/// (for aggressive runs, which write storage directly).
+pub(crate) fn wanted_values(trace: &Trace, max: usize) -> impl Iterator<Item = Wanted> + '_ {
+    let comparisons = scanned(trace);
+    trace
+        .loads()
+        .flat_map(move |access| {
+            comparisons.iter().filter_map(move |c| {
+                compared_with(c, access.value).map(|value| Wanted {
+                    slot: (access.address, access.slot),
+                    value,
+                    exact: matches!(c.op, CmpOp::Eq | CmpOp::IsZero),
+                })
+            })
+        })
+        .take(max)
+}
 
 /// The distinct slots of one kind of access, in the order first seen.
 #[derive(Debug, Default, Clone)]
@@ -112,18 +159,16 @@ impl Dataflow {
         moved_value: bool,
     ) {
         let accesses = &mut self.functions[function];
-        let comparisons =
-            &trace.comparisons()[..trace.comparisons().len().min(COMPARISONS_SCANNED)];
+        let comparisons = scanned(trace);
         let mut changed = false;
         let mut wrote = false;
         for access in trace.loads() {
             let slot = (access.address, access.slot);
             changed |= accesses.reads.insert(slot);
             if !accesses.condition_reads.contains(&slot)
-                && comparisons.iter().any(|c| {
-                    (c.lhs == access.value && !is_overflow_bound(c.rhs))
-                        || (c.rhs == access.value && !is_overflow_bound(c.lhs))
-                })
+                && comparisons
+                    .iter()
+                    .any(|c| compared_with(c, access.value).is_some())
             {
                 // The loaded value was compared: the function branches on this slot. A
                 // value equal by coincidence only costs a few extra repeats.
@@ -292,6 +337,32 @@ mod tests {
     }
 
     use StorageOp::{Load, Store};
+
+    #[test]
+    fn wanted_values_are_what_loaded_values_were_compared_with() {
+        // Slot 3 held 7, compared with 40; slot 4's 9 was compared with nothing.
+        let compared = trace(&[(Load, 3, 7), (Load, 4, 9), (Store, 5, 7)], &[7]);
+        let wanted: Vec<Wanted> = wanted_values(&compared, 8).collect();
+        assert_eq!(
+            wanted,
+            [Wanted {
+                slot: (Address::with_last_byte(1), U256::from(3)),
+                value: U256::from(40),
+                exact: true,
+            }]
+        );
+        // An overflow bound is no wanted value, and the cap holds.
+        let mut overflow = compared.clone();
+        overflow.push_comparison(Comparison {
+            rhs: U256::MAX - U256::from(1),
+            lhs: U256::from(9),
+            op: CmpOp::Gt,
+            ..compared.comparisons()[0]
+        });
+        assert_eq!(wanted_values(&overflow, 8).count(), 1);
+        let many = trace(&[(Load, 3, 7)], &[7, 7, 7]);
+        assert_eq!(wanted_values(&many, 2).count(), 2);
+    }
 
     #[test]
     fn writers_come_before_readers_and_repeats_need_a_branch_on_own_state() {

@@ -321,13 +321,14 @@ impl<'a> Executor<'a> {
     }
 
     /// An aggressive run (HARVEY §5): `sequence` with storage fuzzed before its last
-    /// transaction: each of `slots` gets `fuzz` of its current value. Only the path id of
+    /// transaction: each of `slots` gets the value it comes with, or else `fuzz` of its
+    /// current value. Only the path id of
     /// the last transaction comes back; the state may be unreachable, so nothing is checked,
     /// covered or learned from it.
     pub(crate) fn run_aggressive(
         &mut self,
         sequence: &Sequence,
-        slots: &[Slot],
+        slots: &[(Slot, Option<U256>)],
         fuzz: &mut dyn FnMut(U256) -> U256,
     ) -> u64 {
         let Some((last, prefix)) = sequence.txs.split_last() else {
@@ -335,8 +336,8 @@ impl<'a> Executor<'a> {
         };
         self.transactions += prefix.len() as u64;
         self.set_up(prefix);
-        for &(address, slot) in slots {
-            let value = fuzz(self.chain.storage(address, slot));
+        for &((address, slot), value) in slots {
+            let value = value.unwrap_or_else(|| fuzz(self.chain.storage(address, slot)));
             self.chain.set_storage(address, slot, value);
         }
         self.transactions += 1;

@@ -7,10 +7,12 @@
 
 use std::hash::Hasher;
 
+use alloy_primitives::U256;
+
 use rand::Rng;
 use rand::rngs::StdRng;
 
-use crate::engine::dataflow::{Dataflow, Dependence, Slot};
+use crate::engine::dataflow::{self, Dataflow, Dependence, Slot, Wanted};
 use crate::engine::executor::{Seen, Sink};
 use crate::engine::input::Sequence;
 use crate::engine::mutate::Guide;
@@ -30,6 +32,10 @@ const DATAFLOW_SAMPLE: u64 = 16;
 /// HARVEY's p_a: the probability that a mutant's run is followed by an aggressive run of
 /// the same mutant, while its last function is not yet known to depend on state.
 const AGGRESSIVE_PROBABILITY: f64 = 0.125;
+
+/// Values wanted of storage remembered from the last regular run (see
+/// [`Sequencing::aggressive_slots`]).
+const WANTED_VALUES: usize = 16;
 
 /// What one transaction of the last regular run contributed, for the pools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,6 +59,10 @@ pub(crate) struct Sequencing {
     /// Regular runs by sequence length (index: length).
     lengths: Vec<u64>,
     aggressive_runs: u64,
+    /// What the last regular run's last transaction compared the storage it loaded with,
+    /// when its function is not yet known to depend on state: the values an aggressive run
+    /// of that run writes first.
+    wanted: Vec<Wanted>,
     /// Functions of created kinds the last run made callable for the first time, each with
     /// the index of the transaction that created their contract.
     enabled: Vec<(usize, usize)>,
@@ -69,6 +79,7 @@ impl Sequencing {
             notes: Vec::new(),
             lengths: Vec::new(),
             aggressive_runs: 0,
+            wanted: Vec::new(),
             enabled: Vec::new(),
         }
     }
@@ -108,18 +119,37 @@ impl Sequencing {
             && rng.random_bool(AGGRESSIVE_PROBABILITY)
     }
 
-    /// The slots an aggressive run of a sequence ending in `function` fuzzes: each slot the
-    /// function reads with probability one half, at least one. Counts the run.
-    pub(crate) fn aggressive_slots(&mut self, function: usize, rng: &mut StdRng) -> Vec<Slot> {
+    /// The slots an aggressive run of the last regular run (a sequence ending in
+    /// `function`) fuzzes: each slot the function reads with probability one half, at
+    /// least one, and each slot the last transaction compared with a value, with the value
+    /// it wanted half the time (our addition to HARVEY's random state: input prediction's
+    /// idea applied to storage, so that `delegateOf[voter] == msg.sender` tells that a
+    /// delegation would open the function). Counts the run.
+    pub(crate) fn aggressive_slots(
+        &mut self,
+        function: usize,
+        rng: &mut StdRng,
+    ) -> Vec<(Slot, Option<U256>)> {
         self.aggressive_runs += 1;
         let reads = self.dataflow.reads(function);
-        let mut slots: Vec<Slot> = reads
-            .iter()
-            .filter(|_| rng.random_bool(0.5))
-            .copied()
-            .collect();
+        let mut slots: Vec<(Slot, Option<U256>)> = Vec::new();
+        for wanted in &self.wanted {
+            if rng.random_bool(0.5) && !slots.iter().any(|(slot, _)| *slot == wanted.slot) {
+                let value = match (wanted.exact, rng.random_range(0..3)) {
+                    (true, _) | (false, 0) => wanted.value,
+                    (false, 1) => wanted.value.wrapping_add(U256::ONE),
+                    (false, _) => wanted.value.wrapping_sub(U256::ONE),
+                };
+                slots.push((wanted.slot, Some(value)));
+            }
+        }
+        for &slot in reads {
+            if rng.random_bool(0.5) && !slots.iter().any(|(s, _)| *s == slot) {
+                slots.push((slot, None));
+            }
+        }
         if slots.is_empty() {
-            slots.push(reads[rng.random_range(0..reads.len())]);
+            slots.push((reads[rng.random_range(0..reads.len())], None));
         }
         slots
     }
@@ -178,6 +208,14 @@ impl Sink for Sequencing {
         for &function in seen.enabled {
             if self.dataflow.created(function, seen.function) {
                 self.enabled.push((function, seen.index));
+            }
+        }
+        if seen.last && self.demand_driven {
+            // Only functions not yet known to depend on state get aggressive runs.
+            self.wanted.clear();
+            if self.dataflow.dependence(seen.function).is_none() {
+                self.wanted
+                    .extend(dataflow::wanted_values(seen.trace, WANTED_VALUES));
             }
         }
         if seen.new_edges || seen.calls <= DATAFLOW_WARMUP || seen.calls % DATAFLOW_SAMPLE == 0 {

@@ -336,6 +336,12 @@ impl<'a> Worker<'a> {
                 _ => (None, None),
             };
             let novelty = ran?;
+            if change.is_some() && self.sequencing.aggressive_due(&input, &mut self.rng) {
+                // The same mutant again with fuzzed storage: does state change its path?
+                // (Right after its regular run, whose comparisons say what storage to try.)
+                spent += 1;
+                self.aggressive(&input)?;
+            }
             if let Some(satisfied) = satisfied.filter(|_| self.chain_predictions) {
                 // The comparison of the last transaction now goes the way it had to: the
                 // state it leads to may be the next step of a chain (each step's input a
@@ -345,11 +351,6 @@ impl<'a> Worker<'a> {
                 if satisfied.key.tx as usize + 1 == satisfied.sequence.txs.len() {
                     spent += self.chain_steps(&satisfied.sequence, mutator)?;
                 }
-            }
-            if change.is_some() && self.sequencing.aggressive_due(&input, &mut self.rng) {
-                // The same mutant again with fuzzed storage: does state change its path?
-                spent += 1;
-                self.aggressive(&input)?;
             }
             let predicting = self.predictor.is_some() && spent < energy;
             predicted = match (followed, change) {
@@ -580,7 +581,7 @@ impl<'a> Worker<'a> {
 
     /// An aggressive run of `sequence` (a mutant whose regular run was just kept or
     /// discarded): the same transactions, with some of the slots the last function reads
-    /// set to fuzzed values before it. A path no regular run has taken (the regular run of
+    /// set before it, to fuzzed values or to what its comparisons compared them with. A path no regular run has taken (the regular run of
     /// the same inputs is in the corpus by now, if new) shows the function's coverage
     /// depends on state and marks it; the run itself is discarded, never kept or checked,
     /// since the state it fuzzed may be unreachable.
