@@ -1,5 +1,6 @@
 //! Shrinking a failing sequence while the same violation still shows: first remove
-//! transactions (carrying their time warps forward) or merge two calls of one function
+//! transactions (carrying their time warps forward, and renumbering later calls of created
+//! contracts where a removed creation shifted them) or merge two calls of one function
 //! (their amounts summed), then rename senders to earlier ones throughout (first all of
 //! them in order of appearance), then simplify each transaction's sender, created
 //! contract, value, warp and arguments (structure first, then every number by a search
@@ -189,7 +190,10 @@ impl Shrinker<'_, '_> {
             if let Some(next) = candidate.txs.get_mut(index) {
                 next.warp = add_warps(removed.warp, next.warp);
             }
-            if self.attempt(candidate) {
+            // A removed creation shifts which contract a later call names, counted back
+            // from the newest of its kind: try it with those counts one lower too.
+            let shifted = instances_shifted(&candidate, index);
+            if self.attempt(candidate) || shifted.is_some_and(|s| self.attempt(s)) {
                 any = true;
             } else {
                 index += 1;
@@ -411,6 +415,23 @@ impl Shrinker<'_, '_> {
     }
 }
 
+/// `seq` with every call from transaction `from` on that names an older created contract
+/// (instance above 0) naming the next newer one; `None` when no call does.
+fn instances_shifted(seq: &Sequence, from: usize) -> Option<Sequence> {
+    let mut shifted = seq.clone();
+    let mut any = false;
+    for tx in shifted
+        .txs
+        .iter_mut()
+        .skip(from)
+        .filter(|tx| tx.instance > 0)
+    {
+        tx.instance -= 1;
+        any = true;
+    }
+    any.then_some(shifted)
+}
+
 /// `seq` with transaction `second` merged into `first`: both call the same function from
 /// the same sender with the same value, their arguments differ only in top-level unsigned
 /// integers, and those are summed (without overflow) into `first`; `second`'s warp goes to
@@ -505,6 +526,23 @@ mod tests {
         assert_eq!(merged(&wide, 0, 1), None);
         let zero = seq(vec![tx(0, 0, vec![uint(5)]), tx(0, 0, vec![uint(0)])]);
         assert_eq!(merged(&zero, 0, 1), None);
+    }
+
+    #[test]
+    fn calls_after_a_removed_creation_name_the_next_newer_contract() {
+        let seq = Sequence {
+            txs: [0, 2, 0, 3]
+                .iter()
+                .map(|&instance| TxInput {
+                    instance,
+                    ..TxInput::of(0, Vec::new())
+                })
+                .collect(),
+        };
+        let shifted = instances_shifted(&seq, 1).unwrap();
+        let instances: Vec<u8> = shifted.txs.iter().map(|tx| tx.instance).collect();
+        assert_eq!(instances, [0, 1, 0, 2]);
+        assert_eq!(instances_shifted(&seq, 4), None);
     }
 
     #[test]
