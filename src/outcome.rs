@@ -296,6 +296,9 @@ pub struct BoundsHit {
     pub verdicts_forgotten: u64,
     /// Old corpus entries the workers' exchange dropped (with several workers).
     pub exchange_dropped: u64,
+    /// Times input prediction's remembered failures (per metric site and functions
+    /// called) were full and forgotten.
+    pub misses_forgotten: u64,
 }
 
 impl BoundsHit {
@@ -305,6 +308,7 @@ impl BoundsHit {
         self.patterns_forgotten += other.patterns_forgotten;
         self.verdicts_forgotten += other.verdicts_forgotten;
         self.exchange_dropped += other.exchange_dropped;
+        self.misses_forgotten += other.misses_forgotten;
     }
 
     /// Whether any bound was hit.

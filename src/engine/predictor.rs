@@ -3,6 +3,8 @@
 //! of `predict`), follows each chain step by step, and gives up on metrics whose chains keep
 //! failing. Present only when prediction is on.
 
+use std::hash::Hasher;
+
 use alloy_primitives::{Address, U256};
 use rand::rngs::StdRng;
 
@@ -11,7 +13,7 @@ use crate::engine::executor::{EdgeKey, Seen, Sink};
 use crate::engine::input::{Change, Sequence};
 use crate::engine::predict::{self, Prediction};
 use crate::engine::surface::Surface;
-use crate::hash::{FastMap, FastSet};
+use crate::hash::{FastMap, FastSet, KeyHasher};
 use crate::oracle::arbitrary_slot;
 use crate::outcome::PredictionStats;
 
@@ -19,24 +21,44 @@ use crate::outcome::PredictionStats;
 /// is out of the secant method's reach (a hash, a narrow input's overflow check), and the
 /// runs are better spent fuzzing. The counts halve whenever the corpus gains an entry: a
 /// new path can mean a new state before the branch, in which prediction may work (an
-/// index check that fails against a short array succeeds once the array is long).
+/// index check that fails against a short array succeeds once the array is long); and
+/// every [`DECAY_RUNS`] regular runs without one, so that a campaign whose corpus stopped
+/// growing (the steps of a chain all take the same path) does not stop predicting.
 const GIVE_UP_AFTER: u32 = 64;
 
-/// Where a metric is evaluated, whatever the transaction and occurrence: the unit chains
-/// succeed or fail on.
+/// Regular runs without a new corpus entry after which the failure counts halve.
+const DECAY_RUNS: u64 = 16_384;
+
+/// Metric sites whose misses are remembered; past it they are all forgotten (a long
+/// campaign meets ever new sequences of functions).
+const MISSED_SITES: usize = 65_536;
+
+/// Where a metric is evaluated, whatever the occurrence and arguments, in a sequence of
+/// which functions: the unit chains succeed or fail on. The functions before count because
+/// they make the state: storage written past an array's end is out of reach after a
+/// `push` and in reach after a `pop`, and give-ups learned in one must not hold in the
+/// other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct MetricSite {
     code: Address,
     pc: u32,
     kind: CostKind,
+    /// A hash of the functions the sequence calls up to the metric's transaction.
+    calls: u64,
 }
 
 impl MetricSite {
-    fn of(key: &CostKey) -> MetricSite {
+    /// The site of `key` in `sequence` (a run of it evaluated `key`).
+    fn of(key: &CostKey, sequence: &Sequence) -> MetricSite {
+        let mut calls = KeyHasher::default();
+        for tx in sequence.txs.iter().take(key.tx as usize + 1) {
+            calls.write_usize(tx.function);
+        }
         MetricSite {
             code: key.code,
             pc: key.pc,
             kind: key.kind,
+            calls: calls.finish(),
         }
     }
 }
@@ -50,6 +72,10 @@ pub(crate) struct Predictor {
     arbitrary_slot: U256,
     /// Per metric site: prediction chains that ended without minimizing it.
     missed: FastMap<MetricSite, u32>,
+    /// Times `missed` was full and forgotten.
+    sites_forgotten: u64,
+    /// Regular runs since the failure counts last halved.
+    runs_since_decay: u64,
     stats: PredictionStats,
 }
 
@@ -61,6 +87,8 @@ impl Predictor {
             occurrences: Occurrences::default(),
             arbitrary_slot: arbitrary_slot(),
             missed: FastMap::default(),
+            sites_forgotten: 0,
+            runs_since_decay: 0,
             stats: PredictionStats::default(),
         }
     }
@@ -78,13 +106,20 @@ impl Predictor {
         let next = predict::next(prediction, cost.as_ref());
         let minimized = cost.is_some_and(|c| c.value.is_zero());
         if next.is_none() && !minimized {
-            let missed = self
-                .missed
-                .entry(MetricSite::of(&prediction.key))
-                .or_insert(0);
-            *missed = missed.saturating_add(1);
+            self.count_miss(MetricSite::of(&prediction.key, &prediction.sequence));
         }
         next
+    }
+
+    /// Counts a failed chain against `site`, forgetting every count when too many sites
+    /// have one.
+    fn count_miss(&mut self, site: MetricSite) {
+        if self.missed.len() >= MISSED_SITES && !self.missed.contains_key(&site) {
+            self.missed.clear();
+            self.sites_forgotten += 1;
+        }
+        let missed = self.missed.entry(site).or_insert(0);
+        *missed = missed.saturating_add(1);
     }
 
     /// The first prediction from the mutant `input` (just run) of `parent` by `change`.
@@ -113,7 +148,10 @@ impl Predictor {
                 CostKind::Fall => coverage.contains(&edge(false)),
                 CostKind::Store => false,
             };
-            let missed = misses.get(&MetricSite::of(key)).copied().unwrap_or(0);
+            let missed = misses
+                .get(&MetricSite::of(key, input))
+                .copied()
+                .unwrap_or(0);
             if missed >= GIVE_UP_AFTER {
                 return predict::NEVER;
             }
@@ -146,9 +184,15 @@ impl Predictor {
 
     /// The corpus gained an entry: a new state may put given-up metrics back in reach.
     pub(crate) fn corpus_grew(&mut self) {
+        self.runs_since_decay = 0;
         for missed in self.missed.values_mut() {
             *missed /= 2;
         }
+    }
+
+    /// How often the remembered misses were full and forgotten.
+    pub(crate) fn sites_forgotten(&self) -> u64 {
+        self.sites_forgotten
     }
 
     /// What it predicted and how well.
@@ -160,6 +204,10 @@ impl Predictor {
 impl Sink for Predictor {
     fn start(&mut self, _sequence: &Sequence) {
         self.costs.clear();
+        self.runs_since_decay += 1;
+        if self.runs_since_decay >= DECAY_RUNS {
+            self.corpus_grew();
+        }
     }
 
     fn transaction(&mut self, seen: &Seen<'_>) {
@@ -170,5 +218,68 @@ impl Sink for Predictor {
             &mut self.occurrences,
             &mut self.costs,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::input::TxInput;
+
+    fn key(tx: u32) -> CostKey {
+        CostKey {
+            tx,
+            code: Address::with_last_byte(1),
+            pc: 7,
+            kind: CostKind::Store,
+            nth: 0,
+        }
+    }
+
+    fn calls(functions: &[usize]) -> Sequence {
+        Sequence {
+            txs: functions
+                .iter()
+                .map(|&f| TxInput::of(f, Vec::new()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_metric_site_is_told_apart_by_the_functions_called_up_to_it() {
+        // `pop(); write(i)` and `push(x); write(i)`: the same SSTORE in other states.
+        let after_pop = MetricSite::of(&key(1), &calls(&[0, 2]));
+        let after_push = MetricSite::of(&key(1), &calls(&[1, 2]));
+        assert_ne!(after_pop, after_push);
+        // Arguments and what follows the metric's transaction do not matter.
+        let mut other_args = calls(&[0, 2, 1]);
+        other_args.txs[0].sender = 2;
+        assert_eq!(after_pop, MetricSite::of(&key(1), &other_args));
+    }
+
+    #[test]
+    fn failure_counts_halve_with_a_new_entry_or_after_a_long_stall_and_stay_bounded() {
+        let mut predictor = Predictor::new();
+        let site = MetricSite::of(&key(0), &calls(&[0]));
+        for _ in 0..GIVE_UP_AFTER {
+            predictor.count_miss(site);
+        }
+        predictor.corpus_grew();
+        assert_eq!(predictor.missed[&site], GIVE_UP_AFTER / 2);
+        for _ in 1..DECAY_RUNS {
+            predictor.start(&calls(&[0]));
+        }
+        assert_eq!(predictor.missed[&site], GIVE_UP_AFTER / 2, "not yet");
+        predictor.start(&calls(&[0]));
+        assert_eq!(predictor.missed[&site], GIVE_UP_AFTER / 4);
+        // Past the cap a new site forgets every count; a known one does not.
+        for f in 1..MISSED_SITES {
+            predictor.count_miss(MetricSite::of(&key(0), &calls(&[f])));
+        }
+        predictor.count_miss(site);
+        assert_eq!(predictor.sites_forgotten(), 0);
+        predictor.count_miss(MetricSite::of(&key(0), &calls(&[MISSED_SITES])));
+        assert_eq!(predictor.sites_forgotten(), 1);
+        assert_eq!(predictor.missed.len(), 1);
     }
 }

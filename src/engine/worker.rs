@@ -759,6 +759,10 @@ impl<'a> Worker<'a> {
                     .as_ref()
                     .map_or(0, Targeting::verdicts_forgotten),
                 exchange_dropped: 0,
+                misses_forgotten: self
+                    .predictor
+                    .as_ref()
+                    .map_or(0, Predictor::sites_forgotten),
             },
             corpus: self
                 .corpus

@@ -508,6 +508,12 @@ fn render_bounds(out: &mut String, stats: &Stats) {
             count(b.verdicts_forgotten, "time")
         ));
     }
+    if b.misses_forgotten > 0 {
+        hit.push(format!(
+            "prediction failures forgotten {}",
+            count(b.misses_forgotten, "time")
+        ));
+    }
     if b.exchange_dropped > 0 {
         hit.push(format!(
             "{} old entries dropped from the workers' exchange",
