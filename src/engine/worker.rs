@@ -424,10 +424,15 @@ impl<'a> Worker<'a> {
     /// call wrote (itself included), predicted on in the state the step left. A prediction
     /// is followed until it satisfies its comparison; the sequence is then a step in turn.
     /// A step that repeats the call before it (same function and inputs) is a fixed point,
-    /// not progress, and is not extended. Returns the runs spent, at most
-    /// [`CHAIN_BUDGET`] per transaction of the depth.
+    /// not progress, and is not extended. Returns the runs spent: [`CHAIN_BUDGET`], and as
+    /// many again for every step taken, at most [`CHAIN_BUDGET`] per transaction of the
+    /// depth.
     fn chain_steps(&mut self, start: &Sequence, mutator: &Mutator<'_>) -> Result<u64, Stop> {
-        let budget = CHAIN_BUDGET * self.depth as u64;
+        // Pay as it goes: a start that takes no step costs one share, and each step taken
+        // buys another, so that satisfied comparisons that start no chain (`amount == 0`
+        // before an early return) cost little, on deep campaigns too.
+        let cap = CHAIN_BUDGET * self.depth as u64;
+        let mut budget = CHAIN_BUDGET;
         let mut runs = 0;
         let mut steps = vec![start.clone()];
         while let Some(step) = steps.pop() {
@@ -447,6 +452,7 @@ impl<'a> Worker<'a> {
             }
             if let Some(next) = completed.filter(|next| *next != step) {
                 self.chained_step();
+                budget = (budget + CHAIN_BUDGET).min(cap);
                 steps.push(next);
                 continue;
             }
@@ -464,6 +470,7 @@ impl<'a> Worker<'a> {
                 if let [.., before, last] = &next.txs[..] {
                     if !same_call(before, last) {
                         self.chained_step();
+                        budget = (budget + CHAIN_BUDGET).min(cap);
                         steps.push(next);
                     }
                 }
