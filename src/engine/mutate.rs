@@ -48,12 +48,14 @@ enum TxMutation {
 }
 
 /// The one-transaction mutations with their weights out of 100; the other 45 are sequence
-/// operations. A roll picks one; one that does not apply falls through to the next.
+/// operations. A roll picks one; one that does not apply falls through to the next. (Where
+/// no address can be coupled, coupling's share falls through to the sender's: 10, as
+/// before coupling existed.)
 const INPUT_MUTATIONS: [(TxMutation, u32); 6] = [
     (TxMutation::ReuseArgument, 7),
-    (TxMutation::Argument, 22),
+    (TxMutation::Argument, 28),
     (TxMutation::CoupleAddress, 6),
-    (TxMutation::Sender, 10),
+    (TxMutation::Sender, 4),
     (TxMutation::Value, 5),
     (TxMutation::Warp, 5),
 ];

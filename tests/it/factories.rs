@@ -37,9 +37,17 @@ fn a_bug_in_a_created_pool_is_found_through_the_factory() {
         "contracts/factories/Pools.sol:42",
         "Pool",
     );
-    assert_eq!(
-        calls(failure),
-        ["PoolFactory.createPool", "Pool.deposit", "Pool.withdraw"]
+    // Created, deposited (once, or twice when the deposits summed are out of one call's
+    // range: shrinking keeps both then), withdrawn whole.
+    let calls = calls(failure);
+    assert!(
+        calls.len() <= 4
+            && calls.first().map(String::as_str) == Some("PoolFactory.createPool")
+            && calls.last().map(String::as_str) == Some("Pool.withdraw")
+            && calls[1..calls.len() - 1]
+                .iter()
+                .all(|c| c == "Pool.deposit"),
+        "{calls:?}"
     );
     // The pool is called where the factory created it, and says it was created.
     let pool = &failure.calls[1];
