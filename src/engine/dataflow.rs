@@ -65,9 +65,15 @@ pub(crate) fn wanted_values(trace: &Trace, max: usize) -> impl Iterator<Item = W
         .loads()
         .flat_map(move |access| {
             comparisons.iter().filter_map(move |c| {
-                compared_with(c, access.value).map(|value| Wanted {
+                compared_with(c, access.value).map(|other| Wanted {
                     slot: (access.address, access.slot),
-                    value,
+                    // Equal operands (`armed` under `ISZERO`, an equality that holds):
+                    // the slot holds the value already, and another flips the comparison.
+                    value: if other == access.value {
+                        other.wrapping_add(U256::ONE)
+                    } else {
+                        other
+                    },
                     exact: matches!(c.op, CmpOp::Eq | CmpOp::IsZero),
                 })
             })
@@ -350,6 +356,14 @@ mod tests {
                 value: U256::from(40),
                 exact: true,
             }]
+        );
+        // A comparison the loaded value already satisfies (40 == 40) wants another value.
+        let equal = trace(&[(Load, 3, 40)], &[40]);
+        assert_eq!(
+            wanted_values(&equal, 8)
+                .map(|w| w.value)
+                .collect::<Vec<_>>(),
+            [U256::from(41)]
         );
         // An overflow bound is no wanted value, and the cap holds.
         let mut overflow = compared.clone();
