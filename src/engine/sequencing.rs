@@ -201,6 +201,7 @@ impl Sequencing {
 impl Sink for Sequencing {
     fn start(&mut self, sequence: &Sequence) {
         self.notes.clear();
+        self.wanted.clear();
         SequenceStats::count_length(&mut self.lengths, sequence.txs.len());
     }
 
@@ -210,13 +211,10 @@ impl Sink for Sequencing {
                 self.enabled.push((function, seen.index));
             }
         }
-        if seen.last && self.demand_driven {
-            // Only functions not yet known to depend on state get aggressive runs.
-            self.wanted.clear();
-            if self.dataflow.dependence(seen.function).is_none() {
-                self.wanted
-                    .extend(dataflow::wanted_values(seen.trace, WANTED_VALUES));
-            }
+        // Only functions not yet known to depend on state get aggressive runs.
+        if seen.last && self.demand_driven && self.dataflow.dependence(seen.function).is_none() {
+            self.wanted
+                .extend(dataflow::wanted_values(seen.trace, WANTED_VALUES));
         }
         if seen.new_edges || seen.calls <= DATAFLOW_WARMUP || seen.calls % DATAFLOW_SAMPLE == 0 {
             let moved_value = seen.trace.calls().iter().any(|call| !call.value.is_zero());
