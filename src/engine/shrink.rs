@@ -210,11 +210,17 @@ impl Shrinker<'_, '_> {
         let mut any = false;
         let mut first = 0;
         while first < self.best.txs.len() && !self.spent() {
-            let merged = (first + 1..self.best.txs.len()).find_map(|second| {
-                let candidate = merged(&self.best, first, second)?;
-                self.attempt(candidate).then_some(())
+            let any_merged = (first + 1..self.best.txs.len()).any(|second| {
+                // A sum may leave a bound setup declared for the argument.
+                merged(&self.best, first, second).is_some_and(|candidate| {
+                    self.executor
+                        .surface()
+                        .admits(&candidate.txs[first])
+                        .is_ok()
+                        && self.attempt(candidate)
+                })
             });
-            if merged.is_some() {
+            if any_merged {
                 any = true;
             } else {
                 first += 1;
