@@ -50,17 +50,32 @@ struct MetricSite {
 impl MetricSite {
     /// The site of `key` in `sequence` (a run of it evaluated `key`).
     fn of(key: &CostKey, sequence: &Sequence) -> MetricSite {
-        let mut calls = KeyHasher::default();
-        for tx in sequence.txs.iter().take(key.tx as usize + 1) {
-            calls.write_usize(tx.function);
-        }
+        MetricSite::at(key, &calls_up_to(sequence))
+    }
+
+    /// The site of `key` in a sequence whose [`calls_up_to`] are `calls`.
+    fn at(key: &CostKey, calls: &[u64]) -> MetricSite {
         MetricSite {
             code: key.code,
             pc: key.pc,
             kind: key.kind,
-            calls: calls.finish(),
+            calls: calls.get(key.tx as usize).copied().unwrap_or_default(),
         }
     }
+}
+
+/// Per transaction of `sequence`: a hash of the functions called up to and including it,
+/// computed once for all the metrics of a run.
+fn calls_up_to(sequence: &Sequence) -> Vec<u64> {
+    let mut calls = KeyHasher::default();
+    sequence
+        .txs
+        .iter()
+        .map(|tx| {
+            calls.write_usize(tx.function);
+            calls.finish()
+        })
+        .collect()
 }
 
 /// One worker's input prediction.
@@ -137,6 +152,7 @@ impl Predictor {
         rng: &mut StdRng,
     ) -> Option<Prediction> {
         let misses = &self.missed;
+        let calls = calls_up_to(input);
         let preference = |key: &CostKey| {
             let edge = |taken| EdgeKey {
                 code: key.code,
@@ -149,7 +165,7 @@ impl Predictor {
                 CostKind::Store => false,
             };
             let missed = misses
-                .get(&MetricSite::of(key, input))
+                .get(&MetricSite::at(key, &calls))
                 .copied()
                 .unwrap_or(0);
             if missed >= GIVE_UP_AFTER {
