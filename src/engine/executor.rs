@@ -322,9 +322,8 @@ impl<'a> Executor<'a> {
 
     /// An aggressive run (HARVEY §5): `sequence` with storage fuzzed before its last
     /// transaction: each of `slots` gets the value it comes with, or else `fuzz` of its
-    /// current value. Only the path id of
-    /// the last transaction comes back; the state may be unreachable, so nothing is checked,
-    /// covered or learned from it.
+    /// current value. Only the path id of the last transaction comes back; the state may be
+    /// unreachable, so nothing is checked, covered or learned from it.
     pub(crate) fn run_aggressive(
         &mut self,
         sequence: &Sequence,

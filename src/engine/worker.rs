@@ -56,8 +56,9 @@ const EXTENSIONS_TRIED: usize = 3;
 /// (see [`Worker::chain_steps`]), at most one per argument.
 const COMPLETION_TRIES: usize = 3;
 
-/// Runs a chain of predicted steps may spend, per transaction of the campaign's depth: a
-/// step costs 3-6 runs per function tried, and a dead end is abandoned at once.
+/// Runs a chain of predicted steps may spend to start with and per step it takes, up to
+/// this many per transaction of the campaign's depth: a step costs 3-6 runs per function
+/// tried, and a dead end is abandoned at once.
 const CHAIN_BUDGET: u64 = 24;
 
 /// Whether a run that went on was kept in the corpus.
@@ -588,10 +589,11 @@ impl<'a> Worker<'a> {
 
     /// An aggressive run of `sequence` (a mutant whose regular run was just kept or
     /// discarded): the same transactions, with some of the slots the last function reads
-    /// set before it, to fuzzed values or to what its comparisons compared them with. A path no regular run has taken (the regular run of
-    /// the same inputs is in the corpus by now, if new) shows the function's coverage
-    /// depends on state and marks it; the run itself is discarded, never kept or checked,
-    /// since the state it fuzzed may be unreachable.
+    /// set before it, to fuzzed values or to what its comparisons compared them with. A
+    /// path no regular run has taken (the regular run of the same inputs is in the corpus
+    /// by now, if new) shows the function's coverage depends on state and marks it; the
+    /// run itself is discarded, never kept or checked, since the state it fuzzed may be
+    /// unreachable.
     fn aggressive(&mut self, sequence: &Sequence) -> Result<(), Stop> {
         self.shared.claim(self.id)?;
         let function = sequence.txs[sequence.txs.len() - 1].function;
