@@ -210,7 +210,7 @@ impl<'a> Campaign<'a> {
         self
     }
 
-    /// Mask-guided mutation on (the default) or off: mutations of a corpus entry change only
+    /// Mask-guided mutation on or off (the default): mutations of a corpus entry change only
     /// the inputs whose probes kept its path (MuFuzz §IV-B).
     pub fn masks(mut self, on: bool) -> Self {
         self.config.masks = on;

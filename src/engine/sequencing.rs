@@ -177,6 +177,12 @@ impl Sequencing {
         self.dataflow.refresh();
     }
 
+    /// Whether the last regular run's last transaction succeeded and wrote storage: left
+    /// a state the transactions before it had not.
+    pub(crate) fn last_wrote(&self) -> bool {
+        self.notes.last().is_some_and(|note| note.pattern.is_some())
+    }
+
     /// Per function (surface order): whether and why its sequences may grow.
     pub(crate) fn dependence(&self) -> &[Option<Dependence>] {
         self.dataflow.dependences()

@@ -425,7 +425,9 @@ impl<'a> Worker<'a> {
     /// call wrote (itself included), predicted on in the state the step left. A prediction
     /// is followed until it satisfies its comparison; the sequence is then a step in turn.
     /// A step that repeats the call before it (same function and inputs) is a fixed point,
-    /// not progress, and is not extended. Returns the runs spent: [`CHAIN_BUDGET`], and as
+    /// not progress, and is not extended; nor is one whose last call wrote no storage (it
+    /// reverted or returned early, `if (amount == 0) return;`): it left the state the step
+    /// before left, whose extensions are being tried already. Returns the runs spent: [`CHAIN_BUDGET`], and as
     /// many again for every step taken, at most [`CHAIN_BUDGET`] per transaction of the
     /// depth.
     fn chain_steps(&mut self, start: &Sequence, mutator: &Mutator<'_>) -> Result<u64, Stop> {
@@ -451,7 +453,8 @@ impl<'a> Worker<'a> {
                     break;
                 }
             }
-            if let Some(next) = completed.filter(|next| *next != step) {
+            let progress = self.sequencing.last_wrote();
+            if let Some(next) = completed.filter(|next| *next != step && progress) {
                 self.chained_step();
                 budget = (budget + CHAIN_BUDGET).min(cap);
                 steps.push(next);
@@ -469,7 +472,7 @@ impl<'a> Worker<'a> {
                     continue;
                 };
                 if let [.., before, last] = &next.txs[..] {
-                    if !same_call(before, last) {
+                    if !same_call(before, last) && self.sequencing.last_wrote() {
                         self.chained_step();
                         budget = (budget + CHAIN_BUDGET).min(cap);
                         steps.push(next);
