@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use crate::chain::PanicSet;
 use crate::chain::{Chain, Labels};
-use crate::config::{Config, Steering};
+use crate::config::{Config, DetectorSet, Steering};
 use crate::corpus_dir::CorpusDir;
 use crate::engine::{Engine, Fuzz, Seeds, ShrinkBudget, Watch};
 use crate::error::{Error, Result};
@@ -210,6 +210,15 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// The vulnerability detectors that run beside the invariants (default: all; see
+    /// [`DetectorSet`]): `DetectorSet::none()` checks only invariants, Panics and the
+    /// other oracles. Fuzzed senders are attackers unless setup trusts them
+    /// ([`Chain::trust`](crate::chain::Chain::trust)).
+    pub fn detectors(mut self, set: DetectorSet) -> Self {
+        self.config.detectors = set;
+        self
+    }
+
     /// Mask-guided mutation on or off (the default): mutations of a corpus entry change only
     /// the inputs whose probes kept its path (MuFuzz §IV-B).
     pub fn masks(mut self, on: bool) -> Self {
@@ -356,7 +365,8 @@ impl<'a> Campaign<'a> {
         let oracles = Oracles::new(invariants, self.config.panics.clone(), &artifacts)
             .with_finals(finals)
             .fail_on_revert(self.config.fail_on_revert)
-            .forge_assertions(suite.is_some());
+            .forge_assertions(suite.is_some())
+            .with_detectors(self.config.detectors.clone());
         let first_chain = match &suite {
             Some(suite) => suite.build_chain(Some(&mut warnings))?,
             None => make_chain()?,

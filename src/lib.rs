@@ -37,6 +37,7 @@ mod campaign;
 pub mod chain;
 mod corpus_dir;
 mod coverage;
+mod detect;
 internal! { mod config; }
 mod engine;
 mod error;
@@ -57,7 +58,7 @@ internal! { mod targets; }
 pub use campaign::Campaign;
 pub use chain::Labels;
 pub use chain::PanicSet;
-pub use config::{Config, Steering};
+pub use config::{Config, Detector, DetectorSet, Steering};
 pub use error::{Error, Result};
 pub use harvey_macros::{forge_suite, invariant};
 pub use oracle::IntoCheck;
@@ -77,7 +78,7 @@ pub mod __private;
 /// crate that declares events with it depends on that crate), and the campaign types.
 pub mod prelude {
     pub use crate::chain::{AddressArgs, Chain, PanicCode, TxOptions, TxOutcome, TxStatus};
-    pub use crate::{Campaign, Error, Outcome, PanicSet, Result};
+    pub use crate::{Campaign, DetectorSet, Error, Outcome, PanicSet, Result};
     pub use alloy_dyn_abi::DynSolValue;
     pub use alloy_primitives::{Address, B256, Bytes, FixedBytes, I256, U256, address};
     pub use alloy_sol_types::SolEvent;

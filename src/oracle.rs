@@ -16,6 +16,7 @@ use alloy_primitives::{Address, U256, keccak256};
 use crate::chain::{
     Chain, PanicCode, PanicSet, RevertReason, SolDisplay, TxOutcome, TxStatus, is_assume_rejection,
 };
+use crate::config::DetectorSet;
 use crate::observe::{LogSite, RevertSite, StorageAccess, StorageOp, Trace};
 use crate::outcome::{Place, Violation};
 use crate::project::Artifacts;
@@ -56,6 +57,8 @@ pub(crate) struct Oracles<'a> {
     assertion_events: Vec<Event>,
     /// [`arbitrary_slot`], hashed once.
     arbitrary_slot: U256,
+    /// The vulnerability detectors each executor runs (`crate::detect`).
+    detectors: DetectorSet,
 }
 
 impl<'a> Oracles<'a> {
@@ -86,7 +89,19 @@ impl<'a> Oracles<'a> {
             panics,
             assertion_events,
             arbitrary_slot: arbitrary_slot(),
+            detectors: DetectorSet::none(),
         }
+    }
+
+    /// Runs the vulnerability detectors of `set` after every transaction.
+    pub(crate) fn with_detectors(mut self, set: DetectorSet) -> Self {
+        self.detectors = set;
+        self
+    }
+
+    /// The vulnerability detectors that run.
+    pub(crate) fn detectors(&self) -> &DetectorSet {
+        &self.detectors
     }
 
     /// Invariants checked after the last transaction of every sequence.

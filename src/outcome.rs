@@ -10,6 +10,7 @@ use alloy_dyn_abi::DynSolValue;
 use alloy_primitives::{Address, U256};
 
 use crate::chain::{Labels, PanicCode, Warp};
+use crate::config::Detector;
 use crate::config::Steering;
 
 /// The result of a campaign. A violation is an outcome, not an error.
@@ -121,6 +122,17 @@ pub enum Violation {
         /// The REVERT of the innermost frame, where the revert began.
         place: Place,
     },
+    /// A vulnerability detector's finding (the `detectors` setting): a transaction did
+    /// what no correct contract lets an attacker do, whatever the invariants say.
+    Vulnerability {
+        /// The detector that found it.
+        detector: Detector,
+        /// The instruction that did it (the CALL that paid, the SELFDESTRUCT, the
+        /// DELEGATECALL), or the contract (locked ether).
+        place: Place,
+        /// What happened, with the accounts and amounts involved.
+        explanation: String,
+    },
     /// A transaction called a forge cheatcode harvey does not implement. Not a bug in the
     /// contracts: harvey cannot run this code as forge would, so it says so instead of
     /// returning something forge would not.
@@ -154,6 +166,9 @@ impl Violation {
             }
             Violation::Reverted { place, .. } => format!("revert {}", place.key()),
             Violation::UnsupportedCheatcode { cheatcode, .. } => format!("cheatcode {cheatcode}"),
+            Violation::Vulnerability {
+                detector, place, ..
+            } => format!("{detector} {}", place.key()),
         }
     }
 }

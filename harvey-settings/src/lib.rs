@@ -6,11 +6,12 @@
 //! checks it with the row's parser at compile time; `harvey` resolves [`Config`] from the
 //! defaults, the attribute's `(name, text)` pairs and the `HARVEY_*` variables, each through
 //! the same parser. The value types the parsers produce ([`Steering`], [`TargetSpec`],
-//! [`PanicSet`]) live here and are re-exported by `harvey` at their usual paths.
+//! [`PanicSet`], [`DetectorSet`]) live here and are re-exported by `harvey` at their usual paths.
 //!
 //! This crate has no dependencies: the attribute macro compiles it for the host too.
 
 mod config;
+mod detectors;
 mod panics;
 mod parse;
 mod steering;
@@ -18,6 +19,7 @@ mod table;
 mod targets;
 
 pub use config::RUNS_WITHOUT_BUDGET;
+pub use detectors::{Detector, DetectorSet};
 pub use panics::{PANIC_NAMES, PanicNumber, PanicSet};
 pub use steering::Steering;
 pub use table::{Config, Literal, SETTINGS, Setting};

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::config::clock_seed;
 use crate::parse;
-use crate::{Invalid, PanicSet, Steering, TargetSpec};
+use crate::{DetectorSet, Invalid, PanicSet, Steering, TargetSpec};
 
 /// One campaign setting: how the attribute and the environment spell it, and how its text
 /// is read.
@@ -265,6 +265,16 @@ settings! {
     "HARVEY_PANICS";
     parse str::parse::<PanicSet>;
 
+    /// The vulnerability detectors that run beside the invariants (see the README's
+    /// *Vulnerability detectors*): detector names (`["ether-leak", "selfdestruct"]`, comma
+    /// separated in the variable), `all` or `none` (`[]`). Default: all of them. Fuzzed
+    /// senders are attackers unless setup trusts them (`Chain::trust`).
+    detectors: DetectorSet = DetectorSet::default();
+    "detectors" as Literal::ListOrWords(&["all", "none"]),
+        expected "a list of detector names, e.g. [\"ether-leak\", \"selfdestruct\"], or \"all\" / \"none\"";
+    "HARVEY_DETECTORS";
+    parse str::parse::<DetectorSet>;
+
     /// A directory that keeps the corpus between runs (relative paths from the project's
     /// root, the crate's for `#[harvey::invariant]`): the sequences saved there are run
     /// first, and the campaign's corpus is saved back after fuzzing, so a CI run starts
@@ -347,6 +357,11 @@ mod tests {
             "panics",
             &["assert,overflow", "none", "all", "0x11", "assert"],
             &["overflw", "0xzz"],
+        ),
+        (
+            "detectors",
+            &["ether-leak,selfdestruct", "none", "all", "locked-ether"],
+            &["leak", "ether-leak,x"],
         ),
         ("corpus", &["harvey-corpus", "/tmp/corpus"], &["a\0b"]),
         ("sarif", &["harvey.sarif", "/tmp/out.sarif"], &["a\0b"]),

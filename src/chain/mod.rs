@@ -159,6 +159,9 @@ pub struct Chain {
     created: created::CreatedContracts,
     fuzzed: Vec<Address>,
     senders: Vec<Address>,
+    /// Accounts the vulnerability detectors trust: [`DEPLOYER`] and what
+    /// [`Chain::trust`] added.
+    trusted: Vec<Address>,
     /// What setup declared about the fuzzed calls (functions, address arguments, bounds).
     plan: FuzzPlan,
     /// Names given with [`Chain::label`], for reports.
@@ -214,6 +217,7 @@ impl Chain {
             created: created::CreatedContracts::default(),
             fuzzed: Vec::new(),
             senders: SENDERS.to_vec(),
+            trusted: vec![DEPLOYER],
             plan: FuzzPlan::default(),
             labels: HashMap::new(),
             checked_views: RefCell::default(),
@@ -248,6 +252,23 @@ impl Chain {
                 self.senders.push(sender);
             }
         }
+    }
+
+    /// Trusts `account` (an owner, an admin: in a setup function): the vulnerability
+    /// detectors treat every fuzzed sender as an attacker unless trusted, so a trusted
+    /// sender's transactions cannot leak ether, self-destruct or delegate-call
+    /// unsafely, and an account a trusted sender names in a call may be paid. [`DEPLOYER`]
+    /// is always trusted.
+    pub fn trust(&mut self, account: Address) {
+        if !self.trusted.contains(&account) {
+            self.trusted.push(account);
+        }
+    }
+
+    /// The accounts the vulnerability detectors trust: [`DEPLOYER`] and those
+    /// [`Chain::trust`] named, in order.
+    pub fn trusted(&self) -> &[Address] {
+        &self.trusted
     }
 
     /// Deploys contract `name` from [`DEPLOYER`] with constructor arguments `args` (a

@@ -10,6 +10,7 @@ use alloy_primitives::{Address, Bytes, U256};
 
 use crate::chain::Chain;
 use crate::chain::Tx;
+use crate::detect::Detectors;
 use crate::engine::dataflow::Slot;
 use crate::engine::input::{Sequence, TxInput};
 use crate::engine::surface::{At, Surface};
@@ -123,6 +124,8 @@ pub(crate) struct Executor<'a> {
     /// The blocks regular runs entered at a JUMPDEST or pc 0, when recorded (line
     /// coverage).
     blocks: Option<FastSet<(Address, u32)>>,
+    /// The vulnerability detectors, with what the running sequence showed them.
+    detectors: Detectors,
 }
 
 /// Calls of one function and how many reverted.
@@ -144,7 +147,9 @@ impl<'a> Executor<'a> {
         fail_fast: bool,
     ) -> Self {
         let counts = vec![FunctionCounts::default(); surface.functions.len()];
+        let detectors = Detectors::new(oracles.detectors(), &chain);
         Executor {
+            detectors,
             chain,
             surface,
             oracles,
@@ -211,6 +216,7 @@ impl<'a> Executor<'a> {
     /// the first violation when the executor fails fast.
     pub(crate) fn run(&mut self, sequence: &Sequence, sink: &mut dyn Sink) -> Run {
         self.chain.reset();
+        self.detectors.start();
         self.sequences += 1;
         sink.start(sequence);
         let mut path = 0;
@@ -279,7 +285,8 @@ impl<'a> Executor<'a> {
             // before still hold unless time moved.
             let unchanged = reverted && tx.warp == Default::default();
             let started = timed.then(Instant::now);
-            let shown = self.oracles.check(&mut self.chain, &outcome, !unchanged);
+            let mut shown = self.oracles.check(&mut self.chain, &outcome, !unchanged);
+            shown.extend(self.detectors.check(&mut self.chain, &tx, !reverted));
             if let Some(started) = started {
                 self.time.checks += sampled(started);
             }

@@ -76,6 +76,9 @@ pub struct Observer {
     /// The rings of the frames below the running one: saved when a frame calls, restored
     /// when the call ends.
     outer_jumps: Vec<JumpRing>,
+    /// The call, create or `SELFDESTRUCT` instruction that ran last (code address, pc):
+    /// the site of the frame or destruction the next hook records.
+    call_site: Option<(Address, u32)>,
 }
 
 /// The last [`RECENT_JUMPS`] JUMP pcs of one frame, in a ring.
@@ -140,6 +143,7 @@ impl Observer {
         self.path_depth = None;
         self.jumps = JumpRing::default();
         self.outer_jumps.clear();
+        self.call_site = None;
     }
 
     /// Turns recording of [`Trace::path`] on or off (off by default: it costs a push per
@@ -503,6 +507,16 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
                 self.settle(interp);
                 self.on_log(pc, interp);
             }
+            opcode::CALL
+            | opcode::CALLCODE
+            | opcode::DELEGATECALL
+            | opcode::STATICCALL
+            | opcode::CREATE
+            | opcode::CREATE2
+            | opcode::SELFDESTRUCT => {
+                self.settle(interp);
+                self.call_site = Some((code_address(interp), pc));
+            }
             _ => self.settle(interp),
         }
     }
@@ -536,9 +550,11 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
             kind,
             caller: inputs.caller,
             target: inputs.target_address,
+            code: inputs.bytecode_address,
             value: inputs.call_value(),
             gas: inputs.gas_limit,
             depth: frame_depth(context),
+            site: self.call_site.take(),
         });
         None
     }
@@ -561,9 +577,11 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
             kind,
             caller: inputs.caller(),
             target: Address::ZERO,
+            code: Address::ZERO,
             value: inputs.value(),
             gas: inputs.gas_limit(),
             depth: frame_depth(context),
+            site: self.call_site.take(),
         });
         None
     }
@@ -590,6 +608,7 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
             contract,
             beneficiary: target,
             value,
+            site: self.call_site.take(),
         });
     }
 }

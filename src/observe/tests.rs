@@ -285,11 +285,27 @@ fn the_transaction_call_is_recorded_at_depth_zero() {
             kind: CallKind::Call,
             caller: CALLER,
             target: CODE_AT,
+            code: CODE_AT,
             value: U256::ZERO,
             gas: t.calls()[0].gas,
             depth: 0,
+            site: None,
         }]
     );
+}
+
+#[test]
+fn inner_calls_and_selfdestructs_name_the_instruction_that_made_them() {
+    // STATICCALL of the identity precompile at pc 11, then SELFDESTRUCT(0) at pc 15.
+    let t = run(&[
+        0x60, 0, 0x60, 0, 0x60, 0, 0x60, 0, 0x60, 4, 0x5a, 0xfa, 0x50, 0x60, 0, 0xff,
+    ]);
+    assert_eq!(t.calls().len(), 2);
+    assert_eq!(t.calls()[1].kind, CallKind::StaticCall);
+    assert_eq!(t.calls()[1].site, Some((CODE_AT, 11)));
+    assert_eq!(t.calls()[1].code, Address::with_last_byte(4));
+    assert_eq!(t.selfdestructs().len(), 1);
+    assert_eq!(t.selfdestructs()[0].site, Some((CODE_AT, 15)));
 }
 
 #[test]

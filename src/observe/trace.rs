@@ -151,12 +151,18 @@ pub struct CallRecord {
     /// The called account (storage context); `Address::ZERO` for creations, whose address is
     /// not known when they start.
     pub target: Address,
+    /// The account whose code runs: `target`'s, but the library's under DELEGATECALL and
+    /// CALLCODE; `Address::ZERO` for creations.
+    pub code: Address,
     /// The value sent (the apparent value for DELEGATECALL).
     pub value: U256,
     /// The gas limit given to the frame.
     pub gas: u64,
     /// Call depth of the new frame: 0 for the transaction's own call.
     pub depth: u32,
+    /// The instruction that made the call: the code that ran it and its pc; `None` for
+    /// the transaction's own call.
+    pub site: Option<(Address, u32)>,
 }
 
 /// One `SELFDESTRUCT` that ran.
@@ -168,6 +174,9 @@ pub struct SelfDestruct {
     pub beneficiary: Address,
     /// The balance moved.
     pub value: U256,
+    /// The `SELFDESTRUCT` instruction: the code that ran it (the library's under
+    /// DELEGATECALL) and its pc.
+    pub site: Option<(Address, u32)>,
 }
 
 /// Instructions [`Trace::path`] records at most: enough for the lookahead analysis, which
@@ -274,7 +283,6 @@ impl Trace {
     }
 
     /// Every selfdestruct, in order.
-    #[cfg(any(test, feature = "internals"))] // only harvey's own tests read it
     pub fn selfdestructs(&self) -> &[SelfDestruct] {
         &self.selfdestructs
     }

@@ -57,6 +57,11 @@ impl fmt::Display for ViolationDisplay<'_> {
             Violation::Reverted { reason, place } => {
                 write!(f, "reverted at {place}: {reason}")
             }
+            Violation::Vulnerability {
+                detector,
+                place,
+                explanation,
+            } => write!(f, "{} at {place}: {explanation}", detector.title()),
             Violation::UnsupportedCheatcode { cheatcode, place } => write!(
                 f,
                 "cheatcode `{cheatcode}` called at {place} is not supported by harvey: \

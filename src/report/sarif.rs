@@ -5,6 +5,7 @@
 
 use serde_json::{Value, json};
 
+use crate::config::Detector;
 use crate::outcome::{Outcome, Violation};
 
 use super::failure_report;
@@ -82,7 +83,8 @@ fn place_line(violation: &Violation) -> Option<&str> {
         | Violation::ArbitraryStorageWrite { place, .. }
         | Violation::AssertionFailed { place, .. }
         | Violation::Reverted { place, .. }
-        | Violation::UnsupportedCheatcode { place, .. } => place.line.as_deref(),
+        | Violation::UnsupportedCheatcode { place, .. }
+        | Violation::Vulnerability { place, .. } => place.line.as_deref(),
     }
 }
 
@@ -161,11 +163,42 @@ impl Rule {
                 short: "A call reverted where reverts count as failures",
                 full: "A fuzzed transaction reverted with a failed forge-std assertion, or reverted at all with fail_on_revert on.",
             },
+            Violation::Vulnerability { detector, .. } => Rule::detector(*detector),
             Violation::UnsupportedCheatcode { .. } => Rule {
                 id: "harvey/unsupported-cheatcode",
                 name: "UnsupportedCheatcode",
                 short: "A forge cheatcode harvey does not implement was called",
                 full: "The contracts called a forge cheatcode harvey cannot run as forge would; the campaign reports it instead of guessing.",
+            },
+        }
+    }
+
+    /// The rule of a vulnerability detector's findings.
+    fn detector(detector: Detector) -> Rule {
+        match detector {
+            Detector::EtherLeak => Rule {
+                id: "harvey/ether-leak",
+                name: "EtherLeak",
+                short: "An untrusted account received ether it never paid in",
+                full: "A fuzzed sender that setup did not trust, that sent no ether in the sequence and that no trusted sender named, received ether from the contracts under test: anyone can take the contract's ether.",
+            },
+            Detector::UnprotectedSelfdestruct => Rule {
+                id: "harvey/unprotected-selfdestruct",
+                name: "UnprotectedSelfdestruct",
+                short: "An untrusted sender made a contract self-destruct",
+                full: "A SELFDESTRUCT ran in a transaction sent by a fuzzed sender that setup did not trust: anyone can destroy the contract (or, after EIP-6780, sweep its balance).",
+            },
+            Detector::UnsafeDelegatecall => Rule {
+                id: "harvey/unsafe-delegatecall",
+                name: "UnsafeDelegatecall",
+                short: "A contract delegate-called an address an untrusted sender chose",
+                full: "A DELEGATECALL went to an address an untrusted sender passed in its calldata: the attacker's code would run with the contract's storage and balance.",
+            },
+            Detector::LockedEther => Rule {
+                id: "harvey/locked-ether",
+                name: "LockedEther",
+                short: "A contract accepts ether but can never send it",
+                full: "A contract accepted ether in a successful transaction, and its code has no CALL, CALLCODE, DELEGATECALL, CREATE, CREATE2 or SELFDESTRUCT: the ether is locked for good.",
             },
         }
     }

@@ -175,6 +175,10 @@ impl Suite {
             value: U256::ZERO,
         };
         let test = chain.deploy_with(&self.test.qualified_name(), &[][..], options)?;
+        // What `setUp()` deploys belongs to the test contract and forge's sender: the
+        // owners the detectors must not take for attackers.
+        chain.trust(FORGE_SENDER);
+        chain.trust(test);
         chain.set_balance(FORGE_SENDER, FORGE_BALANCE);
         chain.commit();
         if self.set_up {

@@ -18,6 +18,8 @@ mod chains;
 mod chains_witness;
 mod cheatcodes;
 mod corpus;
+mod detectors;
+mod detectors_witness;
 mod factories;
 mod factories_witness;
 mod forge_suites;

@@ -1,0 +1,329 @@
+//! Vulnerability detectors: bug oracles that need no invariant (MuFuzz §IV-D, ConFuzzius
+//! Appendix A), run after every transaction of a sequence on what the observer recorded.
+//!
+//! They rest on roles. Every fuzzed sender is an *attacker* unless setup trusted it
+//! ([`Chain::trust`]; the deployer, and in a forge suite the test contract and forge's
+//! sender, are trusted). A detector reports what a correct contract never lets an attacker
+//! do:
+//!
+//! - **ether leak**: a transaction pays an attacker that no trusted sender named in its
+//!   calldata (a CALL with value, or a SELFDESTRUCT's balance), and the attackers together
+//!   now hold more ether than after setup: they took out more than they put in. ConFuzzius
+//!   reports any payment to an attacker that never sent ether itself, which flags a
+//!   correct WETH (one attacker deposits and hands the tokens to another, who withdraws);
+//!   counting the attackers as one party does not, and still reports an attacker that
+//!   deposited once and withdrew twice.
+//! - **unprotected selfdestruct**: a SELFDESTRUCT runs in a successful transaction an
+//!   attacker sent (ConFuzzius's definition).
+//! - **unsafe delegatecall**: a DELEGATECALL (or CALLCODE) in a successful transaction an
+//!   attacker sent goes to an address the attackers wrote in their calldata in this
+//!   sequence (an argument now, or stored by an earlier call) that has no code or is an
+//!   attacker. ConFuzzius reports any DELEGATECALL in an attacker's successful
+//!   transaction, which flags every proxy; MuFuzz asks that the target come from the
+//!   function's arguments; we ask that the attacker chose it and could put code there.
+//! - **locked ether**: a contract accepts ether in a successful transaction, and its code
+//!   has no instruction that can send ether (CALL, CALLCODE, DELEGATECALL, CREATE,
+//!   CREATE2, SELFDESTRUCT; PUSH data skipped): ConFuzzius's definition.
+//!
+//! What setup's own calls name is not seen: a sender setup made a payee is an attacker
+//! unless setup also trusts it.
+
+use alloy_primitives::{Address, U256};
+
+use crate::chain::{Chain, Tx};
+use crate::config::{Detector, DetectorSet};
+use crate::hash::FastMap;
+use crate::observe::{CallKind, CallRecord, SelfDestruct, Trace};
+use crate::oracle::place_of;
+use crate::outcome::{Place, Violation};
+
+/// Address-shaped words remembered from attackers' calldata per sequence, at most: an
+/// attacker that passes more in one sequence has chosen enough targets.
+const CHOSEN_ADDRESSES: usize = 64;
+
+/// One executor's detectors: the roles, fixed after setup, and what the running sequence
+/// showed so far.
+pub(crate) struct Detectors {
+    set: DetectorSet,
+    /// The fuzzed senders setup did not trust, each with its balance after setup.
+    attackers: Vec<(Address, U256)>,
+    trusted: Vec<Address>,
+    /// Attackers a trusted sender named in a call of the running sequence.
+    named: Vec<Address>,
+    /// Address-shaped words of the attackers' calldata in the running sequence.
+    chosen: Vec<Address>,
+    /// Per contract that accepted ether: whether its code can send ether out.
+    can_send: FastMap<Address, bool>,
+}
+
+impl Detectors {
+    /// The detectors of `set` on `chain` as setup left it.
+    pub(crate) fn new(set: &DetectorSet, chain: &Chain) -> Detectors {
+        let trusted = chain.trusted().to_vec();
+        let attackers = chain
+            .senders()
+            .iter()
+            .filter(|sender| !trusted.contains(sender))
+            .map(|&attacker| (attacker, chain.balance(attacker)))
+            .collect();
+        Detectors {
+            set: set.clone(),
+            attackers,
+            trusted,
+            named: Vec::new(),
+            chosen: Vec::new(),
+            can_send: FastMap::default(),
+        }
+    }
+
+    /// A new sequence starts from the post-setup state.
+    pub(crate) fn start(&mut self) {
+        self.named.clear();
+        self.chosen.clear();
+    }
+
+    /// What the transaction `tx` that just ran on `chain` shows (`succeeded`: it did not
+    /// revert), and notes what later transactions of the sequence need.
+    pub(crate) fn check(&mut self, chain: &mut Chain, tx: &Tx, succeeded: bool) -> Vec<Violation> {
+        if self.set.is_empty() || !succeeded {
+            // A reverted transaction paid nothing, named nothing and stored nothing.
+            return Vec::new();
+        }
+        let attacker = self.is_attacker(tx.sender);
+        self.note(tx, attacker);
+        let moves = Moves::of(chain.last_trace());
+        let chain = &*chain;
+        let mut found = Vec::new();
+        if self.set.contains(Detector::EtherLeak) {
+            found.extend(self.ether_leak(chain, &moves));
+        }
+        if attacker && self.set.contains(Detector::UnprotectedSelfdestruct) {
+            found.extend(selfdestruct(chain, &moves, tx.sender));
+        }
+        if attacker && self.set.contains(Detector::UnsafeDelegatecall) {
+            found.extend(self.unsafe_delegatecall(chain, &moves, tx.sender));
+        }
+        if !tx.value.is_zero() && self.set.contains(Detector::LockedEther) {
+            found.extend(self.locked_ether(chain, tx));
+        }
+        found
+    }
+
+    fn is_attacker(&self, account: Address) -> bool {
+        self.attackers.iter().any(|(a, _)| *a == account)
+    }
+
+    /// Notes what `tx` (successful) tells about the attackers: whom a trusted sender
+    /// named, which addresses an attacker chose.
+    fn note(&mut self, tx: &Tx, attacker: bool) {
+        let words = address_words(&tx.calldata);
+        if self.trusted.contains(&tx.sender) {
+            for word in words {
+                if self.is_attacker(word) && !self.named.contains(&word) {
+                    self.named.push(word);
+                }
+            }
+        } else if attacker {
+            for word in words {
+                if self.chosen.len() < CHOSEN_ADDRESSES && !self.chosen.contains(&word) {
+                    self.chosen.push(word);
+                }
+            }
+        }
+    }
+
+    /// A payment to an attacker no trusted sender named, after which the attackers no
+    /// trusted sender named hold more ether than after setup.
+    fn ether_leak(&self, chain: &Chain, moves: &Moves) -> Option<Violation> {
+        let unnamed = || {
+            self.attackers
+                .iter()
+                .filter(|(attacker, _)| !self.named.contains(attacker))
+        };
+        let (payer, payee, site) = unnamed().find_map(|&(attacker, _)| {
+            let call = moves.payments.iter().rev().find(|c| c.target == attacker);
+            let destruct = moves
+                .destructs
+                .iter()
+                .rev()
+                .find(|d| d.beneficiary == attacker && !d.value.is_zero());
+            match (call, destruct) {
+                (Some(call), _) => Some((call.caller, attacker, call.site)),
+                (None, Some(destruct)) => Some((destruct.contract, attacker, destruct.site)),
+                (None, None) => None,
+            }
+        })?;
+        let (before, now) = unnamed().fold((U256::ZERO, U256::ZERO), |(b, n), &(a, initial)| {
+            (
+                b.saturating_add(initial),
+                n.saturating_add(chain.balance(a)),
+            )
+        });
+        if now <= before {
+            return None;
+        }
+        Some(Violation::Vulnerability {
+            detector: Detector::EtherLeak,
+            place: site_place(chain, site, payer),
+            explanation: format!(
+                "{payer} paid {payee}, an untrusted sender no trusted account named: the \
+                 attackers now hold {} wei more than they had after setup",
+                now - before
+            ),
+        })
+    }
+
+    /// A DELEGATECALL or CALLCODE to an address the attackers chose in this sequence.
+    fn unsafe_delegatecall(
+        &self,
+        chain: &Chain,
+        moves: &Moves,
+        sender: Address,
+    ) -> Option<Violation> {
+        let call = moves.delegates.iter().find(|c| {
+            self.chosen.contains(&c.code)
+                && (self.is_attacker(c.code) || chain.code(c.code).is_empty())
+        })?;
+        Some(Violation::Vulnerability {
+            detector: Detector::UnsafeDelegatecall,
+            place: site_place(chain, call.site, call.target),
+            explanation: format!(
+                "{} delegate-called {}, an address {sender} (untrusted) passed in its \
+                 calldata: code there would run with {}'s storage and balance",
+                call.target, call.code, call.target
+            ),
+        })
+    }
+
+    /// The contract `tx` paid, when its code can never send ether out (judged once per
+    /// contract).
+    fn locked_ether(&mut self, chain: &Chain, tx: &Tx) -> Option<Violation> {
+        let can_send = *self
+            .can_send
+            .entry(tx.to)
+            .or_insert_with(|| can_send_ether(&chain.code(tx.to)));
+        if can_send {
+            return None;
+        }
+        let place = place_of(chain, tx.to, u32::MAX, []);
+        Some(Violation::Vulnerability {
+            detector: Detector::LockedEther,
+            explanation: format!(
+                "{} ({}) accepted {} wei from {}, and its code has no instruction that can \
+                 send ether out: what it holds is locked for good",
+                place.contract, tx.to, tx.value, tx.sender
+            ),
+            place,
+        })
+    }
+}
+
+/// A SELFDESTRUCT in the transaction `sender` (an attacker) sent.
+fn selfdestruct(chain: &Chain, moves: &Moves, sender: Address) -> Option<Violation> {
+    let destruct = moves.destructs.first()?;
+    Some(Violation::Vulnerability {
+        detector: Detector::UnprotectedSelfdestruct,
+        place: site_place(chain, destruct.site, destruct.contract),
+        explanation: format!(
+            "{sender} (untrusted) made {} self-destruct, sending its {} wei to {}",
+            destruct.contract, destruct.value, destruct.beneficiary
+        ),
+    })
+}
+
+/// What the detectors read of a transaction's trace, copied out of it (most transactions
+/// move no ether and delegate nothing: nothing is allocated for them).
+struct Moves {
+    /// Inner CALLs and CALLCODEs that sent ether.
+    payments: Vec<CallRecord>,
+    /// DELEGATECALLs and CALLCODEs: the callee's code runs on the caller's account.
+    delegates: Vec<CallRecord>,
+    destructs: Vec<SelfDestruct>,
+}
+
+impl Moves {
+    fn of(trace: &Trace) -> Moves {
+        let inner = || trace.calls().iter().filter(|c| c.site.is_some());
+        Moves {
+            payments: inner()
+                .filter(|c| {
+                    !c.value.is_zero() && matches!(c.kind, CallKind::Call | CallKind::CallCode)
+                })
+                .copied()
+                .collect(),
+            delegates: inner()
+                .filter(|c| matches!(c.kind, CallKind::DelegateCall | CallKind::CallCode))
+                .copied()
+                .collect(),
+            destructs: trace.selfdestructs().to_vec(),
+        }
+    }
+}
+
+/// The place of the instruction at `site`, or of `fallback`'s code when none was recorded.
+fn site_place(chain: &Chain, site: Option<(Address, u32)>, fallback: Address) -> Place {
+    let (code, pc) = site.unwrap_or((fallback, u32::MAX));
+    place_of(chain, code, pc, [])
+}
+
+/// The 32-byte words of `calldata`'s arguments (after the selector) that hold an address:
+/// twelve zero bytes, then twenty not all zero.
+fn address_words(calldata: &[u8]) -> impl Iterator<Item = Address> + '_ {
+    calldata
+        .get(4..)
+        .unwrap_or_default()
+        .chunks_exact(32)
+        .filter(|word| word[..12].iter().all(|&b| b == 0) && word[12..].iter().any(|&b| b != 0))
+        .map(|word| Address::from_slice(&word[12..]))
+}
+
+/// Whether `code` has an instruction that can send ether out: CALL, CALLCODE,
+/// DELEGATECALL (the callee's code may send), CREATE, CREATE2 (an endowment) or
+/// SELFDESTRUCT; PUSH data is skipped.
+fn can_send_ether(code: &[u8]) -> bool {
+    const SENDERS: [u8; 6] = [0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xff];
+    let mut pc = 0;
+    while let Some(&op) = code.get(pc) {
+        if SENDERS.contains(&op) {
+            return true;
+        }
+        // PUSH1..PUSH32 carry 1..32 bytes of data.
+        pc += 1 + if (0x60..=0x7f).contains(&op) {
+            usize::from(op - 0x5f)
+        } else {
+            0
+        };
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_that_can_send_ether_is_told_by_its_instructions_not_its_push_data() {
+        // PUSH1 0xf1, STOP: the CALL byte is data.
+        assert!(!can_send_ether(&[0x60, 0xf1, 0x00]));
+        // PUSH2 0x0000, CALL.
+        assert!(can_send_ether(&[0x61, 0, 0, 0xf1]));
+        assert!(can_send_ether(&[0xff]));
+        assert!(can_send_ether(&[0x5b, 0xf4]));
+        // A PUSH32 whose data runs past the end.
+        assert!(!can_send_ether(&[0x7f, 0xf1, 0xf1]));
+        assert!(!can_send_ether(&[]));
+    }
+
+    #[test]
+    fn address_words_are_the_arguments_shaped_like_an_address() {
+        let someone = Address::repeat_byte(0x11);
+        let mut calldata = vec![0xa9, 0x05, 0x9c, 0xbb];
+        calldata.extend([0u8; 12]);
+        calldata.extend(someone.as_slice());
+        // An amount (high bytes set) and a zero word are not addresses.
+        calldata.extend(U256::MAX.to_be_bytes::<32>());
+        calldata.extend([0u8; 32]);
+        assert_eq!(address_words(&calldata).collect::<Vec<_>>(), [someone]);
+        assert_eq!(address_words(&[1, 2]).count(), 0);
+    }
+}

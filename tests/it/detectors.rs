@@ -1,0 +1,202 @@
+//! The vulnerability detectors end to end (`contracts/detectors/`, witnesses in
+//! `detectors_witness`; issue 16): each planted vulnerability found by its detector with
+//! the instruction that did it, each corrected twin passing, and the switches (which
+//! detectors run, which senders are trusted) doing what they say.
+
+use harvey::chain::{Chain, TxOptions};
+use harvey::prelude::*;
+use harvey::{Detector, Outcome, Violation};
+
+use crate::support::{campaign_on, ether, repo};
+
+/// A campaign fuzzing only `name`, deployed by `deploy` (a fixed seed and a budget well
+/// above what the bugs need).
+fn fuzzing<'a>(deploy: impl Fn(&mut Chain) -> harvey::Result<Address> + Sync + 'a) -> Campaign<'a> {
+    campaign_on(repo())
+        .setup(move |chain| {
+            let at = deploy(chain)?;
+            chain.fuzz(at);
+            Ok(())
+        })
+        .seed(1)
+        .runs(20_000)
+}
+
+/// `name` deployed with `value` wei and no constructor arguments.
+fn funded(
+    name: &'static str,
+    value: U256,
+) -> impl Fn(&mut Chain) -> harvey::Result<Address> + Sync {
+    move |chain: &mut Chain| {
+        let options = TxOptions {
+            sender: None,
+            value,
+        };
+        chain.deploy_with(name, (), options)
+    }
+}
+
+/// `implementation`-taking `name` deployed after a `CallCounter` it delegates to.
+fn upgradeable(name: &'static str) -> impl Fn(&mut Chain) -> harvey::Result<Address> + Sync {
+    move |chain: &mut Chain| {
+        let counter = chain.deploy("CallCounter", ())?;
+        chain.deploy(name, (counter,))
+    }
+}
+
+/// The detector findings of `outcome`: detector, contract and line.
+fn findings(outcome: &Outcome) -> Vec<(Detector, String, Option<String>)> {
+    outcome
+        .failures
+        .iter()
+        .filter_map(|f| match &f.violation {
+            Violation::Vulnerability {
+                detector, place, ..
+            } => Some((*detector, place.contract.clone(), place.line.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn line(file: &str, line: u32) -> Option<String> {
+    Some(format!("contracts/detectors/{file}:{line}"))
+}
+
+#[test]
+fn an_ether_leak_is_reported_at_the_transfer_that_paid_the_attacker() {
+    let outcome = fuzzing(funded("LeakyVault", ether(1))).run().unwrap();
+    assert_eq!(
+        findings(&outcome),
+        [(
+            Detector::EtherLeak,
+            "LeakyVault".into(),
+            line("EtherLeak.sol", 18)
+        )],
+        "{}",
+        harvey::report::summary(&outcome)
+    );
+    let failure = outcome.failure().unwrap();
+    assert_eq!(
+        failure.calls.len(),
+        1,
+        "one withdrawal: {:?}",
+        failure.calls
+    );
+    assert!(
+        failure.violation.to_string().starts_with("ether leak at "),
+        "{}",
+        failure.violation
+    );
+}
+
+#[test]
+fn vaults_that_pay_back_only_what_was_put_in_leak_nothing() {
+    for (name, value) in [("SafeVault", ether(1)), ("WrappedEther", U256::ZERO)] {
+        let outcome = fuzzing(funded(name, value)).run().unwrap();
+        assert!(
+            outcome.passed(),
+            "{name}: {}",
+            harvey::report::summary(&outcome)
+        );
+    }
+}
+
+#[test]
+fn an_unprotected_selfdestruct_is_reported_and_the_owned_one_is_not() {
+    let outcome = fuzzing(funded("Closable", ether(1)))
+        .fail_fast(false)
+        .run()
+        .unwrap();
+    let found = findings(&outcome);
+    assert!(
+        found.contains(&(
+            Detector::UnprotectedSelfdestruct,
+            "Closable".into(),
+            line("Selfdestruct.sol", 15)
+        )),
+        "{found:?}"
+    );
+    // The attacker also walks away with the balance.
+    assert!(
+        found.iter().any(|f| f.0 == Detector::EtherLeak),
+        "{found:?}"
+    );
+    let outcome = fuzzing(funded("OwnedClosable", ether(1))).run().unwrap();
+    assert!(outcome.passed(), "{}", harvey::report::summary(&outcome));
+}
+
+#[test]
+fn a_delegatecall_to_an_address_the_attacker_chose_is_reported_now_or_stored_earlier() {
+    let outcome = fuzzing(funded("OpenForwarder", U256::ZERO)).run().unwrap();
+    assert_eq!(
+        findings(&outcome),
+        [(
+            Detector::UnsafeDelegatecall,
+            "OpenForwarder".into(),
+            line("Delegatecall.sol", 23)
+        )]
+    );
+    let outcome = fuzzing(upgradeable("OpenUpgradeable")).run().unwrap();
+    assert_eq!(
+        findings(&outcome),
+        [(
+            Detector::UnsafeDelegatecall,
+            "OpenUpgradeable".into(),
+            line("Delegatecall.sol", 45)
+        )]
+    );
+    let names: Vec<&str> = outcome
+        .failure()
+        .unwrap()
+        .calls
+        .iter()
+        .map(|c| c.function_name())
+        .collect();
+    assert_eq!(names, ["upgrade", "run"]);
+    // The owner's implementation, delegated to by anyone, is not the attacker's choice.
+    let outcome = fuzzing(upgradeable("OwnedUpgradeable")).run().unwrap();
+    assert!(outcome.passed(), "{}", harvey::report::summary(&outcome));
+}
+
+#[test]
+fn ether_a_contract_can_never_send_is_reported_as_locked() {
+    let outcome = fuzzing(funded("PiggyBank", U256::ZERO)).run().unwrap();
+    let found = findings(&outcome);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        (found[0].0, found[0].1.as_str()),
+        (Detector::LockedEther, "PiggyBank")
+    );
+    let outcome = fuzzing(funded("OpenPiggyBank", U256::ZERO)).run().unwrap();
+    assert!(outcome.passed(), "{}", harvey::report::summary(&outcome));
+}
+
+#[test]
+fn detectors_switched_off_or_senders_trusted_report_nothing() {
+    let outcome = fuzzing(funded("LeakyVault", ether(1)))
+        .detectors(DetectorSet::none())
+        .run()
+        .unwrap();
+    assert!(outcome.passed());
+    let only_locked: DetectorSet = "locked-ether".parse().unwrap();
+    let outcome = fuzzing(funded("LeakyVault", ether(1)))
+        .detectors(only_locked)
+        .run()
+        .unwrap();
+    assert!(outcome.passed());
+    // Every sender trusted: an owner taking the ether out is no leak.
+    let outcome = campaign_on(repo())
+        .setup(|chain| {
+            let at = funded("LeakyVault", ether(1))(chain)?;
+            chain.fuzz(at);
+            for sender in chain.senders().to_vec() {
+                chain.trust(sender);
+            }
+            Ok(())
+        })
+        .seed(1)
+        .runs(5_000)
+        .run()
+        .unwrap();
+    assert!(outcome.passed(), "{}", harvey::report::summary(&outcome));
+}
