@@ -7,7 +7,9 @@ use harvey::chain::{Chain, TxOptions};
 use harvey::prelude::*;
 use harvey::{Detector, Outcome, Violation};
 
-use crate::support::{campaign_on, ether, repo};
+use harvey::project::{Environment, compiled_in};
+
+use crate::support::{self, campaign_on, ether, repo};
 
 /// A campaign fuzzing only `name`, deployed by `deploy` (a fixed seed and a budget well
 /// above what the bugs need).
@@ -199,4 +201,90 @@ fn detectors_switched_off_or_senders_trusted_report_nothing() {
         .run()
         .unwrap();
     assert!(outcome.passed(), "{}", harvey::report::summary(&outcome));
+}
+
+/// The negative set: well-written contracts on OpenZeppelin 5 from npm
+/// (`tests/fixtures/negatives`), compiled by the repo's shim.
+fn negatives() -> std::path::PathBuf {
+    repo().join("tests/fixtures/negatives")
+}
+
+#[test]
+fn the_default_detectors_report_nothing_on_well_written_openzeppelin_contracts() {
+    let root = negatives();
+    support::npm_install(&root);
+    let environment = Environment {
+        harvey_solc: Some(support::shim().display().to_string()),
+        ..support::environment()
+    };
+    // The campaign below shares this compilation (the per-process memo).
+    compiled_in(&root, &environment).expect("the negative set compiles");
+    // Once with attackers only, once with the owner fuzzed too (trusted: what it pays, to
+    // whomever it names, is no leak).
+    for owner_fuzzed in [false, true] {
+        let outcome = Campaign::new(&root)
+            .setup(move |chain| {
+                let token = chain.deploy("GoodToken", ())?;
+                for sender in chain.senders().to_vec() {
+                    chain.call(token, "mint(address,uint256)", (sender, ether(1_000)))?;
+                }
+                chain.deploy("GoodVault", (token,))?;
+                chain.deploy("GoodWrappedEther", ())?;
+                chain.deploy("GoodCollection", ())?;
+                let treasury = TxOptions {
+                    sender: None,
+                    value: ether(10),
+                };
+                chain.deploy_with("GoodTreasury", (), treasury)?;
+                chain.deploy("GoodEscrow", ())?;
+                if owner_fuzzed {
+                    let senders = [chain.deployer(), chain.senders()[0], chain.senders()[1]];
+                    chain.set_senders(senders);
+                }
+                Ok(())
+            })
+            .seed(1)
+            .runs(30_000)
+            .fail_fast(false)
+            .run()
+            .unwrap();
+        check_negative(&outcome, owner_fuzzed);
+    }
+}
+
+/// No finding on the negative set, and the campaign did move ether in and out (with the
+/// owner fuzzed, the owner paid out too).
+fn check_negative(outcome: &Outcome, owner_fuzzed: bool) {
+    assert!(outcome.passed(), "{}", harvey::report::summary(outcome));
+    // Not vacuous: attackers did put ether in and take it out again.
+    let succeeded = |contract: &str, signature: &str| {
+        outcome
+            .stats
+            .functions
+            .iter()
+            .find(|f| f.contract == contract && f.signature == signature)
+            .map_or(0, |f| f.calls - f.reverts)
+    };
+    for (contract, signature) in [
+        ("GoodWrappedEther", "withdraw(uint256)"),
+        ("GoodEscrow", "withdraw(uint256)"),
+        ("GoodCollection", "mint()"),
+        ("GoodVault", "redeem(uint256,address,address)"),
+    ] {
+        assert!(
+            succeeded(contract, signature) > 0,
+            "{contract}.{signature} never succeeded"
+        );
+    }
+    if owner_fuzzed {
+        for (contract, signature) in [
+            ("GoodTreasury", "pay(address,uint256)"),
+            ("GoodCollection", "withdraw()"),
+        ] {
+            assert!(
+                succeeded(contract, signature) > 0,
+                "the owner's {contract}.{signature} never succeeded"
+            );
+        }
+    }
 }
