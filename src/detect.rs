@@ -21,6 +21,14 @@
 //!   attacker. ConFuzzius reports any DELEGATECALL in an attacker's successful
 //!   transaction, which flags every proxy; MuFuzz asks that the target come from the
 //!   function's arguments; we ask that the attacker chose it and could put code there.
+//! - **reentrancy**: in a successful transaction a contract's frame calls out, an attacker
+//!   on the way calls back into the same contract (the attacker contract does: see
+//!   `chain::ATTACKER_CONTRACT`), and after the re-entered call returned the outer frame
+//!   writes a slot the re-entered call had read: the re-entered call ran on state the
+//!   outer one was about to change (the DAO's `withdraw`). ConFuzzius suspects reentrancy
+//!   from a CALL with more than 2,300 gas and an amount read from storage that is written
+//!   after; MuFuzz from such a call in a function called repeatedly; we report only a
+//!   re-entry that happened.
 //! - **locked ether**: a contract accepts ether in a successful transaction, and its code
 //!   has no instruction that can send ether (CALL, CALLCODE, DELEGATECALL, CREATE,
 //!   CREATE2, SELFDESTRUCT; PUSH data skipped): ConFuzzius's definition.
@@ -33,7 +41,7 @@ use alloy_primitives::{Address, U256};
 use crate::chain::{Chain, Tx};
 use crate::config::{Detector, DetectorSet};
 use crate::hash::FastMap;
-use crate::observe::{CallKind, CallRecord, SelfDestruct, Trace};
+use crate::observe::{CallKind, CallRecord, SelfDestruct, StorageAccess, StorageOp, Trace};
 use crate::oracle::place_of;
 use crate::outcome::{Place, Violation};
 
@@ -91,7 +99,9 @@ impl Detectors {
         }
         let attacker = self.is_attacker(tx.sender);
         self.note(tx, attacker);
-        let moves = Moves::of(chain.last_trace());
+        let trace = chain.last_trace();
+        let moves = Moves::of(trace);
+        let stale = StaleReentry::find(trace, |account| self.is_attacker(account));
         let chain = &*chain;
         let mut found = Vec::new();
         if self.set.contains(Detector::EtherLeak) {
@@ -105,6 +115,9 @@ impl Detectors {
         }
         if !tx.value.is_zero() && self.set.contains(Detector::LockedEther) {
             found.extend(self.locked_ether(chain, tx));
+        }
+        if let Some(stale) = stale.filter(|_| self.set.contains(Detector::Reentrancy)) {
+            found.push(stale.violation(chain));
         }
         found
     }
@@ -229,6 +242,108 @@ fn selfdestruct(chain: &Chain, moves: &Moves, sender: Address) -> Option<Violati
             destruct.contract, destruct.value, destruct.beneficiary
         ),
     })
+}
+
+/// A re-entry that read state its outer call changed after it: the outer frame, the call
+/// out of it that led to the re-entry, and the slot.
+struct StaleReentry {
+    contract: Address,
+    call_out: CallRecord,
+    attacker: Address,
+    slot: U256,
+}
+
+impl StaleReentry {
+    /// The first stale re-entry in `trace` made through an account `attacker` accepts.
+    fn find(trace: &Trace, attacker: impl Fn(Address) -> bool) -> Option<StaleReentry> {
+        let calls = trace.calls();
+        // Most transactions call nobody: no frame can be re-entered.
+        if calls.len() < 3 || !calls.iter().any(|c| attacker(c.target)) {
+            return None;
+        }
+        let parent = |frame: u32| calls.get(frame as usize).and_then(|c| c.parent);
+        // Whether `frame` runs inside `ancestor` (or is it).
+        let within = |mut frame: u32, ancestor: u32| loop {
+            if frame == ancestor {
+                return true;
+            }
+            match parent(frame) {
+                Some(up) => frame = up,
+                None => return false,
+            }
+        };
+        for (index, inner) in calls.iter().enumerate() {
+            let inner_index = index as u32;
+            if !inner.succeeded || !matches!(inner.kind, CallKind::Call) {
+                continue;
+            }
+            // The nearest enclosing frame of the same contract, and who called back.
+            let mut through = None;
+            let mut up = inner.parent;
+            let mut child = inner_index;
+            let outer = loop {
+                let Some(frame) = up else { break None };
+                let record = &calls[frame as usize];
+                if record.target == inner.target && matches!(record.kind, CallKind::Call) {
+                    break Some((frame, child));
+                }
+                if attacker(record.target) {
+                    through = Some(record.target);
+                }
+                child = frame;
+                up = record.parent;
+            };
+            let (Some((outer, call_out)), Some(attacker)) = (outer, through) else {
+                continue;
+            };
+            if !calls[outer as usize].succeeded {
+                continue;
+            }
+            let storage = trace.storage();
+            let read =
+                |s: &&StorageAccess| s.address == inner.target && within(s.frame, inner_index);
+            let Some(last_inner) = storage.iter().rposition(|s| within(s.frame, inner_index))
+            else {
+                continue;
+            };
+            let stale = storage[last_inner + 1..].iter().find(|store| {
+                store.op == StorageOp::Store
+                    && store.address == inner.target
+                    && within(store.frame, outer)
+                    && storage[..=last_inner]
+                        .iter()
+                        .filter(read)
+                        .any(|load| load.op == StorageOp::Load && load.slot == store.slot)
+            });
+            if let Some(store) = stale {
+                return Some(StaleReentry {
+                    contract: inner.target,
+                    call_out: calls[call_out as usize],
+                    attacker,
+                    slot: store.slot,
+                });
+            }
+        }
+        None
+    }
+
+    /// The finding, placed at the call out of the outer frame.
+    fn violation(&self, chain: &Chain) -> Violation {
+        Violation::Vulnerability {
+            detector: Detector::Reentrancy,
+            place: site_place(chain, self.call_out.site, self.contract),
+            explanation: format!(
+                "{contract} called {callee}, and {attacker} (untrusted) called back into \
+                 {contract} before that call returned; the re-entered call read slot {slot:#x}, \
+                 which {contract} wrote after the call: the re-entered call ran on state about \
+                 to change",
+                contract = self.contract,
+                callee = self.call_out.target,
+                attacker = self.attacker,
+                slot = self.slot,
+            ),
+        }
+    }
 }
 
 /// What the detectors read of a transaction's trace, copied out of it (most transactions

@@ -19,6 +19,9 @@ pub enum Detector {
     /// chose in its calldata (and that has no code, or is an attacker's): it runs the
     /// attacker's code with the contract's storage and balance.
     UnsafeDelegatecall,
+    /// A contract called out, an attacker called back into it before the call returned,
+    /// and the outer call then wrote a slot the re-entered call had read.
+    Reentrancy,
     /// A contract accepted ether in a successful transaction, and its code has no
     /// instruction that could ever send ether out (`CALL`, `CALLCODE`, `DELEGATECALL`,
     /// `CREATE`, `CREATE2`, `SELFDESTRUCT`).
@@ -28,10 +31,11 @@ pub enum Detector {
 impl Detector {
     /// Every detector, with the short name settings use (`detectors = ["ether-leak"]`,
     /// `HARVEY_DETECTORS=ether-leak,selfdestruct`).
-    pub const ALL: [(Detector, &'static str); 4] = [
+    pub const ALL: [(Detector, &'static str); 5] = [
         (Detector::EtherLeak, "ether-leak"),
         (Detector::UnprotectedSelfdestruct, "selfdestruct"),
         (Detector::UnsafeDelegatecall, "delegatecall"),
+        (Detector::Reentrancy, "reentrancy"),
         (Detector::LockedEther, "locked-ether"),
     ];
 
@@ -49,6 +53,7 @@ impl Detector {
             Detector::EtherLeak => "ether leak",
             Detector::UnprotectedSelfdestruct => "unprotected selfdestruct",
             Detector::UnsafeDelegatecall => "unsafe delegatecall",
+            Detector::Reentrancy => "reentrancy",
             Detector::LockedEther => "locked ether",
         }
     }

@@ -361,7 +361,7 @@ mod tests {
         (
             "detectors",
             &["ether-leak,selfdestruct", "none", "all", "locked-ether"],
-            &["leak", "ether-leak,x"],
+            &["leak", "reentrancy-ish"],
         ),
         ("corpus", &["harvey-corpus", "/tmp/corpus"], &["a\0b"]),
         ("sarif", &["harvey.sarif", "/tmp/out.sarif"], &["a\0b"]),

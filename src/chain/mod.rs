@@ -29,6 +29,7 @@
 
 mod abi;
 mod args;
+mod attacker;
 mod cheatcodes;
 mod created;
 mod deal;
@@ -41,6 +42,7 @@ mod outcome;
 mod vm;
 
 pub use abi::SolReturns;
+pub use attacker::{ATTACKER_CONTRACT, ATTACKER_RUNTIME};
 pub use cheatcodes::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS};
 pub use created::Created;
 internal! {
@@ -74,7 +76,8 @@ use vm::{Target, Vm};
 /// The account that deploys contracts and sends [`Chain::call`]s unless told otherwise.
 pub const DEPLOYER: Address = address!("0x00000000000000000000000000000000000d3910");
 
-/// The default senders of fuzzed transactions, in order.
+/// The default senders of fuzzed transactions, in order: two accounts, and the attacker
+/// contract ([`ATTACKER_CONTRACT`]), which calls back.
 pub const SENDERS: [Address; 3] = [
     address!("0x0000000000000000000000000000000000010000"),
     address!("0x0000000000000000000000000000000000020000"),
@@ -196,7 +199,9 @@ impl std::fmt::Debug for Chain {
 }
 
 impl Chain {
-    /// A fresh chain: [`DEPLOYER`] and the [`SENDERS`] hold [`INITIAL_BALANCE`], the block is
+    /// A fresh chain: [`DEPLOYER`] and the [`SENDERS`] hold [`INITIAL_BALANCE`], the last
+    /// sender is the attacker contract ([`ATTACKER_CONTRACT`], a contract that calls back into
+    /// what it called, once, when called or paid), the block is
     /// [`GENESIS_NUMBER`] at [`GENESIS_TIMESTAMP`], nothing is deployed; foundry.toml's
     /// execution keys ([`Artifacts::chain_settings`]) replace these and the EVM's defaults.
     pub fn new(artifacts: Arc<Artifacts>) -> Chain {
@@ -208,7 +213,10 @@ impl Chain {
         };
         let mut funded = vec![DEPLOYER];
         funded.extend(SENDERS);
-        let vm = Vm::new(&funded, INITIAL_BALANCE, block, settings);
+        let mut vm = Vm::new(&funded, INITIAL_BALANCE, block, settings);
+        vm.install_attacker();
+        // The attacker's code is part of the base state every reset returns to.
+        vm.commit();
         Chain {
             vm: RefCell::new(vm),
             artifacts,

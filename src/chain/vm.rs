@@ -3,6 +3,8 @@
 //! reading and writing state without disturbing the next transaction.
 
 use alloy_primitives::{Address, Bytes, U256};
+
+use super::attacker::{self, ATTACKER_CONTRACT};
 use revm::context::result::{EVMError, ExecutionResult, InvalidTransaction};
 use revm::context::{BlockEnv, Context, ContextTr, JournalTr, TxEnv};
 use revm::context_interface::journaled_state::account::JournaledAccountTr;
@@ -46,6 +48,9 @@ pub(super) struct Vm {
     base_chain_id: u64,
     /// Gas of every transaction.
     gas_limit: u64,
+    /// Whether [`ATTACKER_CONTRACT`] holds the attacker contract, armed before each
+    /// transaction it sends.
+    attacker: bool,
 }
 
 // Why `Vm` (and so `Chain`) is `Send`: the engine does not need it (each worker builds its
@@ -96,6 +101,9 @@ impl Vm {
                 cfg.set_spec_and_mainnet_gas_params(spec);
                 // The fuzzer replays transactions from the same senders in any order.
                 cfg.disable_nonce_check = true;
+                // The attacker contract sends transactions, like an account with a
+                // delegation (EIP-7702) would.
+                cfg.disable_eip3607 = true;
                 cfg.chain_id = chain_id;
                 cfg.limit_contract_code_size = settings.code_size_limit;
                 if settings.gas_limit.is_some() {
@@ -109,7 +117,15 @@ impl Vm {
             base_block: block,
             base_chain_id: chain_id,
             gas_limit,
+            attacker: false,
         }
+    }
+
+    /// Puts the attacker contract at [`ATTACKER_CONTRACT`]: from now on it is armed before
+    /// each transaction it sends (see `attacker`).
+    pub(super) fn install_attacker(&mut self) {
+        self.set_code(ATTACKER_CONTRACT, attacker::CODE.clone());
+        self.attacker = true;
     }
 
     /// Runs one transaction into the pending state. `observe` runs it under the observer
@@ -123,6 +139,12 @@ impl Vm {
         value: U256,
         observe: bool,
     ) -> Result<ExecutionResult> {
+        let armed = self.attacker && sender == ATTACKER_CONTRACT;
+        if armed {
+            if let Target::Call(to) = target {
+                self.set_storages(ATTACKER_CONTRACT, &attacker::arming(to, &data));
+            }
+        }
         let tx = TxEnv {
             caller: sender,
             kind: match target {
@@ -147,6 +169,10 @@ impl Vm {
             // No hook to run: revm's uninspected path is the fastest.
             self.evm.transact_one(tx)
         };
+        if armed {
+            // Only this transaction's target may be re-entered, not a later payer.
+            self.set_storages(ATTACKER_CONTRACT, &[attacker::disarming()]);
+        }
         result.map_err(|e| rejected(sender, value, e))
     }
 
@@ -331,10 +357,8 @@ impl Vm {
         }
     }
 
-    /// Sets `address`'s balance in the pending state.
-    /// Puts `code` at `address` in the pending state (as `vm.etch` does), unanalysed: tests
-    /// feed harvey code no compiler wrote.
-    #[cfg(test)]
+    /// Puts `code` at `address` in the pending state (as `vm.etch` does), unanalysed: the
+    /// attacker contract, and code no compiler wrote in tests.
     pub(super) fn set_code(&mut self, address: Address, code: Bytes) {
         let journal = &mut self.evm.ctx.journaled_state;
         let Ok(_) = journal.load_account(address);
@@ -343,6 +367,7 @@ impl Vm {
         journal.commit_tx();
     }
 
+    /// Sets `address`'s balance in the pending state.
     pub(super) fn set_balance(&mut self, address: Address, balance: U256) {
         let journal = &mut self.evm.ctx.journaled_state;
         // The database is an in-memory `CacheDB<EmptyDB>`: loading cannot fail.
@@ -354,11 +379,18 @@ impl Vm {
 
     /// Sets `address`'s storage `slot` in the pending state.
     pub(super) fn set_storage(&mut self, address: Address, slot: U256, value: U256) {
+        self.set_storages(address, &[(slot, value)]);
+    }
+
+    /// Sets several of `address`'s storage slots in the pending state, committed once.
+    fn set_storages(&mut self, address: Address, writes: &[(U256, U256)]) {
         let journal = &mut self.evm.ctx.journaled_state;
         let Ok(mut account) = journal.load_account_mut(address);
         account.data.touch();
-        // Only a database error could fail the store, and this database has none.
-        let _ = account.data.sstore(slot, value, false);
+        for &(slot, value) in writes {
+            // Only a database error could fail the store, and this database has none.
+            let _ = account.data.sstore(slot, value, false);
+        }
         journal.commit_tx();
     }
 

@@ -325,6 +325,7 @@ mod tests {
                 pc: 0,
                 slot: U256::from(slot),
                 value: U256::from(value),
+                frame: 0,
             });
         }
         for &value in compared {

@@ -79,6 +79,8 @@ pub struct Observer {
     /// The call, create or `SELFDESTRUCT` instruction that ran last (code address, pc):
     /// the site of the frame or destruction the next hook records.
     call_site: Option<(Address, u32)>,
+    /// The frames running, innermost last: their indices in `trace.calls`.
+    frames: Vec<u32>,
 }
 
 /// The last [`RECENT_JUMPS`] JUMP pcs of one frame, in a ring.
@@ -144,6 +146,7 @@ impl Observer {
         self.jumps = JumpRing::default();
         self.outer_jumps.clear();
         self.call_site = None;
+        self.frames.clear();
     }
 
     /// Turns recording of [`Trace::path`] on or off (off by default: it costs a push per
@@ -182,6 +185,15 @@ impl Observer {
     /// A frame starts (a call or creation): its jumps are its own.
     fn enter_frame(&mut self) {
         self.outer_jumps.push(std::mem::take(&mut self.jumps));
+    }
+
+    /// The innermost running frame ended, `succeeded` or not: its caller runs again.
+    fn end_frame(&mut self, succeeded: bool) {
+        if let Some(index) = self.frames.pop() {
+            if let Some(record) = self.trace.calls.get_mut(index as usize) {
+                record.succeeded = succeeded;
+            }
+        }
     }
 
     /// A frame ended: the caller's jumps are the running ones again.
@@ -384,6 +396,7 @@ impl Observer {
             pc,
             slot,
             value,
+            frame: self.frames.last().copied().unwrap_or(u32::MAX),
         });
         self.storage_in_flight = true;
     }
@@ -546,6 +559,7 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
             CallScheme::DelegateCall => CallKind::DelegateCall,
             CallScheme::StaticCall => CallKind::StaticCall,
         };
+        let index = self.trace.calls.len() as u32;
         self.trace.calls.push(CallRecord {
             kind,
             caller: inputs.caller,
@@ -555,14 +569,18 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
             gas: inputs.gas_limit,
             depth: frame_depth(context),
             site: self.call_site.take(),
+            parent: self.frames.last().copied(),
+            succeeded: false,
         });
+        self.frames.push(index);
         None
     }
 
-    fn call_end(&mut self, _context: &mut CTX, _inputs: &CallInputs, _outcome: &mut CallOutcome) {
+    fn call_end(&mut self, _context: &mut CTX, _inputs: &CallInputs, outcome: &mut CallOutcome) {
         // A note left by the callee must not be linked to the caller's stack.
         self.pending = None;
         self.leave_frame();
+        self.end_frame(outcome.result.result.is_ok());
     }
 
     fn create(&mut self, context: &mut CTX, inputs: &mut CreateInputs) -> Option<CreateOutcome> {
@@ -572,6 +590,7 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
             CreateScheme::Create2 { .. } => CallKind::Create2,
             CreateScheme::Create | CreateScheme::Custom { .. } => CallKind::Create,
         };
+        let index = self.trace.calls.len() as u32;
         self.open_creates.push(self.trace.calls.len());
         self.trace.calls.push(CallRecord {
             kind,
@@ -582,7 +601,10 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
             gas: inputs.gas_limit(),
             depth: frame_depth(context),
             site: self.call_site.take(),
+            parent: self.frames.last().copied(),
+            succeeded: false,
         });
+        self.frames.push(index);
         None
     }
 
@@ -594,6 +616,7 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
     ) {
         self.pending = None;
         self.leave_frame();
+        self.end_frame(outcome.result.result.is_ok());
         if let Some(index) = self.open_creates.pop() {
             if let (Some(record), Some(address)) =
                 (self.trace.calls.get_mut(index), outcome.address)

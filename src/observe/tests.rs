@@ -260,6 +260,7 @@ fn storage_accesses_carry_slot_and_value() {
             pc: 4,
             slot: U256::from(1),
             value: U256::from(5),
+            frame: 0,
         },
         StorageAccess {
             op: StorageOp::Load,
@@ -268,6 +269,7 @@ fn storage_accesses_carry_slot_and_value() {
             pc: 7,
             slot: U256::from(1),
             value: U256::from(5),
+            frame: 0,
         },
     ];
     assert_eq!(t.storage(), &expected);
@@ -290,6 +292,8 @@ fn the_transaction_call_is_recorded_at_depth_zero() {
             gas: t.calls()[0].gas,
             depth: 0,
             site: None,
+            parent: None,
+            succeeded: true,
         }]
     );
 }

@@ -122,6 +122,8 @@ pub struct StorageAccess {
     pub slot: U256,
     /// The value read (`Load`) or the new value written (`Store`).
     pub value: U256,
+    /// The frame that ran it: its index in [`Trace::calls`] (`u32::MAX` outside any).
+    pub frame: u32,
 }
 
 /// How a frame was entered.
@@ -163,6 +165,12 @@ pub struct CallRecord {
     /// The instruction that made the call: the code that ran it and its pc; `None` for
     /// the transaction's own call.
     pub site: Option<(Address, u32)>,
+    /// The frame that made the call: its index in [`Trace::calls`]; `None` for the
+    /// transaction's own call.
+    pub parent: Option<u32>,
+    /// Whether the frame ended without reverting (set when it ends; a frame still running
+    /// when the trace was read, or halted, counts as not).
+    pub succeeded: bool,
 }
 
 /// One `SELFDESTRUCT` that ran.

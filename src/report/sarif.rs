@@ -194,6 +194,12 @@ impl Rule {
                 short: "A contract delegate-called an address an untrusted sender chose",
                 full: "A DELEGATECALL went to an address an untrusted sender passed in its calldata: the attacker's code would run with the contract's storage and balance.",
             },
+            Detector::Reentrancy => Rule {
+                id: "harvey/reentrancy",
+                name: "Reentrancy",
+                short: "A contract was re-entered before it updated its state",
+                full: "A contract called out, an untrusted account called back into it before the call returned, and the outer call then wrote a storage slot the re-entered call had read: the re-entered call ran on state about to change (the DAO's withdraw).",
+            },
             Detector::LockedEther => Rule {
                 id: "harvey/locked-ether",
                 name: "LockedEther",

@@ -288,3 +288,87 @@ fn check_negative(outcome: &Outcome, owner_fuzzed: bool) {
         }
     }
 }
+
+#[test]
+fn a_reentrancy_by_the_attacker_contract_is_reported_at_the_call_out() {
+    let only: DetectorSet = "reentrancy".parse().unwrap();
+    let outcome = fuzzing(funded("ReentrantBank", U256::ZERO))
+        .detectors(only)
+        .run()
+        .unwrap();
+    assert_eq!(
+        findings(&outcome),
+        [(
+            Detector::Reentrancy,
+            "ReentrantBank".into(),
+            line("Reentrancy.sol", 16)
+        )],
+        "{}",
+        harvey::report::summary(&outcome)
+    );
+    let failure = outcome.failure().unwrap();
+    let names: Vec<&str> = failure.calls.iter().map(|c| c.function_name()).collect();
+    // Someone else's deposit pays the second withdrawal.
+    assert_eq!(names, ["deposit", "deposit", "withdraw"]);
+    let withdrawal = &failure.calls[2];
+    assert_eq!(withdrawal.sender, harvey::chain::ATTACKER_CONTRACT);
+    assert!(failure.calls.iter().any(|c| c.sender != withdrawal.sender));
+    // Every detector on, and a trusted depositor: the double payment takes the depositor's
+    // ether, an ether leak too. (Among attackers only, what one attacker took another had
+    // put in.)
+    let outcome = campaign_on(repo())
+        .setup(|chain| {
+            let at = funded("ReentrantBank", U256::ZERO)(chain)?;
+            chain.fuzz(at);
+            chain.trust(chain.senders()[0]);
+            Ok(())
+        })
+        .seed(1)
+        .runs(20_000)
+        .fail_fast(false)
+        .run()
+        .unwrap();
+    let found: Vec<Detector> = findings(&outcome).into_iter().map(|f| f.0).collect();
+    assert!(
+        found.contains(&Detector::Reentrancy) && found.contains(&Detector::EtherLeak),
+        "{found:?}"
+    );
+    let outcome = fuzzing(funded("CheckedBank", U256::ZERO)).run().unwrap();
+    assert!(outcome.passed(), "{}", harvey::report::summary(&outcome));
+}
+
+#[test]
+fn the_attacker_contracts_code_is_its_source_compiled() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let source = std::fs::read_to_string(repo().join("src/chain/Attacker.sol")).unwrap();
+    let input = serde_json::json!({
+        "language": "Solidity",
+        "sources": { "Attacker.sol": { "content": source } },
+        "settings": {
+            "optimizer": { "enabled": true, "runs": 200 },
+            "metadata": { "appendCBOR": false },
+            "outputSelection": { "*": { "*": ["evm.deployedBytecode.object"] } }
+        }
+    });
+    let mut solc = Command::new(support::shim())
+        .arg("--standard-json")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    solc.stdin
+        .take()
+        .unwrap()
+        .write_all(input.to_string().as_bytes())
+        .unwrap();
+    let output = solc.wait_with_output().unwrap();
+    let compiled: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let code = &compiled["contracts"]["Attacker.sol"]["HarveyAttacker"]["evm"]["deployedBytecode"]
+        ["object"];
+    assert_eq!(
+        code.as_str(),
+        Some(harvey::chain::ATTACKER_RUNTIME),
+        "{compiled}"
+    );
+}

@@ -164,3 +164,19 @@ fn the_piggy_bank_takes_ether_and_has_no_way_to_give_it_back() {
     assert!(send(&mut chain, saver, at, "takeBack()", &[], U256::ZERO).is_success());
     assert_eq!(chain.balance(saver), before + ether(1));
 }
+
+#[test]
+fn the_attacker_contract_withdraws_twice_from_the_reentrant_bank_and_once_from_the_checked_one() {
+    use harvey::chain::ATTACKER_CONTRACT;
+    for (name, paid) in [("ReentrantBank", 2), ("CheckedBank", 1)] {
+        let (mut chain, at, user) = funded(name, U256::ZERO);
+        assert!(send(&mut chain, user, at, "deposit()", &[], ether(1)).is_success());
+        let attacker = ATTACKER_CONTRACT;
+        assert!(send(&mut chain, attacker, at, "deposit()", &[], ether(1)).is_success());
+        let before = chain.balance(attacker);
+        let out = send(&mut chain, attacker, at, "withdraw()", &[], U256::ZERO);
+        assert!(out.is_success(), "{name}: {out:?}");
+        assert_eq!(chain.balance(attacker), before + ether(paid), "{name}");
+        assert_eq!(chain.balance(at), ether(2 - paid), "{name}");
+    }
+}

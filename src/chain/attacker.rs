@@ -1,0 +1,67 @@
+//! The attacker contract: the code of the last default sender ([`SENDERS`]`[2]`), so that
+//! one of the fuzzed attackers calls back. Before each transaction that sender sends, the
+//! chain arms it to re-enter the transaction's target with the transaction's own calldata,
+//! once, when the target calls or pays it (`withdraw` re-entered from the ether it sends);
+//! after the transaction it is disarmed. Unarmed, it accepts ether and answers token
+//! callbacks (`onERC721Received`, `onERC1155Received`, ...) with their own selector, as a
+//! receiving contract must. Its source is `Attacker.sol` beside this file.
+
+use alloy_primitives::{Address, Bytes, U256, hex, keccak256};
+use once_cell::sync::Lazy;
+
+use super::SENDERS;
+
+/// The sender whose account holds the attacker contract.
+pub const ATTACKER_CONTRACT: Address = SENDERS[2];
+
+/// The runtime code of `Attacker.sol`'s `HarveyAttacker`, compiled by solc 0.8.28 with the
+/// optimizer at 200 runs and no metadata (a test compiles the source again and compares).
+pub const ATTACKER_RUNTIME: &str = "6080604052366100135761001161007a565b005b5f36606061001f61007a565b5f600483101561002f575f610045565b61003c60045f8587610109565b61004591610130565b604080516001600160e01b03198316602082015291925001604051602081830303815290604052915050915050805190602001f35b61c3505a108061008a5750600154155b1561009157565b6001805f8282546100a29190610168565b90915550505f80546040516001600160a01b03909116906100c59060029061018d565b5f604051808303815f865af19150503d805f81146100fe576040519150601f19603f3d011682016040523d82523d5f602084013e610103565b606091505b50505050565b5f5f85851115610117575f5ffd5b83861115610123575f5ffd5b5050820193919092039150565b80356001600160e01b03198116906004841015610161576001600160e01b0319600485900360031b81901b82161691505b5092915050565b8181038181111561018757634e487b7160e01b5f52601160045260245ffd5b92915050565b5f5f83545f8160011c905060018216806101a857607f821691505b6020821081036101c657634e487b7160e01b5f52602260045260245ffd5b8080156101da57600181146101ef5761021d565b60ff198416875282151583028701945061021d565b5f888152602090205f5b84811015610215578154898201526001909101906020016101f9565b505082870194505b5092969550505050505056";
+
+/// [`ATTACKER_RUNTIME`] as bytes, decoded once.
+pub(super) static CODE: Lazy<Bytes> = Lazy::new(|| {
+    // A constant the test above keeps valid hex: decoding it cannot fail.
+    Bytes::from(hex::decode(ATTACKER_RUNTIME).unwrap_or_default())
+});
+
+/// Storage slot of the target to re-enter.
+const TARGET_SLOT: u64 = 0;
+/// Storage slot of the re-entries left.
+const REENTRIES_SLOT: u64 = 1;
+/// Storage slot of the calldata to re-enter with (a Solidity `bytes`).
+const PAYLOAD_SLOT: u64 = 2;
+
+/// The storage writes that arm the attacker to re-enter `target` once with `calldata`:
+/// the target, one re-entry, and `calldata` laid out as Solidity stores `bytes` (short:
+/// data and twice the length in one slot; long: twice the length plus one, the data from
+/// the slot's hash on).
+pub(super) fn arming(target: Address, calldata: &[u8]) -> Vec<(U256, U256)> {
+    let mut writes = vec![
+        (
+            U256::from(TARGET_SLOT),
+            U256::from_be_slice(target.as_slice()),
+        ),
+        (U256::from(REENTRIES_SLOT), U256::ONE),
+    ];
+    let length = calldata.len();
+    if length < 32 {
+        let mut word = [0u8; 32];
+        word[..length].copy_from_slice(calldata);
+        word[31] = (length * 2) as u8;
+        writes.push((U256::from(PAYLOAD_SLOT), U256::from_be_bytes(word)));
+    } else {
+        writes.push((U256::from(PAYLOAD_SLOT), U256::from(length * 2 + 1)));
+        let start = U256::from_be_bytes(keccak256(U256::from(PAYLOAD_SLOT).to_be_bytes::<32>()).0);
+        for (i, chunk) in calldata.chunks(32).enumerate() {
+            let mut word = [0u8; 32];
+            word[..chunk.len()].copy_from_slice(chunk);
+            writes.push((start + U256::from(i), U256::from_be_bytes(word)));
+        }
+    }
+    writes
+}
+
+/// The storage write that disarms the attacker: no re-entry left.
+pub(super) fn disarming() -> (U256, U256) {
+    (U256::from(REENTRIES_SLOT), U256::ZERO)
+}
