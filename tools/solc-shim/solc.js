@@ -52,5 +52,9 @@ function findImports(importPath) {
 }
 
 const input = fs.readFileSync(0, 'utf8');
-process.stdout.write(solc.compile(input, { import: findImports }));
+// solcjs before 0.5 takes standard JSON through `compileStandardWrapper` (its `compile` is
+// the legacy interface); later ones through `compile` with an import callback.
+const legacy = /^0\.[1-4]\./.test(solc.version()) && typeof solc.compileStandardWrapper === 'function';
+const output = legacy ? solc.compileStandardWrapper(input, findImports) : solc.compile(input, { import: findImports });
+process.stdout.write(typeof output === 'string' ? output : JSON.stringify(output));
 process.stdout.write('\n');
