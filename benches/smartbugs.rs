@@ -139,24 +139,25 @@ fn project(scratch: &Path, dataset: &Path, file: &Labelled) -> std::io::Result<P
     Ok(root)
 }
 
-/// A value of `ty` to deploy with: zero, empty, or the deployer's address.
-fn zero(ty: &DynSolType, deployer: Address) -> Option<DynSolValue> {
+/// A value of `ty` to deploy with: zero, empty, or `address` (the contract deployed last,
+/// else the deployer: the labelled files often pass a `Log` contract they declare).
+fn zero(ty: &DynSolType, address: Address) -> Option<DynSolValue> {
     Some(match ty {
         DynSolType::Bool => DynSolValue::Bool(false),
         DynSolType::Int(bits) => DynSolValue::Int(I256::ZERO, *bits),
         DynSolType::Uint(bits) => DynSolValue::Uint(U256::ZERO, *bits),
-        DynSolType::Address => DynSolValue::Address(deployer),
+        DynSolType::Address => DynSolValue::Address(address),
         DynSolType::FixedBytes(size) => DynSolValue::FixedBytes(B256::ZERO, *size),
         DynSolType::Bytes => DynSolValue::Bytes(Vec::new()),
         DynSolType::String => DynSolValue::String(String::new()),
         DynSolType::Array(_) => DynSolValue::Array(Vec::new()),
         DynSolType::FixedArray(inner, n) => {
-            DynSolValue::FixedArray(vec![zero(inner, deployer)?; *n])
+            DynSolValue::FixedArray(vec![zero(inner, address)?; *n])
         }
         DynSolType::Tuple(inner) => DynSolValue::Tuple(
             inner
                 .iter()
-                .map(|t| zero(t, deployer))
+                .map(|t| zero(t, address))
                 .collect::<Option<Vec<_>>>()?,
         ),
         _ => return None,
@@ -165,7 +166,7 @@ fn zero(ty: &DynSolType, deployer: Address) -> Option<DynSolValue> {
 
 /// Deploys every contract of `file_name` with creation code, funds each, and fuzzes them.
 fn deploy_all(chain: &mut Chain, file_name: &str) -> harvey::Result<()> {
-    let artifacts: Vec<_> = chain
+    let mut artifacts: Vec<_> = chain
         .artifacts()
         .contracts()
         .filter(|a| {
@@ -174,7 +175,14 @@ fn deploy_all(chain: &mut Chain, file_name: &str) -> harvey::Result<()> {
         })
         .cloned()
         .collect();
-    let deployer = chain.deployer();
+    // Contracts that take addresses last, so that they get one deployed before them.
+    let addresses = |a: &harvey::project::ContractArtifact| {
+        a.abi
+            .constructor()
+            .map_or(0, |c| c.inputs.iter().filter(|p| p.ty == "address").count())
+    };
+    artifacts.sort_by_key(|a| addresses(a));
+    let mut last = chain.deployer();
     let mut deployed = 0;
     for artifact in artifacts {
         let constructor = artifact.abi.constructor();
@@ -185,7 +193,7 @@ fn deploy_all(chain: &mut Chain, file_name: &str) -> harvey::Result<()> {
                     .map(|p| {
                         DynSolType::parse(&p.selector_type())
                             .ok()
-                            .and_then(|t| zero(&t, deployer))
+                            .and_then(|t| zero(&t, last))
                     })
                     .collect()
             })
@@ -204,6 +212,7 @@ fn deploy_all(chain: &mut Chain, file_name: &str) -> harvey::Result<()> {
         let Ok(at) = chain.deploy_with(&artifact.name, &args[..], options) else {
             continue;
         };
+        last = at;
         let balance = chain.balance(at);
         chain.set_balance(at, balance + U256::from(10u64.pow(19)));
         chain.fuzz(at);
