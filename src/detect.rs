@@ -38,12 +38,13 @@
 
 use alloy_primitives::{Address, U256};
 
-use crate::chain::{Chain, Tx};
+use crate::chain::{ATTACKER_CONTRACT, Chain, Tx};
 use crate::config::{Detector, DetectorSet};
 use crate::hash::FastMap;
 use crate::observe::{CallKind, CallRecord, SelfDestruct, StorageAccess, StorageOp, Trace};
 use crate::oracle::place_of;
 use crate::outcome::{Place, Violation};
+use crate::report;
 
 /// Address-shaped words remembered from attackers' calldata per sequence, at most: an
 /// attacker that passes more in one sequence has chosen enough targets.
@@ -179,8 +180,10 @@ impl Detectors {
             detector: Detector::EtherLeak,
             place: site_place(chain, site, payer),
             explanation: format!(
-                "{payer} paid {payee}, an untrusted sender no trusted account named: the \
-                 attackers now hold {} wei more than they had after setup",
+                "{} paid {}, an untrusted sender no trusted account named: the attackers now \
+                 hold {} wei more than they had after setup",
+                who(chain, payer),
+                who(chain, payee),
                 now - before
             ),
         })
@@ -201,9 +204,11 @@ impl Detectors {
             detector: Detector::UnsafeDelegatecall,
             place: site_place(chain, call.site, call.target),
             explanation: format!(
-                "{} delegate-called {}, an address {sender} (untrusted) passed in its \
-                 calldata: code there would run with {}'s storage and balance",
-                call.target, call.code, call.target
+                "{contract} delegate-called {}, an address {} (untrusted) passed in its \
+                 calldata: code there would run with {contract}'s storage and balance",
+                who(chain, call.code),
+                who(chain, sender),
+                contract = who(chain, call.target),
             ),
         })
     }
@@ -222,9 +227,11 @@ impl Detectors {
         Some(Violation::Vulnerability {
             detector: Detector::LockedEther,
             explanation: format!(
-                "{} ({}) accepted {} wei from {}, and its code has no instruction that can \
-                 send ether out: what it holds is locked for good",
-                place.contract, tx.to, tx.value, tx.sender
+                "{} accepted {} wei from {}, and its code has no instruction that can send \
+                 ether out: what it holds is locked for good",
+                who(chain, tx.to),
+                tx.value,
+                who(chain, tx.sender)
             ),
             place,
         })
@@ -238,8 +245,11 @@ fn selfdestruct(chain: &Chain, moves: &Moves, sender: Address) -> Option<Violati
         detector: Detector::UnprotectedSelfdestruct,
         place: site_place(chain, destruct.site, destruct.contract),
         explanation: format!(
-            "{sender} (untrusted) made {} self-destruct, sending its {} wei to {}",
-            destruct.contract, destruct.value, destruct.beneficiary
+            "{} (untrusted) made {} self-destruct, sending its {} wei to {}",
+            who(chain, sender),
+            who(chain, destruct.contract),
+            destruct.value,
+            who(chain, destruct.beneficiary)
         ),
     })
 }
@@ -329,18 +339,22 @@ impl StaleReentry {
 
     /// The finding, placed at the call out of the outer frame.
     fn violation(&self, chain: &Chain) -> Violation {
+        let contract = who(chain, self.contract);
+        let attacker = who(chain, self.attacker);
+        let reentered = if self.call_out.target == self.attacker {
+            format!("{contract} called {attacker} (untrusted), which called back into it")
+        } else {
+            let callee = who(chain, self.call_out.target);
+            format!("{contract} called {callee}, and {attacker} (untrusted) called back into it")
+        };
         Violation::Vulnerability {
             detector: Detector::Reentrancy,
             place: site_place(chain, self.call_out.site, self.contract),
             explanation: format!(
-                "{contract} called {callee}, and {attacker} (untrusted) called back into \
-                 {contract} before that call returned; the re-entered call read slot {slot:#x}, \
-                 which {contract} wrote after the call: the re-entered call ran on state about \
-                 to change",
-                contract = self.contract,
-                callee = self.call_out.target,
-                attacker = self.attacker,
-                slot = self.slot,
+                "{reentered} before that call returned; the re-entered call read slot \
+                 {:#x}, which the outer call wrote after: the re-entered call ran on state \
+                 about to change",
+                self.slot
             ),
         }
     }
@@ -373,6 +387,15 @@ impl Moves {
             destructs: trace.selfdestructs().to_vec(),
         }
     }
+}
+
+/// An account as an explanation names it: `Vault@0xC588…9611`, `0x10000`, or the attacker
+/// contract as such.
+fn who(chain: &Chain, account: Address) -> String {
+    if account == ATTACKER_CONTRACT {
+        return format!("the attacker contract {}", report::short_address(account));
+    }
+    report::account(account, &chain.labels())
 }
 
 /// The place of the instruction at `site`, or of `fallback`'s code when none was recorded.

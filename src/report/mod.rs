@@ -9,6 +9,9 @@ mod sarif;
 
 pub use render::{failure_report, failures_report, summary};
 pub(crate) use sarif::{TestSite, sarif_results};
+// The detectors name accounts as reports do.
+#[cfg(not(feature = "internals"))]
+pub(crate) use render::{account, short_address};
 internal! { use render::progress_line; }
 #[cfg(feature = "internals")]
 #[doc(hidden)]
