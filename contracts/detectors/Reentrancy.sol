@@ -36,3 +36,22 @@ contract CheckedBank {
         require(ok, "payment failed");
     }
 }
+
+/// Planted bug (reentrancy with an argument): `withdraw(amount)` pays before it deducts, so
+/// the attacker contract, re-entering with the same 36 bytes of calldata, is paid twice.
+contract ReentrantPartialBank {
+    mapping(address => uint256) public balances;
+
+    function deposit() external payable {
+        balances[msg.sender] += msg.value;
+    }
+
+    function withdraw(uint256 amount) external {
+        require(amount <= balances[msg.sender], "more than deposited");
+        (bool ok,) = msg.sender.call{value: amount}("");
+        require(ok, "payment failed");
+        unchecked {
+            balances[msg.sender] -= amount;
+        }
+    }
+}

@@ -335,6 +335,18 @@ fn a_reentrancy_by_the_attacker_contract_is_reported_at_the_call_out() {
     );
     let outcome = fuzzing(funded("CheckedBank", U256::ZERO)).run().unwrap();
     assert!(outcome.passed(), "{}", harvey::report::summary(&outcome));
+    // Re-entered with an argument (36 bytes of calldata).
+    let only: DetectorSet = "reentrancy".parse().unwrap();
+    let outcome = fuzzing(funded("ReentrantPartialBank", U256::ZERO))
+        .detectors(only)
+        .run()
+        .unwrap();
+    let found = findings(&outcome);
+    assert_eq!(found.len(), 1, "{}", harvey::report::summary(&outcome));
+    assert_eq!(
+        (found[0].0, found[0].2.clone()),
+        (Detector::Reentrancy, line("Reentrancy.sol", 51))
+    );
 }
 
 #[test]

@@ -180,3 +180,36 @@ fn the_attacker_contract_withdraws_twice_from_the_reentrant_bank_and_once_from_t
         assert_eq!(chain.balance(at), ether(2 - paid), "{name}");
     }
 }
+
+#[test]
+fn the_attacker_contract_re_enters_with_the_calldata_of_its_transaction_arguments_included() {
+    use harvey::chain::ATTACKER_CONTRACT;
+    let (mut chain, at, user) = funded("ReentrantPartialBank", U256::ZERO);
+    assert!(send(&mut chain, user, at, "deposit()", &[], ether(1)).is_success());
+    assert!(
+        send(
+            &mut chain,
+            ATTACKER_CONTRACT,
+            at,
+            "deposit()",
+            &[],
+            ether(1)
+        )
+        .is_success()
+    );
+    let before = chain.balance(ATTACKER_CONTRACT);
+    // 36 bytes of calldata: stored the long way, read back whole by the re-entry.
+    let amount = [DynSolValue::Uint(ether(1), 256)];
+    let out = send(
+        &mut chain,
+        ATTACKER_CONTRACT,
+        at,
+        "withdraw(uint256)",
+        &amount,
+        U256::ZERO,
+    );
+    assert!(out.is_success(), "{out:?}");
+    assert_eq!(chain.balance(ATTACKER_CONTRACT), before + ether(2));
+    // Disarmed after its transaction: no re-entry left for a later payer.
+    assert_eq!(chain.storage(ATTACKER_CONTRACT, U256::from(1)), U256::ZERO);
+}
