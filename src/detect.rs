@@ -29,6 +29,10 @@
 //!   from a CALL with more than 2,300 gas and an amount read from storage that is written
 //!   after; MuFuzz from such a call in a function called repeatedly; we report only a
 //!   re-entry that happened.
+//! - **unhandled exception**: an inner call fails and its caller goes on without a JUMPI
+//!   on its status (followed through copies, moves and arithmetic by the observer) and
+//!   without storing or returning it, in a successful transaction (ConFuzzius's
+//!   definition; MuFuzz's asks the same of every call of a chain of calls).
 //! - **locked ether**: a contract accepts ether in a successful transaction, and its code
 //!   has no instruction that can send ether (CALL, CALLCODE, DELEGATECALL, CREATE,
 //!   CREATE2, SELFDESTRUCT; PUSH data skipped): ConFuzzius's definition.
@@ -103,6 +107,12 @@ impl Detectors {
         let trace = chain.last_trace();
         let moves = Moves::of(trace);
         let stale = StaleReentry::find(trace, |account| self.is_attacker(account));
+        // The attacker contract's own calls back are not the contracts' under test.
+        let unchecked = trace
+            .unchecked_calls()
+            .iter()
+            .filter_map(|&index| trace.calls().get(index as usize).copied())
+            .find(|call| call.site.is_some_and(|(code, _)| !self.is_attacker(code)));
         let chain = &*chain;
         let mut found = Vec::new();
         if self.set.contains(Detector::EtherLeak) {
@@ -119,6 +129,9 @@ impl Detectors {
         }
         if let Some(stale) = stale.filter(|_| self.set.contains(Detector::Reentrancy)) {
             found.push(stale.violation(chain));
+        }
+        if let Some(call) = unchecked.filter(|_| self.set.contains(Detector::UnhandledException)) {
+            found.push(unhandled(chain, &call));
         }
         found
     }
@@ -252,6 +265,26 @@ fn selfdestruct(chain: &Chain, moves: &Moves, sender: Address) -> Option<Violati
             who(chain, destruct.beneficiary)
         ),
     })
+}
+
+/// A call that failed without its caller noticing.
+fn unhandled(chain: &Chain, call: &CallRecord) -> Violation {
+    let (caller, callee) = match call.kind {
+        // The callee's code ran for the caller's account.
+        CallKind::DelegateCall | CallKind::CallCode => (call.target, call.code),
+        _ => (call.caller, call.target),
+    };
+    Violation::Vulnerability {
+        detector: Detector::UnhandledException,
+        place: site_place(chain, call.site, caller),
+        explanation: format!(
+            "{}'s call to {} (value {} wei) failed, and it went on without branching on the \
+             call's status: the failure went unnoticed",
+            who(chain, caller),
+            who(chain, callee),
+            call.value
+        ),
+    }
 }
 
 /// A re-entry that read state its outer call changed after it: the outer frame, the call

@@ -22,6 +22,9 @@ pub enum Detector {
     /// A contract called out, an attacker called back into it before the call returned,
     /// and the outer call then wrote a slot the re-entered call had read.
     Reentrancy,
+    /// An inner call failed and its caller went on without branching on its status
+    /// (nor storing or returning it): the failure went unnoticed (SWC-104).
+    UnhandledException,
     /// A contract accepted ether in a successful transaction, and its code has no
     /// instruction that could ever send ether out (`CALL`, `CALLCODE`, `DELEGATECALL`,
     /// `CREATE`, `CREATE2`, `SELFDESTRUCT`).
@@ -31,11 +34,12 @@ pub enum Detector {
 impl Detector {
     /// Every detector, with the short name settings use (`detectors = ["ether-leak"]`,
     /// `HARVEY_DETECTORS=ether-leak,selfdestruct`).
-    pub const ALL: [(Detector, &'static str); 5] = [
+    pub const ALL: [(Detector, &'static str); 6] = [
         (Detector::EtherLeak, "ether-leak"),
         (Detector::UnprotectedSelfdestruct, "selfdestruct"),
         (Detector::UnsafeDelegatecall, "delegatecall"),
         (Detector::Reentrancy, "reentrancy"),
+        (Detector::UnhandledException, "unhandled-exception"),
         (Detector::LockedEther, "locked-ether"),
     ];
 
@@ -54,6 +58,7 @@ impl Detector {
             Detector::UnprotectedSelfdestruct => "unprotected selfdestruct",
             Detector::UnsafeDelegatecall => "unsafe delegatecall",
             Detector::Reentrancy => "reentrancy",
+            Detector::UnhandledException => "unhandled exception",
             Detector::LockedEther => "locked ether",
         }
     }

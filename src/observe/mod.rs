@@ -29,7 +29,10 @@
 //! cost metric, as if a branch tested it there. Notes that a `SUB` or a lone `ISZERO`
 //! started are not: those opcodes are mostly arithmetic and boolean clean-up.
 
+mod status;
 mod trace;
+
+use status::{StatusWatch, Verdict};
 
 pub use trace::{
     CallKind, CallRecord, CmpOp, Comparison, Edge, LogSite, MAX_LOG_SITES, MAX_PATH,
@@ -81,6 +84,8 @@ pub struct Observer {
     call_site: Option<(Address, u32)>,
     /// The frames running, innermost last: their indices in `trace.calls`.
     frames: Vec<u32>,
+    /// The status of the last call that failed, followed in its caller (`status`).
+    status: Option<StatusWatch>,
 }
 
 /// The last [`RECENT_JUMPS`] JUMP pcs of one frame, in a ring.
@@ -147,6 +152,7 @@ impl Observer {
         self.outer_jumps.clear();
         self.call_site = None;
         self.frames.clear();
+        self.status = None;
     }
 
     /// Turns recording of [`Trace::path`] on or off (off by default: it costs a push per
@@ -187,11 +193,28 @@ impl Observer {
         self.outer_jumps.push(std::mem::take(&mut self.jumps));
     }
 
-    /// The innermost running frame ended, `succeeded` or not: its caller runs again.
-    fn end_frame(&mut self, succeeded: bool) {
-        if let Some(index) = self.frames.pop() {
-            if let Some(record) = self.trace.calls.get_mut(index as usize) {
-                record.succeeded = succeeded;
+    /// The innermost running frame ended, `succeeded` or not: its caller runs again. Returns
+    /// the frame's index in `trace.calls`.
+    fn end_frame(&mut self, succeeded: bool) -> Option<u32> {
+        let index = self.frames.pop()?;
+        if let Some(record) = self.trace.calls.get_mut(index as usize) {
+            record.succeeded = succeeded;
+        }
+        Some(index)
+    }
+
+    /// Follows the failed call's status one instruction further (see `status`).
+    #[inline]
+    fn watch_status(&mut self, op: u8, len: usize, depth: usize) {
+        let Some(watch) = &mut self.status else {
+            return;
+        };
+        match watch.step(op, len, depth) {
+            Verdict::Pending => {}
+            Verdict::Checked => self.status = None,
+            Verdict::Unchecked => {
+                self.trace.unchecked_calls.push(watch.record);
+                self.status = None;
             }
         }
     }
@@ -477,6 +500,9 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
         let op = interp.bytecode.opcode();
         // pcs fit in u32: code is at most 24 KiB (48 KiB initcode).
         let pc = interp.bytecode.pc() as u32;
+        if self.status.is_some() {
+            self.watch_status(op, interp.stack.len(), context.journal_ref().depth());
+        }
         if self.record_path {
             self.on_path(pc, context.journal_ref().depth());
         }
@@ -580,7 +606,13 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
         // A note left by the callee must not be linked to the caller's stack.
         self.pending = None;
         self.leave_frame();
-        self.end_frame(outcome.result.result.is_ok());
+        let succeeded = outcome.result.result.is_ok();
+        let ended = self.end_frame(succeeded);
+        // An inner call that failed: follow its status in the caller. (A status still
+        // followed from an earlier call is given up on, counted as checked.)
+        if let Some(index) = ended.filter(|_| !succeeded && !self.frames.is_empty()) {
+            self.status = Some(StatusWatch::new(index));
+        }
     }
 
     fn create(&mut self, context: &mut CTX, inputs: &mut CreateInputs) -> Option<CreateOutcome> {

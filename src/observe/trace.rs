@@ -251,6 +251,7 @@ pub struct Trace {
     pub(super) blocks: Vec<(Address, u32)>,
     pub(super) reverts: Vec<RevertSite>,
     pub(super) logs: Vec<LogSite>,
+    pub(super) unchecked_calls: Vec<u32>,
 }
 
 impl Trace {
@@ -288,6 +289,12 @@ impl Trace {
     /// Every call and creation, in the order they started (the transaction's own first).
     pub fn calls(&self) -> &[CallRecord] {
         &self.calls
+    }
+
+    /// The inner calls that failed and whose status the caller never branched on, stored
+    /// or returned (their indices in [`Trace::calls`]): unhandled exceptions.
+    pub fn unchecked_calls(&self) -> &[u32] {
+        &self.unchecked_calls
     }
 
     /// Every selfdestruct, in order.
@@ -339,6 +346,7 @@ impl Trace {
         self.blocks.clear();
         self.reverts.clear();
         self.logs.clear();
+        self.unchecked_calls.clear();
     }
 
     /// Appends a storage access, for tests of trace consumers elsewhere in the crate.

@@ -200,6 +200,12 @@ impl Rule {
                 short: "A contract was re-entered before it updated its state",
                 full: "A contract called out, an untrusted account called back into it before the call returned, and the outer call then wrote a storage slot the re-entered call had read: the re-entered call ran on state about to change (the DAO's withdraw).",
             },
+            Detector::UnhandledException => Rule {
+                id: "harvey/unhandled-exception",
+                name: "UnhandledException",
+                short: "A failed call went unnoticed",
+                full: "An inner call (a send, a low-level call) failed and the calling contract went on without branching on its status, storing or returning it: it acts as if the call had worked (SWC-104).",
+            },
             Detector::LockedEther => Rule {
                 id: "harvey/locked-ether",
                 name: "LockedEther",

@@ -384,3 +384,31 @@ fn the_attacker_contracts_code_is_its_source_compiled() {
         "{compiled}"
     );
 }
+
+#[test]
+fn a_refused_send_whose_status_is_ignored_is_an_unhandled_exception() {
+    let only: DetectorSet = "unhandled-exception".parse().unwrap();
+    let outcome = fuzzing(funded("UncheckedPayout", U256::ZERO))
+        .detectors(only.clone())
+        .run()
+        .unwrap();
+    assert_eq!(
+        findings(&outcome),
+        [(
+            Detector::UnhandledException,
+            "UncheckedPayout".into(),
+            line("UnhandledException.sol", 17)
+        )],
+        "{}",
+        harvey::report::summary(&outcome)
+    );
+    let failure = outcome.failure().unwrap();
+    let last = failure.calls.last().unwrap();
+    assert_eq!(last.function_name(), "payOut");
+    assert_eq!(last.sender, harvey::chain::ATTACKER_CONTRACT);
+    let outcome = fuzzing(funded("CheckedPayout", U256::ZERO))
+        .detectors(only)
+        .run()
+        .unwrap();
+    assert!(outcome.passed(), "{}", harvey::report::summary(&outcome));
+}

@@ -47,8 +47,9 @@ fn anyone_withdraws_from_the_leaky_vault_and_no_one_from_the_safe_one() {
 
 #[test]
 fn wrapped_ether_handed_to_another_sender_is_withdrawn_by_it() {
-    let (mut chain, at, a) = funded("WrappedEther", U256::ZERO);
-    let b = chain.senders()[2];
+    let (mut chain, at, b) = funded("WrappedEther", U256::ZERO);
+    // Two accounts (the third sender, the attacker contract, refuses `transfer`s).
+    let a = chain.senders()[0];
     assert!(send(&mut chain, a, at, "deposit()", &[], U256::from(500)).is_success());
     let to_b = [DynSolValue::Address(b), uint(500)];
     assert!(
@@ -212,4 +213,39 @@ fn the_attacker_contract_re_enters_with_the_calldata_of_its_transaction_argument
     assert_eq!(chain.balance(ATTACKER_CONTRACT), before + ether(2));
     // Disarmed after its transaction: no re-entry left for a later payer.
     assert_eq!(chain.storage(ATTACKER_CONTRACT, U256::from(1)), U256::ZERO);
+}
+
+#[test]
+fn a_refused_send_leaves_the_attacker_contract_unpaid_yet_marked_paid_unless_checked() {
+    use harvey::chain::ATTACKER_CONTRACT;
+    for (name, pays_out) in [("UncheckedPayout", true), ("CheckedPayout", false)] {
+        let (mut chain, at, _) = funded(name, U256::ZERO);
+        let deposit = send(
+            &mut chain,
+            ATTACKER_CONTRACT,
+            at,
+            "deposit()",
+            &[],
+            ether(1),
+        );
+        assert!(deposit.is_success());
+        let before = chain.balance(ATTACKER_CONTRACT);
+        let out = send(
+            &mut chain,
+            ATTACKER_CONTRACT,
+            at,
+            "payOut()",
+            &[],
+            U256::ZERO,
+        );
+        assert_eq!(out.is_success(), pays_out, "{name}: {out:?}");
+        // The stipend payment was refused either way: nothing reached the payee.
+        assert_eq!(chain.balance(ATTACKER_CONTRACT), before, "{name}");
+        assert_eq!(chain.balance(at), ether(1), "{name}");
+        let owed: U256 = chain
+            .view(at, "owed(address)", (ATTACKER_CONTRACT,))
+            .unwrap();
+        let expected = if pays_out { U256::ZERO } else { ether(1) };
+        assert_eq!(owed, expected, "{name}");
+    }
 }
