@@ -14,12 +14,13 @@
 //! `tools/solc-shim/solc-at`).
 //!
 //! Per file: every contract of the file with creation code is deployed by the deployer
-//! (constructor arguments zero, empty, or the deployer's address; a payable constructor gets
-//! 1 ether), each deployed contract is given 10 ether more, and one campaign fuzzes them all
-//! (one worker, seed 1, default depth and detectors, every distinct violation kept). A
-//! finding counts for the category its detector reports: reentrancy for `reentrancy`;
-//! ether leak, unprotected selfdestruct, unsafe delegatecall and arbitrary storage write
-//! for `access_control`. A labelled category with a finding of it in the file is a true
+//! (constructor arguments zero or empty, addresses the contract deployed before or the
+//! deployer; a payable constructor gets 1 ether), each deployed contract is given 10 ether
+//! more, and one campaign fuzzes them all (one worker, seed 1, default depth and
+//! detectors, every distinct violation kept). A finding counts for the category its
+//! detector reports: reentrancy for `reentrancy`; unhandled exception for
+//! `unchecked_low_level_calls`; ether leak, unprotected selfdestruct, unsafe delegatecall
+//! and arbitrary storage write for `access_control`. A labelled category with a finding of it in the file is a true
 //! positive, without one a false negative; a finding of a category the file is not
 //! labelled with is a false positive (SmartBugs labels are per file and category; the
 //! line is not compared, since a fuzzer reports where the damage happens, not always the
@@ -99,6 +100,7 @@ fn category(violation: &Violation) -> Option<&'static str> {
     match violation {
         Violation::Vulnerability { detector, .. } => match detector {
             Detector::Reentrancy => Some("reentrancy"),
+            Detector::UnhandledException => Some("unchecked_low_level_calls"),
             Detector::EtherLeak
             | Detector::UnprotectedSelfdestruct
             | Detector::UnsafeDelegatecall => Some("access_control"),
