@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::Invalid;
+use crate::{Invalid, parse};
 
 /// One vulnerability detector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -147,19 +147,14 @@ impl std::str::FromStr for DetectorSet {
     /// Comma-separated detector names (`"ether-leak,selfdestruct"`, see
     /// [`Detector::ALL`]), `"all"`, or `"none"`, in any case.
     fn from_str(text: &str) -> Result<DetectorSet, Invalid> {
-        let mut detectors = Vec::new();
-        for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            match name.to_ascii_lowercase().as_str() {
-                "none" => {}
-                "all" => detectors.extend(DetectorSet::all().detectors),
-                _ => detectors.push(Detector::from_name(name).ok_or_else(|| {
-                    Invalid::new(format!(
-                        "`{name}` is not a detector: use {}",
-                        detector_names()
-                    ))
-                })?),
-            }
-        }
+        let detectors = parse::names(text, &DetectorSet::all().detectors, |name| {
+            Detector::from_name(name).ok_or_else(|| {
+                Invalid::new(format!(
+                    "`{name}` is not a detector: use {}",
+                    detector_names()
+                ))
+            })
+        })?;
         Ok(DetectorSet::of(detectors))
     }
 }
@@ -167,11 +162,7 @@ impl std::str::FromStr for DetectorSet {
 impl fmt::Display for DetectorSet {
     /// The set as [`DetectorSet`]'s parser reads it (`none` when empty).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.detectors.is_empty() {
-            return f.write_str("none");
-        }
-        let names: Vec<&str> = self.detectors.iter().map(|d| d.name()).collect();
-        f.write_str(&names.join(","))
+        parse::write_names(f, self.detectors.iter().map(|d| d.name().to_string()))
     }
 }
 

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::Invalid;
+use crate::{Invalid, parse};
 
 /// Every Panic code Solidity names, in numeric order, with the short name settings use
 /// (`panics = ["assert", "overflow"]`, `HARVEY_PANICS=assert,overflow`).
@@ -172,19 +172,14 @@ impl std::str::FromStr for PanicSet {
     /// Comma-separated code names (`"assert,overflow"`, see [`PANIC_NAMES`]) or numbers
     /// (`"0x01,0x11"`), `"all"`, or `"none"` (only invariants count), in any case.
     fn from_str(text: &str) -> Result<PanicSet, Invalid> {
-        let mut codes = Vec::new();
-        for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            match name.to_ascii_lowercase().as_str() {
-                "none" => {}
-                "all" => codes.extend(PanicSet::all().codes),
-                lower => codes.push(PanicNumber::from_name(lower).ok_or_else(|| {
-                    Invalid::new(format!(
-                        "`{name}` is not a Panic code: use {}",
-                        panic_names()
-                    ))
-                })?),
-            }
-        }
+        let codes = parse::names(text, &PanicSet::all().codes, |name| {
+            PanicNumber::from_name(&name.to_ascii_lowercase()).ok_or_else(|| {
+                Invalid::new(format!(
+                    "`{name}` is not a Panic code: use {}",
+                    panic_names()
+                ))
+            })
+        })?;
         Ok(PanicSet::of(codes))
     }
 }
@@ -192,18 +187,13 @@ impl std::str::FromStr for PanicSet {
 impl fmt::Display for PanicSet {
     /// The set as [`PanicSet`]'s parser reads it (`none` when empty).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.codes.is_empty() {
-            return f.write_str("none");
-        }
-        let names: Vec<String> = self
-            .codes
-            .iter()
-            .map(|c| match c.name() {
+        parse::write_names(
+            f,
+            self.codes.iter().map(|c| match c.name() {
                 Some(name) => name.to_string(),
                 None => format!("{c:#x}"),
-            })
-            .collect();
-        f.write_str(&names.join(","))
+            }),
+        )
     }
 }
 

@@ -6,6 +6,37 @@ use std::time::Duration;
 
 use crate::Invalid;
 
+/// A comma-separated list of names read by `one`, where `all` stands for every item of
+/// `all` and `none` for nothing (both in any case); empty names are skipped. The set types
+/// (`PanicSet`, `DetectorSet`) read their text with it.
+pub(crate) fn names<T: Clone>(
+    text: &str,
+    all: &[T],
+    one: impl Fn(&str) -> Result<T, Invalid>,
+) -> Result<Vec<T>, Invalid> {
+    let mut items = Vec::new();
+    for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        match name.to_ascii_lowercase().as_str() {
+            "none" => {}
+            "all" => items.extend_from_slice(all),
+            _ => items.push(one(name)?),
+        }
+    }
+    Ok(items)
+}
+
+/// `names` joined as [`names`] reads them back, or `none` when there are none.
+pub(crate) fn write_names(
+    f: &mut std::fmt::Formatter<'_>,
+    names: impl Iterator<Item = String>,
+) -> std::fmt::Result {
+    let names: Vec<String> = names.collect();
+    if names.is_empty() {
+        return f.write_str("none");
+    }
+    f.write_str(&names.join(","))
+}
+
 /// A positive integer; surrounding whitespace and `_` separators are ignored (`2_000`).
 pub(crate) fn count(text: &str) -> Result<u64, Invalid> {
     match text.trim().replace('_', "").parse::<u64>() {
