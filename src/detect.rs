@@ -45,7 +45,7 @@ use alloy_primitives::{Address, U256};
 use crate::chain::{ATTACKER_CONTRACT, Chain, Tx};
 use crate::config::{Detector, DetectorSet};
 use crate::hash::FastMap;
-use crate::observe::{CallKind, CallRecord, SelfDestruct, StorageAccess, StorageOp, Trace};
+use crate::observe::{CallKind, CallRecord, SelfDestruct, StorageOp, Trace};
 use crate::oracle::place_of;
 use crate::outcome::{Place, Violation};
 use crate::report;
@@ -106,13 +106,18 @@ impl Detectors {
         self.note(tx, attacker);
         let trace = chain.last_trace();
         let moves = Moves::of(trace);
-        let stale = StaleReentry::find(trace, |account| self.is_attacker(account));
+        let stale = if self.set.contains(Detector::Reentrancy) {
+            StaleReentry::find(trace, |account| self.is_attacker(account))
+        } else {
+            None
+        };
         // The attacker contract's own calls back are not the contracts' under test.
         let unchecked = trace
             .unchecked_calls()
             .iter()
             .filter_map(|&index| trace.calls().get(index as usize).copied())
-            .find(|call| call.site.is_some_and(|(code, _)| !self.is_attacker(code)));
+            .find(|call| call.site.is_some_and(|(code, _)| !self.is_attacker(code)))
+            .filter(|_| self.set.contains(Detector::UnhandledException));
         let chain = &*chain;
         let mut found = Vec::new();
         if self.set.contains(Detector::EtherLeak) {
@@ -127,10 +132,10 @@ impl Detectors {
         if !tx.value.is_zero() && self.set.contains(Detector::LockedEther) {
             found.extend(self.locked_ether(chain, tx));
         }
-        if let Some(stale) = stale.filter(|_| self.set.contains(Detector::Reentrancy)) {
+        if let Some(stale) = stale {
             found.push(stale.violation(chain));
         }
-        if let Some(call) = unchecked.filter(|_| self.set.contains(Detector::UnhandledException)) {
+        if let Some(call) = unchecked {
             found.push(unhandled(chain, &call));
         }
         found
@@ -343,20 +348,26 @@ impl StaleReentry {
                 continue;
             }
             let storage = trace.storage();
-            let read =
-                |s: &&StorageAccess| s.address == inner.target && within(s.frame, inner_index);
             let Some(last_inner) = storage.iter().rposition(|s| within(s.frame, inner_index))
             else {
                 continue;
             };
+            // The contract's slots the re-entered call read, then a later write to one of
+            // them by the outer call.
+            let read: Vec<U256> = storage[..=last_inner]
+                .iter()
+                .filter(|s| {
+                    s.op == StorageOp::Load
+                        && s.address == inner.target
+                        && within(s.frame, inner_index)
+                })
+                .map(|s| s.slot)
+                .collect();
             let stale = storage[last_inner + 1..].iter().find(|store| {
                 store.op == StorageOp::Store
                     && store.address == inner.target
+                    && read.contains(&store.slot)
                     && within(store.frame, outer)
-                    && storage[..=last_inner]
-                        .iter()
-                        .filter(read)
-                        .any(|load| load.op == StorageOp::Load && load.slot == store.slot)
             });
             if let Some(store) = stale {
                 return Some(StaleReentry {
