@@ -61,9 +61,6 @@ pub struct Observer {
     pending: Option<PendingCmp>,
     /// Set by `step` on SLOAD/SSTORE so that `step_end` completes (or drops) the record.
     storage_in_flight: bool,
-    /// Indices into `trace.calls` of the creations still running, innermost last: their
-    /// address is only known when they end.
-    open_creates: Vec<usize>,
     /// Whether `step` records the pcs of the transaction's own frame ([`Trace::path`]).
     record_path: bool,
     /// Whether data decisions go unrecorded (they are recorded by default).
@@ -82,7 +79,8 @@ pub struct Observer {
     /// The call, create or `SELFDESTRUCT` instruction that ran last (code address, pc):
     /// the site of the frame or destruction the next hook records.
     call_site: Option<(Address, u32)>,
-    /// The frames running, innermost last: their indices in `trace.calls`.
+    /// The frames running (calls and creations), innermost last: their indices in
+    /// `trace.calls`.
     frames: Vec<u32>,
     /// The status of the last call that failed, followed in its caller (`status`).
     status: Option<StatusWatch>,
@@ -146,7 +144,6 @@ impl Observer {
         self.trace.clear();
         self.pending = None;
         self.storage_in_flight = false;
-        self.open_creates.clear();
         self.path_depth = None;
         self.jumps = JumpRing::default();
         self.outer_jumps.clear();
@@ -623,7 +620,6 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
             CreateScheme::Create | CreateScheme::Custom { .. } => CallKind::Create,
         };
         let index = self.trace.calls.len() as u32;
-        self.open_creates.push(self.trace.calls.len());
         self.trace.calls.push(CallRecord {
             kind,
             caller: inputs.caller(),
@@ -648,10 +644,10 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
     ) {
         self.pending = None;
         self.leave_frame();
-        self.end_frame(outcome.result.result.is_ok());
-        if let Some(index) = self.open_creates.pop() {
+        // A creation's address is only known now that it ended.
+        if let Some(index) = self.end_frame(outcome.result.result.is_ok()) {
             if let (Some(record), Some(address)) =
-                (self.trace.calls.get_mut(index), outcome.address)
+                (self.trace.calls.get_mut(index as usize), outcome.address)
             {
                 record.target = address;
             }
