@@ -45,7 +45,9 @@ use alloy_primitives::{Address, U256};
 use crate::chain::{ATTACKER_CONTRACT, Chain, Tx};
 use crate::config::{Detector, DetectorSet};
 use crate::hash::FastMap;
-use crate::observe::{CallKind, CallRecord, SelfDestruct, StorageOp, Trace};
+use crate::observe::{
+    CallKind, CallRecord, Flow, FlowKind, FlowSet, SelfDestruct, Sink, StorageOp, Trace,
+};
 use crate::oracle::place_of;
 use crate::outcome::{Place, Violation};
 use crate::report;
@@ -89,6 +91,16 @@ impl Detectors {
         }
     }
 
+    /// The data flows the observer must follow for these detectors.
+    pub(crate) fn flows(&self) -> FlowSet {
+        FlowSet {
+            wraps: self.set.contains(Detector::IntegerOverflow),
+            block: self.set.contains(Detector::BlockDependency),
+            balance: self.set.contains(Detector::StrictBalanceEquality),
+            origin: self.set.contains(Detector::TxOrigin),
+        }
+    }
+
     /// A new sequence starts from the post-setup state.
     pub(crate) fn start(&mut self) {
         self.named.clear();
@@ -98,9 +110,13 @@ impl Detectors {
     /// What the transaction `tx` that just ran on `chain` shows (`succeeded`: it did not
     /// revert), and notes what later transactions of the sequence need.
     pub(crate) fn check(&mut self, chain: &mut Chain, tx: &Tx, succeeded: bool) -> Vec<Violation> {
-        if self.set.is_empty() || !succeeded {
-            // A reverted transaction paid nothing, named nothing and stored nothing.
+        if self.set.is_empty() {
             return Vec::new();
+        }
+        let mut found = flow_findings(chain, succeeded);
+        if !succeeded {
+            // A reverted transaction paid nothing, named nothing and stored nothing.
+            return found;
         }
         let attacker = self.is_attacker(tx.sender);
         self.note(tx, attacker);
@@ -119,7 +135,6 @@ impl Detectors {
             .find(|call| call.site.is_some_and(|(code, _)| !self.is_attacker(code)))
             .filter(|_| self.set.contains(Detector::UnhandledException));
         let chain = &*chain;
-        let mut found = Vec::new();
         if self.set.contains(Detector::EtherLeak) {
             found.extend(self.ether_leak(chain, &moves));
         }
@@ -270,6 +285,119 @@ fn selfdestruct(chain: &Chain, moves: &Moves, sender: Address) -> Option<Violati
             who(chain, destruct.beneficiary)
         ),
     })
+}
+
+/// The flows of the last transaction (`succeeded` or not) the detectors report: in a
+/// reverted one only the branches (a `tx.origin` check that refused, an equality with a
+/// balance), which are there whether or not the transaction went on; stores and payments
+/// only in frames that succeeded. The observer follows only the flows of the detectors
+/// that run.
+fn flow_findings(chain: &mut Chain, succeeded: bool) -> Vec<Violation> {
+    let trace = chain.last_trace();
+    if trace.flows().is_empty() {
+        return Vec::new();
+    }
+    let frame_succeeded = |flow: &Flow| {
+        trace
+            .calls()
+            .get(flow.frame as usize)
+            .is_none_or(|call| call.succeeded)
+    };
+    let flows: Vec<Flow> = trace
+        .flows()
+        .iter()
+        .filter(|flow| match flow.kind {
+            FlowKind::BalanceEquality | FlowKind::OriginCheck => true,
+            FlowKind::Wrapped { .. } | FlowKind::Block { .. } => succeeded && frame_succeeded(flow),
+        })
+        .copied()
+        .collect();
+    let chain = &*chain;
+    flows
+        .iter()
+        .map(|flow| flow_violation(chain, flow))
+        .collect()
+}
+
+/// The finding a flow makes.
+fn flow_violation(chain: &Chain, flow: &Flow) -> Violation {
+    let contract = who(chain, flow.code);
+    let here = place_of(chain, flow.code, flow.pc, []);
+    let line = |place: &Place| {
+        place
+            .line
+            .as_ref()
+            .map_or_else(String::new, |line| format!(" at {line}"))
+    };
+    match flow.kind {
+        FlowKind::Wrapped { wrap, into } => {
+            let sink = match into {
+                Sink::Store => "was written to storage",
+                _ => "set the ether a call sent",
+            };
+            Violation::Vulnerability {
+                detector: Detector::IntegerOverflow,
+                place: place_of(chain, wrap.code, wrap.pc, []),
+                explanation: format!(
+                    "{contract} computed {} {} {} = {} (wrapped around 2^256), and the \
+                     result, or a value computed from it, {sink}{} without being compared \
+                     first",
+                    number(wrap.lhs),
+                    wrap.op,
+                    number(wrap.rhs),
+                    number(wrap.result()),
+                    line(&here),
+                ),
+            }
+        }
+        FlowKind::Block {
+            source,
+            into,
+            control,
+        } => {
+            let sink = match into {
+                Sink::Payment => "a payment",
+                Sink::Selfdestruct => "a selfdestruct",
+                _ => "a call",
+            };
+            let how = if control {
+                format!("decided a branch before {sink}")
+            } else {
+                format!("flowed into {sink}")
+            };
+            Violation::Vulnerability {
+                detector: Detector::BlockDependency,
+                explanation: format!(
+                    "{source} {how} in {contract}: whoever produces the block chooses it \
+                     within limits, and can pick the outcome"
+                ),
+                place: here,
+            }
+        }
+        FlowKind::BalanceEquality => Violation::Vulnerability {
+            detector: Detector::StrictBalanceEquality,
+            explanation: format!(
+                "{contract} branched on an exact equality with an ether balance: anyone can                  force ether into an account (a selfdestruct pays it without a call), so the                  equality may never hold again"
+            ),
+            place: here,
+        },
+        FlowKind::OriginCheck => Violation::Vulnerability {
+            detector: Detector::TxOrigin,
+            explanation: format!(
+                "{contract} branched on tx.origin compared with an account other than                  msg.sender, then reverted or changed state: any contract the authorised                  account calls passes this check in its name"
+            ),
+            place: here,
+        },
+    }
+}
+
+/// A number as an explanation shows it: decimal, or hex when it is huge.
+fn number(value: U256) -> String {
+    if value < U256::from(1u64 << 53) {
+        value.to_string()
+    } else {
+        format!("{value:#x}")
+    }
 }
 
 /// A call that failed without its caller noticing.

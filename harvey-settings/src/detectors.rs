@@ -29,18 +29,39 @@ pub enum Detector {
     /// instruction that could ever send ether out (`CALL`, `CALLCODE`, `DELEGATECALL`,
     /// `CREATE`, `CREATE2`, `SELFDESTRUCT`).
     LockedEther,
+    /// An `ADD`, `SUB` or `MUL` wrapped around 2^256 (pre-0.8 arithmetic, `unchecked`
+    /// blocks, assembly) and the result, or a value computed from it, was stored or sent
+    /// as ether, without the program comparing it first (SafeMath's `c >= a` does).
+    IntegerOverflow,
+    /// Block data (`block.timestamp`, `block.number`, `blockhash`, `block.coinbase`,
+    /// `block.prevrandao`, `block.gaslimit`) flowed into a call's target, calldata or
+    /// ether, or a selfdestruct's beneficiary; or a branch on it decided a payment or a
+    /// selfdestruct. A miner or validator chooses these within limits.
+    BlockDependency,
+    /// A branch decided on an exact equality with an ether balance: anyone can force ether
+    /// into a contract (a selfdestruct, a block reward), so the equality may never hold
+    /// again.
+    StrictBalanceEquality,
+    /// A branch decided on `tx.origin` compared with something other than `msg.sender`,
+    /// and the frame then reverted or changed state: a contract the owner calls can act as
+    /// the owner (SWC-115).
+    TxOrigin,
 }
 
 impl Detector {
     /// Every detector, with the short name settings use (`detectors = ["ether-leak"]`,
     /// `HARVEY_DETECTORS=ether-leak,selfdestruct`).
-    pub const ALL: [(Detector, &'static str); 6] = [
+    pub const ALL: [(Detector, &'static str); 10] = [
         (Detector::EtherLeak, "ether-leak"),
         (Detector::UnprotectedSelfdestruct, "selfdestruct"),
         (Detector::UnsafeDelegatecall, "delegatecall"),
         (Detector::Reentrancy, "reentrancy"),
         (Detector::UnhandledException, "unhandled-exception"),
         (Detector::LockedEther, "locked-ether"),
+        (Detector::IntegerOverflow, "overflow"),
+        (Detector::BlockDependency, "block-dependency"),
+        (Detector::StrictBalanceEquality, "balance-equality"),
+        (Detector::TxOrigin, "tx-origin"),
     ];
 
     /// The short name settings use.
@@ -60,6 +81,10 @@ impl Detector {
             Detector::Reentrancy => "reentrancy",
             Detector::UnhandledException => "unhandled exception",
             Detector::LockedEther => "locked ether",
+            Detector::IntegerOverflow => "integer overflow",
+            Detector::BlockDependency => "block dependency",
+            Detector::StrictBalanceEquality => "strict balance equality",
+            Detector::TxOrigin => "authorisation by tx.origin",
         }
     }
 

@@ -68,7 +68,7 @@ use revm::context::BlockEnv;
 
 use crate::abi::changes_state;
 use crate::error::{Error, Result};
-use crate::observe::Trace;
+use crate::observe::{FlowSet, Trace};
 use crate::project::{Artifacts, ContractArtifact};
 use logs::LogBook;
 use vm::{Target, Vm};
@@ -642,6 +642,14 @@ impl Chain {
         /// ([`Trace::blocks`]); off by default, since it costs a push per JUMPDEST.
         fn record_blocks(&mut self, on: bool) {
             self.vm.get_mut().record_blocks(on);
+        }
+    }
+
+    internal! {
+        /// Which data flows [`Chain::execute`] follows into [`Trace::flows`] (none by
+        /// default: a flow followed costs time in every transaction that runs its source).
+        fn follow_flows(&mut self, flows: FlowSet) {
+            self.vm.get_mut().follow_flows(flows);
         }
     }
 

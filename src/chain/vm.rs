@@ -18,7 +18,7 @@ use revm::{DatabaseCommit, DatabaseRef, ExecuteEvm, InspectEvm, MainBuilder, Mai
 use super::cheatcodes::{CHEATCODE_ADDRESS, Cheatcodes, FAILED_SLOT, UnsupportedCheatcode};
 use super::hooks::Hooks;
 use crate::error::{Error, Result};
-use crate::observe::Trace;
+use crate::observe::{FlowSet, Trace};
 use crate::project::ChainSettings;
 
 /// The chain id every transaction and `block.chainid` carry (anvil's, so contracts that
@@ -275,6 +275,11 @@ impl Vm {
     /// Whether observed transactions record the blocks they enter ([`Trace::blocks`]).
     pub(super) fn record_blocks(&mut self, on: bool) {
         self.evm.inspector.observer.record_blocks(on);
+    }
+
+    /// Which data flows observed transactions follow ([`Trace::flows`]).
+    pub(super) fn follow_flows(&mut self, flows: FlowSet) {
+        self.evm.inspector.observer.follow_flows(flows);
     }
 
     /// The observer's record of the last observed transaction.

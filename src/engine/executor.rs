@@ -140,7 +140,7 @@ impl<'a> Executor<'a> {
     /// `demand_driven` chooses path ids over the last transaction (else the whole sequence),
     /// `fail_fast` ends each run at its first violation.
     pub(crate) fn new(
-        chain: Chain,
+        mut chain: Chain,
         surface: Surface,
         oracles: &'a Oracles<'a>,
         demand_driven: bool,
@@ -148,6 +148,7 @@ impl<'a> Executor<'a> {
     ) -> Self {
         let counts = vec![FunctionCounts::default(); surface.functions.len()];
         let detectors = Detectors::new(oracles.detectors(), &chain);
+        chain.follow_flows(detectors.flows());
         Executor {
             detectors,
             chain,

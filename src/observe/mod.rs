@@ -30,13 +30,16 @@
 //! started are not: those opcodes are mostly arithmetic and boolean clean-up.
 
 mod status;
+mod taint;
 mod trace;
 
 use status::{StatusWatch, Verdict};
+use taint::{At, Taint};
 
 pub use trace::{
-    CallKind, CallRecord, CmpOp, Comparison, Edge, LogSite, MAX_LOG_SITES, MAX_PATH,
-    RECENT_JUMPS, RevertSite, SelfDestruct, StorageAccess, StorageOp, Trace,
+    CallKind, CallRecord, CmpOp, Comparison, Edge, Flow, FlowKind, FlowSet, LogSite,
+    MAX_LOG_SITES, MAX_PATH, RECENT_JUMPS, RevertSite, SelfDestruct, Sink, StorageAccess,
+    StorageOp, Trace,
 };
 
 use alloy_primitives::{Address, U256};
@@ -84,6 +87,8 @@ pub struct Observer {
     frames: Vec<u32>,
     /// The status of the last call that failed, followed in its caller (`status`).
     status: Option<StatusWatch>,
+    /// The data flows followed (`taint`).
+    taint: Taint,
 }
 
 /// The last [`RECENT_JUMPS`] JUMP pcs of one frame, in a ring.
@@ -150,6 +155,14 @@ impl Observer {
         self.call_site = None;
         self.frames.clear();
         self.status = None;
+        self.taint.clear();
+    }
+
+    /// Follows the data flows of `flows` ([`Trace::flows`]); none by default, since a
+    /// followed flow costs a shadow stack update per instruction in every transaction that
+    /// runs its source.
+    pub fn follow_flows(&mut self, flows: FlowSet) {
+        self.taint.follow(flows);
     }
 
     /// Turns recording of [`Trace::path`] on or off (off by default: it costs a push per
@@ -500,6 +513,17 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
         if self.status.is_some() {
             self.watch_status(op, interp.stack.len(), context.journal_ref().depth());
         }
+        if self.taint.wants(op, interp.stack.data()) {
+            let at = At {
+                code: code_address(interp),
+                pc,
+                depth: context.journal_ref().depth(),
+                frame: self.frames.last().copied().unwrap_or(u32::MAX),
+                caller: interp.input.caller_address(),
+            };
+            self.taint
+                .step(op, interp.stack.data(), at, &mut self.trace.flows);
+        }
         if self.record_path {
             self.on_path(pc, context.journal_ref().depth());
         }
@@ -599,9 +623,10 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
         None
     }
 
-    fn call_end(&mut self, _context: &mut CTX, _inputs: &CallInputs, outcome: &mut CallOutcome) {
+    fn call_end(&mut self, context: &mut CTX, _inputs: &CallInputs, outcome: &mut CallOutcome) {
         // A note left by the callee must not be linked to the caller's stack.
         self.pending = None;
+        self.taint.call_ended(context.journal_ref().depth());
         self.leave_frame();
         let succeeded = outcome.result.result.is_ok();
         let ended = self.end_frame(succeeded);
@@ -638,11 +663,12 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
 
     fn create_end(
         &mut self,
-        _context: &mut CTX,
+        context: &mut CTX,
         _inputs: &CreateInputs,
         outcome: &mut CreateOutcome,
     ) {
         self.pending = None;
+        self.taint.call_ended(context.journal_ref().depth());
         self.leave_frame();
         // A creation's address is only known now that it ended.
         if let Some(index) = self.end_frame(outcome.result.result.is_ok()) {

@@ -187,6 +187,93 @@ pub struct SelfDestruct {
     pub site: Option<(Address, u32)>,
 }
 
+/// Which data flows the observer follows (see `observe::taint`): each costs a shadow
+/// stack update per instruction, but only in transactions where its source ran.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FlowSet {
+    /// Wrapped `ADD`/`SUB`/`MUL` results into storage or a payment.
+    pub wraps: bool,
+    /// Block data (`block.timestamp`, `block.number`, ...) into a call, a payment or a
+    /// selfdestruct.
+    pub block: bool,
+    /// A balance into an equality that decides a branch.
+    pub balance: bool,
+    /// `tx.origin` compared with something other than `msg.sender`, deciding a branch.
+    pub origin: bool,
+}
+
+/// An arithmetic instruction whose result wrapped around 2^256.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Wrap {
+    /// The code that ran it.
+    pub code: Address,
+    pub pc: u32,
+    /// `"+"`, `"-"` or `"*"`.
+    pub op: &'static str,
+    /// The operands, as the instruction took them (`lhs op rhs`).
+    pub lhs: U256,
+    pub rhs: U256,
+}
+
+impl Wrap {
+    /// The wrapped result.
+    pub fn result(&self) -> U256 {
+        match self.op {
+            "+" => self.lhs.wrapping_add(self.rhs),
+            "-" => self.lhs.wrapping_sub(self.rhs),
+            _ => self.lhs.wrapping_mul(self.rhs),
+        }
+    }
+}
+
+/// Where a followed value ended up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Sink {
+    /// The value an `SSTORE` wrote.
+    Store,
+    /// A `CALL`/`CALLCODE`/`CREATE` that sent ether: its amount, recipient or (for
+    /// control flow) the decision to make it.
+    Payment,
+    /// A call that sent no ether: its target or its calldata.
+    Call,
+    /// A `SELFDESTRUCT`: its beneficiary, or the decision to run it.
+    Selfdestruct,
+}
+
+/// A data flow the detectors report, found by the observer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FlowKind {
+    /// A wrapped result (or a value computed from it) reached `into`.
+    Wrapped { wrap: Wrap, into: Sink },
+    /// Block data reached `into`: as data, or (`control`) through a branch an earlier
+    /// instruction of the frame (or of a frame that called it) decided on block data.
+    Block {
+        /// The Solidity name of the first block datum read: `block.timestamp`, ...
+        source: &'static str,
+        into: Sink,
+        control: bool,
+    },
+    /// A branch decided on an equality with an account's ether balance.
+    BalanceEquality,
+    /// A branch decided on `tx.origin` compared with something other than `msg.sender`,
+    /// after which the frame reverted or changed state: an authorisation by `tx.origin`.
+    OriginCheck,
+}
+
+/// One flow found: what, and the instruction where it ended (the sink, or the JUMPI).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Flow {
+    pub kind: FlowKind,
+    /// The code that ran the instruction.
+    pub code: Address,
+    pub pc: u32,
+    /// The frame that ran it: its index in [`Trace::calls`] (`u32::MAX` outside any).
+    pub frame: u32,
+}
+
+/// Flows recorded per transaction, at most.
+pub(super) const MAX_FLOWS: usize = 16;
+
 /// Instructions [`Trace::path`] records at most: enough for the lookahead analysis, which
 /// looks for split points in the first 8,192.
 pub const MAX_PATH: usize = 65_536;
@@ -252,6 +339,7 @@ pub struct Trace {
     pub(super) reverts: Vec<RevertSite>,
     pub(super) logs: Vec<LogSite>,
     pub(super) unchecked_calls: Vec<u32>,
+    pub(super) flows: Vec<Flow>,
 }
 
 impl Trace {
@@ -295,6 +383,11 @@ impl Trace {
     /// or returned (their indices in [`Trace::calls`]): unhandled exceptions.
     pub fn unchecked_calls(&self) -> &[u32] {
         &self.unchecked_calls
+    }
+
+    /// The data flows found (see [`FlowSet`]), in order, each sink once, at most 16.
+    pub fn flows(&self) -> &[Flow] {
+        &self.flows
     }
 
     /// Every selfdestruct, in order.
@@ -347,6 +440,7 @@ impl Trace {
         self.reverts.clear();
         self.logs.clear();
         self.unchecked_calls.clear();
+        self.flows.clear();
     }
 
     /// Appends a storage access, for tests of trace consumers elsewhere in the crate.

@@ -212,6 +212,30 @@ impl Rule {
                 short: "A contract accepts ether but can never send it",
                 full: "A contract accepted ether in a successful transaction, and its code has no CALL, CALLCODE, DELEGATECALL, CREATE, CREATE2 or SELFDESTRUCT: the ether is locked for good.",
             },
+            Detector::IntegerOverflow => Rule {
+                id: "harvey/integer-overflow",
+                name: "IntegerOverflow",
+                short: "A wrapped arithmetic result was stored or sent",
+                full: "An ADD, SUB or MUL wrapped around 2^256 (pre-0.8 arithmetic, an unchecked block, assembly) and its result, or a value computed from it, was written to storage or sent as ether without the program comparing it first (SWC-101).",
+            },
+            Detector::BlockDependency => Rule {
+                id: "harvey/block-dependency",
+                name: "BlockDependency",
+                short: "Block data decided a call, a payment or a selfdestruct",
+                full: "block.timestamp, block.number, blockhash, block.coinbase, block.prevrandao or block.gaslimit flowed into a call's target, calldata or ether, or a selfdestruct's beneficiary, or decided a branch before a payment or selfdestruct: the block's producer chooses these within limits (SWC-116, SWC-120).",
+            },
+            Detector::StrictBalanceEquality => Rule {
+                id: "harvey/strict-balance-equality",
+                name: "StrictBalanceEquality",
+                short: "A branch tests an ether balance for exact equality",
+                full: "A branch decided on an exact equality with an ether balance: anyone can force ether into a contract (a selfdestruct, a block reward) so that the equality never holds again (SWC-132).",
+            },
+            Detector::TxOrigin => Rule {
+                id: "harvey/tx-origin",
+                name: "TxOrigin",
+                short: "tx.origin used for authorisation",
+                full: "A branch decided on tx.origin compared with something other than msg.sender, and the contract then reverted or changed state: any contract the authorised account calls can act in its name (SWC-115).",
+            },
         }
     }
 

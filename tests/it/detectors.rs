@@ -412,3 +412,75 @@ fn a_refused_send_whose_status_is_ignored_is_an_unhandled_exception() {
         .unwrap();
     assert!(outcome.passed(), "{}", harvey::report::summary(&outcome));
 }
+
+/// The findings of `detector` when fuzzing `name` (deployed with `value` wei), and
+/// whether the corrected twin passes with every detector on.
+fn flow_case(
+    name: &'static str,
+    twin: &'static str,
+    value: U256,
+) -> (Vec<(Detector, String, Option<String>)>, Outcome) {
+    let outcome = fuzzing(funded(name, value)).run().unwrap();
+    let found = findings(&outcome);
+    let twin = fuzzing(funded(twin, value)).run().unwrap();
+    (found, twin)
+}
+
+#[test]
+fn an_unchecked_subtraction_stored_is_an_overflow_and_compared_wraps_are_not() {
+    let (found, twin) = flow_case("UncheckedToken", "CheckedToken", U256::ZERO);
+    assert_eq!(
+        found,
+        [(
+            Detector::IntegerOverflow,
+            "UncheckedToken".into(),
+            line("Overflow.sol", 19)
+        )]
+    );
+    // The corrected token, solc's checked int256 addition and a 512-bit product all
+    // wrap and compare what wrapped.
+    assert!(twin.passed(), "{}", harvey::report::summary(&twin));
+}
+
+#[test]
+fn a_raffle_drawn_from_block_data_is_block_dependent_and_one_drawn_from_picks_is_not() {
+    let (found, twin) = flow_case("BlockRaffle", "PickRaffle", U256::ZERO);
+    assert!(
+        found.iter().any(|f| *f
+            == (
+                Detector::BlockDependency,
+                "BlockRaffle".into(),
+                line("BlockDependency.sol", 21)
+            )),
+        "{found:?}"
+    );
+    assert!(twin.passed(), "{}", harvey::report::summary(&twin));
+}
+
+#[test]
+fn a_branch_on_an_exact_balance_is_reported_and_one_on_at_least_is_not() {
+    let (found, twin) = flow_case("ExactGoal", "AtLeastGoal", U256::ZERO);
+    assert_eq!(
+        found,
+        [(
+            Detector::StrictBalanceEquality,
+            "ExactGoal".into(),
+            line("StrictEquality.sol", 15)
+        )]
+    );
+    assert!(twin.passed(), "{}", harvey::report::summary(&twin));
+}
+
+#[test]
+fn a_tx_origin_owner_check_is_reported_and_an_account_only_check_is_not() {
+    let (found, twin) = flow_case("OriginWallet", "SenderWallet", ether(1));
+    assert_eq!(
+        found,
+        [(
+            Detector::TxOrigin,
+            "OriginWallet".into(),
+            line("TxOrigin.sol", 15)
+        )]
+    );
+    assert!(twin.passed(), "{}", harvey::report::summary(&twin));
+}

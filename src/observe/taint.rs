@@ -1,0 +1,679 @@
+//! Following data from a few sources to the instructions the flow detectors care about: a
+//! shadow stack, memory and storage of labels beside the real ones (ConFuzzius's taint
+//! analysis, over-tainting: a result carries the labels of all its operands).
+//!
+//! The sources are block data (`TIMESTAMP`, `NUMBER`, `BLOCKHASH`, `COINBASE`,
+//! `PREVRANDAO`, `GASLIMIT`), balances (`BALANCE`, `SELFBALANCE`), `ORIGIN`, and `ADD`,
+//! `SUB`, `MUL` results that wrapped around 2^256. The follower costs nothing until a
+//! source it follows runs in a transaction: only then does it build its shadow state
+//! (everything computed before was clean) and update it at every instruction. Labels live
+//! for one transaction; what a transaction stored is not followed into the next.
+//!
+//! What counts as a flow:
+//! - a wrap reaching the value an `SSTORE` writes or the ether a `CALL`/`CREATE` sends,
+//!   unless the program compared a value computed from the wrap first (SafeMath's
+//!   `c >= a`, solc 0.8's signed checks, a 512-bit product's carry and range tests: it saw
+//!   the wrap; `x >= 0`, compiled to `x < 0`, sees nothing). An `AND` with all ones carries only its other operand (solc's `sub(0, 1)`
+//!   masks). Signed arithmetic whose result is stored without such a comparison (pre-0.8
+//!   `int`s, `unchecked` blocks) is reported like unsigned: the bytecode does not say which
+//!   it is;
+//! - block data reaching a call's target, calldata or ether, or a selfdestruct's
+//!   beneficiary; or, for calls that send ether and selfdestructs, a branch decided on
+//!   block data earlier in the frame or in a frame that called it;
+//! - an equality (`EQ`, or `SUB` straight into a branch) with a balance deciding a branch;
+//! - an equality of `tx.origin` with a value other than the frame's `msg.sender` deciding
+//!   a branch, after which the frame reverts or changes state (stores, sends ether,
+//!   self-destructs).
+
+use alloy_primitives::{Address, U256};
+use revm::bytecode::opcode::{self, OPCODE_INFO};
+
+use super::trace::{Flow, FlowKind, FlowSet, MAX_FLOWS, Sink, Wrap};
+
+/// The labels of one value: which sources it was computed from.
+type Label = u16;
+
+const ORIGIN: Label = 1;
+const BLOCK: Label = 1 << 1;
+const BALANCE: Label = 1 << 2;
+/// The result of comparing `tx.origin` for equality with something other than
+/// `msg.sender` (kept only through negations and moves).
+const ORIGIN_TEST: Label = 1 << 3;
+/// The result of an equality with a balance (kept only through negations and moves).
+const BALANCE_TEST: Label = 1 << 4;
+const TESTS: Label = ORIGIN_TEST | BALANCE_TEST;
+/// Bits 8..16: which of the transaction's first [`MAX_WRAPS`] wraps the value came from.
+const WRAP_SHIFT: u32 = 8;
+const MAX_WRAPS: usize = 8;
+
+/// Memory words followed per frame, at most (1 MiB); words beyond count as clean.
+const MAX_WORDS: usize = 1 << 15;
+
+/// Where an instruction runs: what the flows it finds record.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct At {
+    pub(super) code: Address,
+    pub(super) pc: u32,
+    /// The call depth (the transaction's own frame is 1).
+    pub(super) depth: usize,
+    /// The frame's index in the trace's calls.
+    pub(super) frame: u32,
+    /// The frame's `msg.sender`.
+    pub(super) caller: Address,
+}
+
+/// One frame's shadow state.
+#[derive(Debug, Default)]
+struct Frame {
+    stack: Vec<Label>,
+    /// Per 32-byte word of memory.
+    memory: Vec<Label>,
+    /// Labels of the branch conditions decided so far in this frame and its callers.
+    control: Label,
+    /// The labels of the last call's return data.
+    returndata: Label,
+    /// Where the call this frame is making wants its output: (offset, size).
+    out: (usize, usize),
+    /// The `tx.origin` test that decided the frame's last branch on one: its site.
+    origin_guard: Option<(Address, u32)>,
+    /// The labels of the frame's calldata.
+    input: Label,
+    /// The labels of the data this frame returns.
+    output: Label,
+    /// The labels of the input of the call the frame is making.
+    callee_input: Label,
+}
+
+impl Frame {
+    fn pop(&mut self, n: usize) -> Label {
+        let keep = self.stack.len().saturating_sub(n);
+        let label = self.stack[keep..].iter().fold(0, |all, l| all | l);
+        self.stack.truncate(keep);
+        label
+    }
+
+    /// The label `n` items below the top (0: the top).
+    fn peek(&self, n: usize) -> Label {
+        self.stack
+            .len()
+            .checked_sub(n + 1)
+            .map_or(0, |i| self.stack[i])
+    }
+
+    fn memory(&self, offset: usize, size: usize) -> Label {
+        if size == 0 {
+            return 0;
+        }
+        let (first, last) = words(offset, size);
+        self.memory
+            .get(first..=last.min(self.memory.len().saturating_sub(1)))
+            .unwrap_or_default()
+            .iter()
+            .fold(0, |all, l| all | l)
+    }
+
+    /// Writes `label` over `size` bytes from `offset`: words wholly covered take it, the
+    /// words at the ends add it.
+    fn set_memory(&mut self, offset: usize, size: usize, label: Label) {
+        if size == 0 {
+            return;
+        }
+        let (first, last) = words(offset, size);
+        if first >= MAX_WORDS {
+            return;
+        }
+        let last = last.min(MAX_WORDS - 1);
+        if self.memory.len() <= last {
+            if label == 0 {
+                // Clean data over memory never labelled: nothing to record.
+                return;
+            }
+            self.memory.resize(last + 1, 0);
+        }
+        let end = offset.saturating_add(size);
+        for (word, slot) in self.memory[first..=last].iter_mut().enumerate() {
+            let start = (first + word) * 32;
+            if start >= offset && start + 32 <= end {
+                *slot = label;
+            } else {
+                *slot |= label;
+            }
+        }
+    }
+}
+
+/// The first and last memory word `size` bytes from `offset` touch (`size` > 0).
+fn words(offset: usize, size: usize) -> (usize, usize) {
+    (offset / 32, offset.saturating_add(size - 1) / 32)
+}
+
+/// A stack word as a memory offset or size (huge ones fail the instruction anyway).
+fn small(value: U256) -> usize {
+    usize::try_from(value).unwrap_or(usize::MAX).min(usize::MAX / 2)
+}
+
+/// The follower's state for the running transaction.
+#[derive(Debug, Default)]
+pub(super) struct Taint {
+    follow: FlowSet,
+    /// Whether a source ran in this transaction: the shadow state is being kept.
+    active: bool,
+    frames: Vec<Frame>,
+    storage: Vec<((Address, U256), Label)>,
+    wraps: Vec<Wrap>,
+    /// Wraps (bits as in a label, shifted down) the program compared with something.
+    seen_wraps: u8,
+    /// Wraps already reported.
+    reported_wraps: u8,
+    /// The Solidity name of the first block datum the transaction read.
+    block_source: Option<&'static str>,
+}
+
+impl Taint {
+    /// Follows the flows of `follow` from the next transaction on.
+    pub(super) fn follow(&mut self, follow: FlowSet) {
+        self.follow = follow;
+    }
+
+    /// Forgets the transaction's labels.
+    pub(super) fn clear(&mut self) {
+        self.active = false;
+        self.frames.clear();
+        self.storage.clear();
+        self.wraps.clear();
+        self.seen_wraps = 0;
+        self.reported_wraps = 0;
+        self.block_source = None;
+    }
+
+    /// Whether [`Taint::step`] has work before `op` runs on `stack`: the transaction ran a
+    /// source followed, or `op` is one.
+    #[inline]
+    pub(super) fn wants(&self, op: u8, stack: &[U256]) -> bool {
+        self.active || self.starts(op, stack)
+    }
+
+    /// Before instruction `op` runs at `at` with `stack` (and [`Taint::wants`] it): updates
+    /// the shadow state and records the flows it completes in `flows`.
+    pub(super) fn step(&mut self, op: u8, stack: &[U256], at: At, flows: &mut Vec<Flow>) {
+        self.active = true;
+        self.sync(at.depth, stack.len());
+        self.apply(op, stack, at, flows);
+    }
+
+    /// Whether `op` on `stack` is a source followed.
+    #[inline]
+    fn starts(&self, op: u8, stack: &[U256]) -> bool {
+        match op {
+            opcode::TIMESTAMP
+            | opcode::NUMBER
+            | opcode::BLOCKHASH
+            | opcode::COINBASE
+            | opcode::DIFFICULTY
+            | opcode::GASLIMIT => self.follow.block,
+            opcode::BALANCE | opcode::SELFBALANCE => self.follow.balance,
+            opcode::ORIGIN => self.follow.origin,
+            opcode::ADD | opcode::SUB | opcode::MUL => {
+                self.follow.wraps && wrapped(op, stack).is_some()
+            }
+            _ => false,
+        }
+    }
+
+    /// Makes the shadow frames match the call depth and the running frame's stack its
+    /// length: frames and items the follower has not seen made were made clean.
+    fn sync(&mut self, depth: usize, len: usize) {
+        let depth = depth.max(1);
+        self.frames.truncate(depth);
+        while self.frames.len() < depth {
+            let (control, input) = self
+                .frames
+                .last()
+                .map_or((0, 0), |f| (f.control, f.callee_input));
+            self.frames.push(Frame {
+                control,
+                input,
+                ..Frame::default()
+            });
+        }
+        let frame = self.frames.last_mut().expect("one frame at least");
+        frame.stack.resize(len, 0);
+    }
+
+    /// A call made by the frame at `depth` (the caller's) ended: its output goes where the
+    /// caller asked for it, and is the caller's return data.
+    pub(super) fn call_ended(&mut self, depth: usize) {
+        if !self.active {
+            return;
+        }
+        let depth = depth.max(1);
+        // A callee that ran no instruction (a precompile, an account without code) returns
+        // what it was given, as far as the follower can tell.
+        let output = if self.frames.len() > depth {
+            let callee = self.frames.pop().map_or(0, |f| f.output);
+            self.frames.truncate(depth);
+            callee
+        } else {
+            self.frames.get(depth - 1).map_or(0, |f| f.callee_input)
+        };
+        if let Some(caller) = self.frames.get_mut(depth - 1) {
+            caller.returndata = output;
+            let (offset, size) = caller.out;
+            caller.set_memory(offset, size, output);
+        }
+    }
+
+    fn apply(&mut self, op: u8, stack: &[U256], at: At, flows: &mut Vec<Flow>) {
+        let n = stack.len();
+        let word = |i: usize| n.checked_sub(i + 1).map_or(U256::ZERO, |j| stack[j]);
+        let frame = self.frames.last_mut().expect("synced");
+        match op {
+            opcode::DUP1..=opcode::DUP16 => {
+                let label = frame.peek(usize::from(op - opcode::DUP1));
+                frame.stack.push(label);
+            }
+            opcode::SWAP1..=opcode::SWAP16 => {
+                let len = frame.stack.len();
+                let other = usize::from(op - opcode::SWAP1 + 1);
+                if len > other {
+                    frame.stack.swap(len - 1, len - 1 - other);
+                }
+            }
+            opcode::ORIGIN => frame.stack.push(ORIGIN),
+            opcode::TIMESTAMP
+            | opcode::NUMBER
+            | opcode::BLOCKHASH
+            | opcode::COINBASE
+            | opcode::DIFFICULTY
+            | opcode::GASLIMIT => {
+                let inputs = frame.pop(usize::from(op == opcode::BLOCKHASH));
+                frame.stack.push(inputs | BLOCK);
+                self.block_source.get_or_insert(block_datum(op));
+            }
+            opcode::BALANCE | opcode::SELFBALANCE => {
+                let inputs = frame.pop(usize::from(op == opcode::BALANCE));
+                frame.stack.push(inputs | BALANCE);
+            }
+            opcode::ADD | opcode::SUB | opcode::MUL | opcode::EQ => {
+                let (a, b) = (frame.peek(0), frame.peek(1));
+                let mut label = frame.pop(2) & !TESTS;
+                if op == opcode::EQ || op == opcode::SUB {
+                    label |= self.equality(a, b, word(0), word(1), at.caller);
+                }
+                if op == opcode::EQ {
+                    self.compared(op, a, b, word(0), word(1));
+                }
+                if let Some(wrap) = wrapped(op, stack).filter(|_| self.follow.wraps) {
+                    let wrap = Wrap {
+                        code: at.code,
+                        pc: at.pc,
+                        ..wrap
+                    };
+                    label |= self.wrap(wrap, a | b);
+                }
+                self.frames.last_mut().expect("synced").stack.push(label);
+            }
+            opcode::LT | opcode::GT | opcode::SLT | opcode::SGT => {
+                let (a, b) = (frame.peek(0), frame.peek(1));
+                let label = frame.pop(2) & !TESTS;
+                frame.stack.push(label);
+                self.compared(op, a, b, word(0), word(1));
+            }
+            // Negations keep what a test is; `ISZERO` also tests a number for zero.
+            opcode::ISZERO => {
+                let label = frame.peek(0);
+                self.seen_wraps |= (label >> WRAP_SHIFT) as u8;
+            }
+            opcode::NOT => {}
+            opcode::AND => {
+                let (a, b) = (frame.pop(1), frame.pop(1));
+                // An AND with all ones is its other operand.
+                let label = if word(0) == U256::MAX {
+                    b
+                } else if word(1) == U256::MAX {
+                    a
+                } else {
+                    a | b
+                };
+                frame.stack.push(label);
+            }
+            // An instruction reading at an address carries the address's labels too.
+            opcode::MLOAD => {
+                let at_label = frame.pop(1) & !TESTS;
+                let label = frame.memory(small(word(0)), 32);
+                frame.stack.push(at_label | label);
+            }
+            opcode::MSTORE | opcode::MSTORE8 => {
+                frame.pop(1);
+                let value = frame.pop(1);
+                let size = if op == opcode::MSTORE { 32 } else { 1 };
+                frame.set_memory(small(word(0)), size, value);
+            }
+            opcode::KECCAK256 => {
+                frame.pop(2);
+                let label = frame.memory(small(word(0)), small(word(1)));
+                frame.stack.push(label);
+            }
+            opcode::CALLDATALOAD => {
+                frame.pop(1);
+                frame.stack.push(frame.input);
+            }
+            opcode::CALLDATACOPY | opcode::CODECOPY | opcode::RETURNDATACOPY => {
+                frame.pop(3);
+                let label = match op {
+                    opcode::CALLDATACOPY => frame.input,
+                    opcode::RETURNDATACOPY => frame.returndata,
+                    _ => 0,
+                };
+                frame.set_memory(small(word(0)), small(word(2)), label);
+            }
+            opcode::EXTCODECOPY => {
+                frame.pop(4);
+                frame.set_memory(small(word(1)), small(word(3)), 0);
+            }
+            opcode::MCOPY => {
+                frame.pop(3);
+                let label = frame.memory(small(word(1)), small(word(2)));
+                frame.set_memory(small(word(0)), small(word(2)), label);
+            }
+            opcode::SLOAD => {
+                let at_label = frame.pop(1) & !TESTS;
+                let key = (at.code, word(0));
+                let label = self
+                    .storage
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map_or(0, |&(_, l)| l);
+                self.frames
+                    .last_mut()
+                    .expect("synced")
+                    .stack
+                    .push(at_label | label);
+            }
+            opcode::SSTORE => {
+                frame.pop(1);
+                let value = frame.pop(1);
+                self.confirm_origin_guard(at, flows);
+                self.reach_sink(value, Sink::Store, at, flows);
+                let key = (at.code, word(0));
+                self.storage.retain(|(k, _)| *k != key);
+                if value != 0 {
+                    self.storage.push((key, value));
+                }
+            }
+            opcode::CALL | opcode::CALLCODE => {
+                let target = frame.peek(1);
+                let value = frame.peek(2);
+                let args = frame.memory(small(word(3)), small(word(4)));
+                let control = frame.control;
+                frame.pop(7);
+                frame.out = (small(word(5)), small(word(6)));
+                let (sent, into) = if word(2).is_zero() {
+                    (0, Sink::Call)
+                } else {
+                    (value, Sink::Payment)
+                };
+                if into == Sink::Payment {
+                    self.confirm_origin_guard(at, flows);
+                }
+                self.reach_sink(sent, into, at, flows);
+                self.block_into(target | value | args, control, into, at, flows);
+                self.next_frame_input(args);
+            }
+            opcode::DELEGATECALL | opcode::STATICCALL => {
+                let target = frame.peek(1);
+                let args = frame.memory(small(word(2)), small(word(3)));
+                frame.pop(6);
+                frame.out = (small(word(4)), small(word(5)));
+                if op == opcode::DELEGATECALL {
+                    self.block_into(target | args, 0, Sink::Call, at, flows);
+                }
+                self.next_frame_input(args);
+            }
+            opcode::CREATE | opcode::CREATE2 => {
+                let value = frame.peek(0);
+                let control = frame.control;
+                frame.pop(if op == opcode::CREATE { 3 } else { 4 });
+                frame.out = (0, 0);
+                if !word(0).is_zero() {
+                    self.confirm_origin_guard(at, flows);
+                    self.reach_sink(value, Sink::Payment, at, flows);
+                    self.block_into(value, control, Sink::Payment, at, flows);
+                }
+                self.next_frame_input(0);
+            }
+            opcode::SELFDESTRUCT => {
+                let beneficiary = frame.pop(1);
+                let control = frame.control;
+                self.confirm_origin_guard(at, flows);
+                self.block_into(beneficiary, control, Sink::Selfdestruct, at, flows);
+            }
+            opcode::JUMPI => {
+                frame.pop(1);
+                let condition = frame.pop(1);
+                frame.control |= condition & !TESTS;
+                if condition & ORIGIN_TEST != 0 {
+                    frame.origin_guard = Some((at.code, at.pc));
+                }
+                if condition & BALANCE_TEST != 0 && self.follow.balance {
+                    record(flows, FlowKind::BalanceEquality, at);
+                }
+            }
+            opcode::RETURN | opcode::REVERT => {
+                frame.pop(2);
+                frame.output = frame.memory(small(word(0)), small(word(1)));
+                if op == opcode::REVERT {
+                    self.confirm_origin_guard(at, flows);
+                }
+            }
+            opcode::INVALID => self.confirm_origin_guard(at, flows),
+            _ => {
+                let Some(info) = OPCODE_INFO[usize::from(op)] else {
+                    return;
+                };
+                let label = frame.pop(usize::from(info.inputs())) & !TESTS;
+                for _ in 0..info.outputs() {
+                    frame.stack.push(label);
+                }
+            }
+        }
+    }
+
+    /// The test labels an equality (or a `SUB`) of `a` and `b` (labels), values `x` and
+    /// `y`, carries.
+    fn equality(&self, a: Label, b: Label, x: U256, y: U256, caller: Address) -> Label {
+        let mut label = 0;
+        if (a | b) & BALANCE != 0 {
+            label |= BALANCE_TEST;
+        }
+        // `tx.origin == msg.sender` asks whether the sender is an account, not who it is.
+        let other = if a & ORIGIN != 0 {
+            Some(y)
+        } else if b & ORIGIN != 0 {
+            Some(x)
+        } else {
+            None
+        };
+        if other.is_some_and(|v| v != U256::from_be_slice(caller.as_slice())) {
+            label |= ORIGIN_TEST;
+        }
+        label
+    }
+
+    /// The comparison `op` of `x` (labelled `a`, the top) with `y` (labelled `b`): the
+    /// wraps of an operand were seen by the program, unless the comparison fails whatever
+    /// that operand's value (`x < 0`, `0 > y`: how solc compiles `x >= 0`).
+    fn compared(&mut self, op: u8, a: Label, b: Label, x: U256, y: U256) {
+        if !(op == opcode::LT && y.is_zero()) {
+            self.seen_wraps |= (a >> WRAP_SHIFT) as u8;
+        }
+        if !(op == opcode::GT && x.is_zero()) {
+            self.seen_wraps |= (b >> WRAP_SHIFT) as u8;
+        }
+    }
+
+    /// Registers a wrap of operands labelled `operands` and returns its label. A wrap
+    /// computed from a wrap the program saw is seen too: multi-word arithmetic (a 512-bit
+    /// product's high word is `mm - low - (mm < low)`).
+    fn wrap(&mut self, wrap: Wrap, operands: Label) -> Label {
+        let index = match self.wraps.iter().position(|w| w.code == wrap.code && w.pc == wrap.pc) {
+            Some(index) => index,
+            None if self.wraps.len() < MAX_WRAPS => {
+                self.wraps.push(wrap);
+                self.wraps.len() - 1
+            }
+            None => MAX_WRAPS - 1,
+        };
+        if (operands >> WRAP_SHIFT) as u8 & self.seen_wraps != 0 {
+            self.seen_wraps |= 1 << index;
+        }
+        1 << (WRAP_SHIFT + index as u32)
+    }
+
+    /// A value labelled `label` reached `into`: the wraps it came from that the program
+    /// did not see are flows.
+    fn reach_sink(&mut self, label: Label, into: Sink, at: At, flows: &mut Vec<Flow>) {
+        let fresh = (label >> WRAP_SHIFT) as u8 & !self.seen_wraps & !self.reported_wraps;
+        if fresh == 0 {
+            return;
+        }
+        let index = fresh.trailing_zeros() as usize;
+        if let Some(&wrap) = self.wraps.get(index) {
+            self.reported_wraps |= 1 << index;
+            record(flows, FlowKind::Wrapped { wrap, into }, at);
+        }
+    }
+
+    /// Block data in `data` (or, for payments and selfdestructs, in `control`) reached
+    /// `into`.
+    fn block_into(&self, data: Label, control: Label, into: Sink, at: At, flows: &mut Vec<Flow>) {
+        if !self.follow.block {
+            return;
+        }
+        let by_control = into != Sink::Call && control & BLOCK != 0;
+        if data & BLOCK == 0 && !by_control {
+            return;
+        }
+        let source = self.block_source.unwrap_or("block data");
+        let kind = FlowKind::Block {
+            source,
+            into,
+            control: data & BLOCK == 0,
+        };
+        record(flows, kind, at);
+    }
+
+    /// The running frame reverts or changes state: a `tx.origin` test that decided its
+    /// last branch guarded it.
+    fn confirm_origin_guard(&mut self, at: At, flows: &mut Vec<Flow>) {
+        let Some(frame) = self.frames.last_mut() else {
+            return;
+        };
+        if let Some((code, pc)) = frame.origin_guard.take() {
+            record(flows, FlowKind::OriginCheck, At { code, pc, ..at });
+        }
+    }
+
+    /// The call the running frame is making passes data labelled `input`.
+    fn next_frame_input(&mut self, input: Label) {
+        if let Some(frame) = self.frames.last_mut() {
+            frame.callee_input = input;
+        }
+    }
+}
+
+/// Records a flow, once per kind and instruction, at most [`MAX_FLOWS`].
+fn record(flows: &mut Vec<Flow>, kind: FlowKind, at: At) {
+    let flow = Flow {
+        kind,
+        code: at.code,
+        pc: at.pc,
+        frame: at.frame,
+    };
+    let same = |f: &Flow| {
+        std::mem::discriminant(&f.kind) == std::mem::discriminant(&kind)
+            && f.code == flow.code
+            && f.pc == flow.pc
+    };
+    if flows.len() < MAX_FLOWS && !flows.iter().any(same) {
+        flows.push(flow);
+    }
+}
+
+/// The Solidity name of a block datum's opcode.
+fn block_datum(op: u8) -> &'static str {
+    match op {
+        opcode::TIMESTAMP => "block.timestamp",
+        opcode::NUMBER => "block.number",
+        opcode::BLOCKHASH => "blockhash",
+        opcode::COINBASE => "block.coinbase",
+        opcode::DIFFICULTY => "block.prevrandao",
+        _ => "block.gaslimit",
+    }
+}
+
+/// The wrap `ADD`, `SUB` or `MUL` on `stack` makes, if it wraps (code and pc left for the
+/// caller to fill).
+#[inline]
+fn wrapped(op: u8, stack: &[U256]) -> Option<Wrap> {
+    let n = stack.len();
+    if n < 2 {
+        return None;
+    }
+    let (lhs, rhs) = (stack[n - 1], stack[n - 2]);
+    let sign = match op {
+        opcode::ADD if lhs.overflowing_add(rhs).1 => "+",
+        opcode::SUB if rhs > lhs => "-",
+        // Most products are far too small to wrap: no multiplication needed.
+        opcode::MUL if lhs.bit_len() + rhs.bit_len() > 256 && lhs.overflowing_mul(rhs).1 => "*",
+        _ => return None,
+    };
+    Some(Wrap {
+        code: Address::ZERO,
+        pc: 0,
+        op: sign,
+        lhs,
+        rhs,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wraps(op: u8, lhs: U256, rhs: U256) -> bool {
+        wrapped(op, &[rhs, lhs]).is_some()
+    }
+
+    #[test]
+    fn results_past_2_to_the_256_or_below_zero_wrap() {
+        let one = U256::from(1);
+        assert!(wraps(opcode::SUB, U256::ZERO, one));
+        assert!(wraps(opcode::SUB, U256::from(5), U256::from(7)));
+        assert!(!wraps(opcode::SUB, U256::from(7), U256::from(7)));
+        assert!(wraps(opcode::ADD, U256::MAX, one));
+        assert!(!wraps(opcode::ADD, U256::MAX - one, one));
+        assert!(wraps(opcode::MUL, one << 200, one << 100));
+        assert!(wraps(opcode::MUL, U256::MAX, U256::from(2)));
+        assert!(!wraps(opcode::MUL, one << 100, one << 100));
+        // A product whose bit lengths add past 256 that still fits.
+        assert!(!wraps(opcode::MUL, (one << 128) + one, (one << 127) + one));
+        assert!(!wraps(opcode::ADD, one, one));
+    }
+
+    #[test]
+    fn memory_words_take_whole_stores_and_add_partial_ones() {
+        let mut frame = Frame::default();
+        frame.set_memory(0, 64, BLOCK);
+        assert_eq!(frame.memory(0, 32), BLOCK);
+        frame.set_memory(0, 32, 0);
+        assert_eq!(frame.memory(0, 32), 0);
+        assert_eq!(frame.memory(16, 32), BLOCK);
+        // An unaligned store adds to both words it touches.
+        frame.set_memory(40, 32, ORIGIN);
+        assert_eq!(frame.memory(32, 32), BLOCK | ORIGIN);
+        assert_eq!(frame.memory(64, 32), ORIGIN);
+        assert_eq!(frame.memory(1 << 40, 32), 0);
+        assert_eq!(frame.memory(0, 0), 0);
+    }
+}
