@@ -46,12 +46,17 @@ pub enum Detector {
     /// and the frame then reverted or changed state: a contract the owner calls can act as
     /// the owner (SWC-115).
     TxOrigin,
+    /// Two consecutive transactions of different senders, the second reading what the
+    /// first wrote, pay both senders different amounts when run the other way round:
+    /// whoever gets in first decides who is paid, and a front-runner who sees the other's
+    /// transaction pending goes first (SWC-114).
+    TransactionOrder,
 }
 
 impl Detector {
     /// Every detector, with the short name settings use (`detectors = ["ether-leak"]`,
     /// `HARVEY_DETECTORS=ether-leak,selfdestruct`).
-    pub const ALL: [(Detector, &'static str); 10] = [
+    pub const ALL: [(Detector, &'static str); 11] = [
         (Detector::EtherLeak, "ether-leak"),
         (Detector::UnprotectedSelfdestruct, "selfdestruct"),
         (Detector::UnsafeDelegatecall, "delegatecall"),
@@ -62,6 +67,7 @@ impl Detector {
         (Detector::BlockDependency, "block-dependency"),
         (Detector::StrictBalanceEquality, "balance-equality"),
         (Detector::TxOrigin, "tx-origin"),
+        (Detector::TransactionOrder, "transaction-order"),
     ];
 
     /// The short name settings use.
@@ -85,6 +91,7 @@ impl Detector {
             Detector::BlockDependency => "block dependency",
             Detector::StrictBalanceEquality => "strict balance equality",
             Detector::TxOrigin => "authorisation by tx.origin",
+            Detector::TransactionOrder => "transaction-order dependency",
         }
     }
 

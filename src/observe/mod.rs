@@ -520,6 +520,7 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
                 depth: context.journal_ref().depth(),
                 frame: self.frames.last().copied().unwrap_or(u32::MAX),
                 caller: interp.input.caller_address(),
+                callee: None,
             };
             self.taint
                 .step(op, interp.stack.data(), at, &mut self.trace.flows);

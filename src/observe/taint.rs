@@ -17,9 +17,15 @@
 //!   masks). Signed arithmetic whose result is stored without such a comparison (pre-0.8
 //!   `int`s, `unchecked` blocks) is reported like unsigned: the bytecode does not say which
 //!   it is;
-//! - block data reaching a call's target, calldata or ether, or a selfdestruct's
-//!   beneficiary; or, for calls that send ether and selfdestructs, a branch decided on
-//!   block data earlier in the frame or in a frame that called it;
+//! - block data *drawn on as randomness* reaching a call's target, calldata or ether, or
+//!   a selfdestruct's beneficiary; or, for calls that send ether and selfdestructs, a
+//!   branch decided on such data earlier in the frame or in a frame that called it. Block
+//!   data is drawn on when it is `blockhash` or `block.prevrandao` (randomness is all they
+//!   are for), or went through hashing, `%`, `addmod`, `mulmod` or `xor`. A timestamp or
+//!   block number compared as it is (a deadline, a time lock, a once-per-block guard), or
+//!   moved by an offset, or scaled (a vesting schedule's `total * elapsed / duration`), is
+//!   not: the block's producer moves it by seconds, which such uses tolerate, and the same
+//!   comparison is how every correct deadline works;
 //! - an equality (`EQ`, or `SUB` straight into a branch) with a balance deciding a branch;
 //! - an equality of `tx.origin` with a value other than the frame's `msg.sender` deciding
 //!   a branch, after which the frame reverts or changes state (stores, sends ether,
@@ -41,6 +47,9 @@ const BALANCE: Label = 1 << 2;
 const ORIGIN_TEST: Label = 1 << 3;
 /// The result of an equality with a balance (kept only through negations and moves).
 const BALANCE_TEST: Label = 1 << 4;
+/// Block data drawn on as randomness (see the module's comment): what the block
+/// dependency flow reports. Always set together with [`BLOCK`].
+const DRAWN: Label = 1 << 5;
 const TESTS: Label = ORIGIN_TEST | BALANCE_TEST;
 /// Bits 8..16: which of the transaction's first [`MAX_WRAPS`] wraps the value came from.
 const WRAP_SHIFT: u32 = 8;
@@ -60,6 +69,8 @@ pub(super) struct At {
     pub(super) frame: u32,
     /// The frame's `msg.sender`.
     pub(super) caller: Address,
+    /// The account a call the instruction makes calls (set by the follower for calls).
+    pub(super) callee: Option<Address>,
 }
 
 /// One frame's shadow state.
@@ -149,7 +160,9 @@ fn words(offset: usize, size: usize) -> (usize, usize) {
 
 /// A stack word as a memory offset or size (huge ones fail the instruction anyway).
 fn small(value: U256) -> usize {
-    usize::try_from(value).unwrap_or(usize::MAX).min(usize::MAX / 2)
+    usize::try_from(value)
+        .unwrap_or(usize::MAX)
+        .min(usize::MAX / 2)
 }
 
 /// The follower's state for the running transaction.
@@ -287,7 +300,10 @@ impl Taint {
             | opcode::DIFFICULTY
             | opcode::GASLIMIT => {
                 let inputs = frame.pop(usize::from(op == opcode::BLOCKHASH));
-                frame.stack.push(inputs | BLOCK);
+                let random = matches!(op, opcode::BLOCKHASH | opcode::DIFFICULTY);
+                frame
+                    .stack
+                    .push(inputs | BLOCK | if random { DRAWN } else { 0 });
                 self.block_source.get_or_insert(block_datum(op));
             }
             opcode::BALANCE | opcode::SELFBALANCE => {
@@ -352,7 +368,7 @@ impl Taint {
             opcode::KECCAK256 => {
                 frame.pop(2);
                 let label = frame.memory(small(word(0)), small(word(1)));
-                frame.stack.push(label);
+                frame.stack.push(drawn(label));
             }
             opcode::CALLDATALOAD => {
                 frame.pop(1);
@@ -416,6 +432,10 @@ impl Taint {
                 if into == Sink::Payment {
                     self.confirm_origin_guard(at, flows);
                 }
+                let at = At {
+                    callee: Some(address(word(1))),
+                    ..at
+                };
                 self.reach_sink(sent, into, at, flows);
                 self.block_into(target | value | args, control, into, at, flows);
                 self.next_frame_input(args);
@@ -426,6 +446,10 @@ impl Taint {
                 frame.pop(6);
                 frame.out = (small(word(4)), small(word(5)));
                 if op == opcode::DELEGATECALL {
+                    let at = At {
+                        callee: Some(address(word(1))),
+                        ..at
+                    };
                     self.block_into(target | args, 0, Sink::Call, at, flows);
                 }
                 self.next_frame_input(args);
@@ -471,7 +495,13 @@ impl Taint {
                 let Some(info) = OPCODE_INFO[usize::from(op)] else {
                     return;
                 };
-                let label = frame.pop(usize::from(info.inputs())) & !TESTS;
+                let mut label = frame.pop(usize::from(info.inputs())) & !TESTS;
+                if matches!(
+                    op,
+                    opcode::MOD | opcode::SMOD | opcode::ADDMOD | opcode::MULMOD | opcode::XOR
+                ) {
+                    label = drawn(label);
+                }
                 for _ in 0..info.outputs() {
                     frame.stack.push(label);
                 }
@@ -516,7 +546,11 @@ impl Taint {
     /// computed from a wrap the program saw is seen too: multi-word arithmetic (a 512-bit
     /// product's high word is `mm - low - (mm < low)`).
     fn wrap(&mut self, wrap: Wrap, operands: Label) -> Label {
-        let index = match self.wraps.iter().position(|w| w.code == wrap.code && w.pc == wrap.pc) {
+        let index = match self
+            .wraps
+            .iter()
+            .position(|w| w.code == wrap.code && w.pc == wrap.pc)
+        {
             Some(index) => index,
             None if self.wraps.len() < MAX_WRAPS => {
                 self.wraps.push(wrap);
@@ -544,21 +578,21 @@ impl Taint {
         }
     }
 
-    /// Block data in `data` (or, for payments and selfdestructs, in `control`) reached
-    /// `into`.
+    /// Block data drawn on in `data` (or, for payments and selfdestructs, in `control`)
+    /// reached `into`.
     fn block_into(&self, data: Label, control: Label, into: Sink, at: At, flows: &mut Vec<Flow>) {
         if !self.follow.block {
             return;
         }
-        let by_control = into != Sink::Call && control & BLOCK != 0;
-        if data & BLOCK == 0 && !by_control {
+        let by_control = into != Sink::Call && control & DRAWN != 0;
+        if data & DRAWN == 0 && !by_control {
             return;
         }
         let source = self.block_source.unwrap_or("block data");
         let kind = FlowKind::Block {
             source,
             into,
-            control: data & BLOCK == 0,
+            control: data & DRAWN == 0,
         };
         record(flows, kind, at);
     }
@@ -589,6 +623,7 @@ fn record(flows: &mut Vec<Flow>, kind: FlowKind, at: At) {
         code: at.code,
         pc: at.pc,
         frame: at.frame,
+        callee: at.callee,
     };
     let same = |f: &Flow| {
         std::mem::discriminant(&f.kind) == std::mem::discriminant(&kind)
@@ -598,6 +633,20 @@ fn record(flows: &mut Vec<Flow>, kind: FlowKind, at: At) {
     if flows.len() < MAX_FLOWS && !flows.iter().any(same) {
         flows.push(flow);
     }
+}
+
+/// `label`, drawn on as randomness when it carries block data.
+fn drawn(label: Label) -> Label {
+    if label & BLOCK != 0 {
+        label | DRAWN
+    } else {
+        label
+    }
+}
+
+/// A stack word as the address it holds (its low 20 bytes).
+fn address(word: U256) -> Address {
+    Address::from_slice(&word.to_be_bytes::<32>()[12..])
 }
 
 /// The Solidity name of a block datum's opcode.
@@ -639,6 +688,8 @@ fn wrapped(op: u8, stack: &[U256]) -> Option<Wrap> {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     fn wraps(op: u8, lhs: U256, rhs: U256) -> bool {
@@ -659,6 +710,53 @@ mod tests {
         // A product whose bit lengths add past 256 that still fits.
         assert!(!wraps(opcode::MUL, (one << 128) + one, (one << 127) + one));
         assert!(!wraps(opcode::ADD, one, one));
+    }
+
+    /// A word biased towards the edges of 256-bit arithmetic: 0, 1, MAX, powers of two
+    /// and their neighbours, runs of ones, small numbers; else anything.
+    fn edgy_word() -> impl Strategy<Value = U256> {
+        let one = U256::from(1);
+        prop_oneof![
+            2 => prop::sample::select(vec![U256::ZERO, one, U256::MAX]),
+            4 => (0usize..256, 0usize..3).prop_map(move |(k, d)| (one << k) + U256::from(d) - one),
+            2 => (0usize..256).prop_map(|k| U256::MAX >> k),
+            2 => any::<u64>().prop_map(U256::from),
+            3 => any::<[u64; 4]>().prop_map(U256::from_limbs),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 2_000,
+            failure_persistence: None,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(256),
+            ..ProptestConfig::default()
+        })]
+
+        /// `wrapped` against alloy's arithmetic, with the top of the stack (last) as the
+        /// left operand and words below the operands ignored.
+        #[test]
+        fn wraps_are_exactly_the_overflows_of_concrete_arithmetic(
+            lhs in edgy_word(),
+            rhs in edgy_word(),
+            op in prop::sample::select(vec![opcode::ADD, opcode::SUB, opcode::MUL]),
+            below in prop::collection::vec(edgy_word(), 0..3),
+        ) {
+            let ((result, overflowed), wrapping, sign) = match op {
+                opcode::ADD => (lhs.overflowing_add(rhs), lhs.wrapping_add(rhs), "+"),
+                opcode::SUB => (lhs.overflowing_sub(rhs), lhs.wrapping_sub(rhs), "-"),
+                _ => (lhs.overflowing_mul(rhs), lhs.wrapping_mul(rhs), "*"),
+            };
+            prop_assert_eq!(result, wrapping);
+            let mut stack = below;
+            stack.extend([rhs, lhs]);
+            let wrap = wrapped(op, &stack);
+            prop_assert_eq!(wrap.is_some(), overflowed);
+            if let Some(wrap) = wrap {
+                prop_assert_eq!((wrap.op, wrap.lhs, wrap.rhs), (sign, lhs, rhs));
+                prop_assert_eq!(wrap.result(), wrapping);
+            }
+        }
     }
 
     #[test]

@@ -207,11 +207,13 @@ pub struct FlowSet {
 pub struct Wrap {
     /// The code that ran it.
     pub code: Address,
+    /// The instruction's pc.
     pub pc: u32,
     /// `"+"`, `"-"` or `"*"`.
     pub op: &'static str,
-    /// The operands, as the instruction took them (`lhs op rhs`).
+    /// The left operand, as the instruction took it (`lhs op rhs`).
     pub lhs: U256,
+    /// The right operand.
     pub rhs: U256,
 }
 
@@ -263,12 +265,16 @@ pub enum FlowKind {
 /// One flow found: what, and the instruction where it ended (the sink, or the JUMPI).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Flow {
+    /// What flowed where.
     pub kind: FlowKind,
     /// The code that ran the instruction.
     pub code: Address,
+    /// The instruction's pc.
     pub pc: u32,
     /// The frame that ran it: its index in [`Trace::calls`] (`u32::MAX` outside any).
     pub frame: u32,
+    /// The account called, when the instruction is a call.
+    pub callee: Option<Address>,
 }
 
 /// Flows recorded per transaction, at most.

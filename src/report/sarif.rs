@@ -236,6 +236,12 @@ impl Rule {
                 short: "tx.origin used for authorisation",
                 full: "A branch decided on tx.origin compared with something other than msg.sender, and the contract then reverted or changed state: any contract the authorised account calls can act in its name (SWC-115).",
             },
+            Detector::TransactionOrder => Rule {
+                id: "harvey/transaction-order",
+                name: "TransactionOrderDependency",
+                short: "transaction-order dependency",
+                full: "Two consecutive transactions of different senders, the second reading what the first wrote, paid both senders different amounts when run the other way round: whoever gets in first decides who is paid, and a front-runner who sees the other transaction pending goes first (SWC-114).",
+            },
         }
     }
 

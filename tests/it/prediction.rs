@@ -101,7 +101,12 @@ fn all_five_paths_of_the_running_example_are_covered() {
 
 #[test]
 fn an_arbitrary_storage_write_is_found_and_shrunk() {
-    let outcome = campaign("BonusWallet").run().unwrap();
+    // The overflow detector reports the length's wrap (`popCode` on an empty array)
+    // first; this test is about the write through the wrapped length.
+    let outcome = campaign("BonusWallet")
+        .detectors(DetectorSet::none())
+        .run()
+        .unwrap();
     let failure = failure(&outcome);
     // Placed at the statement whose SSTORE wrote the slot.
     assert!(

@@ -45,12 +45,16 @@ use alloy_primitives::{Address, U256};
 use crate::chain::{ATTACKER_CONTRACT, Chain, Tx};
 use crate::config::{Detector, DetectorSet};
 use crate::hash::FastMap;
-use crate::observe::{
-    CallKind, CallRecord, Flow, FlowKind, FlowSet, SelfDestruct, Sink, StorageOp, Trace,
-};
+use crate::observe::{CallKind, CallRecord, FlowSet, SelfDestruct, Trace};
 use crate::oracle::place_of;
 use crate::outcome::{Place, Violation};
 use crate::report;
+use order::OrderWatch;
+use reentry::StaleReentry;
+
+mod flows;
+mod order;
+mod reentry;
 
 /// Address-shaped words remembered from attackers' calldata per sequence, at most: an
 /// attacker that passes more in one sequence has chosen enough targets.
@@ -69,6 +73,8 @@ pub(crate) struct Detectors {
     chosen: Vec<Address>,
     /// Per contract that accepted ether: whether its code can send ether out.
     can_send: FastMap<Address, bool>,
+    /// The transaction-order detector's memory.
+    order: OrderWatch,
 }
 
 impl Detectors {
@@ -88,6 +94,7 @@ impl Detectors {
             named: Vec::new(),
             chosen: Vec::new(),
             can_send: FastMap::default(),
+            order: OrderWatch::new(chain.senders().to_vec()),
         }
     }
 
@@ -105,6 +112,7 @@ impl Detectors {
     pub(crate) fn start(&mut self) {
         self.named.clear();
         self.chosen.clear();
+        self.order.start();
     }
 
     /// What the transaction `tx` that just ran on `chain` shows (`succeeded`: it did not
@@ -113,11 +121,22 @@ impl Detectors {
         if self.set.is_empty() {
             return Vec::new();
         }
-        let mut found = flow_findings(chain, succeeded);
-        if !succeeded {
-            // A reverted transaction paid nothing, named nothing and stored nothing.
-            return found;
+        let mut found = flows::findings(chain, succeeded);
+        // A reverted transaction paid nothing, named nothing and stored nothing.
+        if succeeded {
+            found.extend(self.check_success(chain, tx));
         }
+        // Last: a swap replays the sequence, and the trace read is then the replay's.
+        if self.set.contains(Detector::TransactionOrder) {
+            found.extend(self.order.check(chain, tx, succeeded));
+        }
+        found
+    }
+
+    /// What the successful transaction `tx` that just ran on `chain` shows, except for the
+    /// flows and the order.
+    fn check_success(&mut self, chain: &mut Chain, tx: &Tx) -> Vec<Violation> {
+        let mut found = Vec::new();
         let attacker = self.is_attacker(tx.sender);
         self.note(tx, attacker);
         let trace = chain.last_trace();
@@ -287,118 +306,6 @@ fn selfdestruct(chain: &Chain, moves: &Moves, sender: Address) -> Option<Violati
     })
 }
 
-/// The flows of the last transaction (`succeeded` or not) the detectors report: in a
-/// reverted one only the branches (a `tx.origin` check that refused, an equality with a
-/// balance), which are there whether or not the transaction went on; stores and payments
-/// only in frames that succeeded. The observer follows only the flows of the detectors
-/// that run.
-fn flow_findings(chain: &mut Chain, succeeded: bool) -> Vec<Violation> {
-    let trace = chain.last_trace();
-    if trace.flows().is_empty() {
-        return Vec::new();
-    }
-    let frame_succeeded = |flow: &Flow| {
-        trace
-            .calls()
-            .get(flow.frame as usize)
-            .is_none_or(|call| call.succeeded)
-    };
-    let flows: Vec<Flow> = trace
-        .flows()
-        .iter()
-        .filter(|flow| match flow.kind {
-            FlowKind::BalanceEquality | FlowKind::OriginCheck => true,
-            FlowKind::Wrapped { .. } | FlowKind::Block { .. } => succeeded && frame_succeeded(flow),
-        })
-        .copied()
-        .collect();
-    let chain = &*chain;
-    flows
-        .iter()
-        .map(|flow| flow_violation(chain, flow))
-        .collect()
-}
-
-/// The finding a flow makes.
-fn flow_violation(chain: &Chain, flow: &Flow) -> Violation {
-    let contract = who(chain, flow.code);
-    let here = place_of(chain, flow.code, flow.pc, []);
-    let line = |place: &Place| {
-        place
-            .line
-            .as_ref()
-            .map_or_else(String::new, |line| format!(" at {line}"))
-    };
-    match flow.kind {
-        FlowKind::Wrapped { wrap, into } => {
-            let sink = match into {
-                Sink::Store => "was written to storage",
-                _ => "set the ether a call sent",
-            };
-            Violation::Vulnerability {
-                detector: Detector::IntegerOverflow,
-                place: place_of(chain, wrap.code, wrap.pc, []),
-                explanation: format!(
-                    "{contract} computed {} {} {} = {} (wrapped around 2^256), and the \
-                     result, or a value computed from it, {sink}{} without being compared \
-                     first",
-                    number(wrap.lhs),
-                    wrap.op,
-                    number(wrap.rhs),
-                    number(wrap.result()),
-                    line(&here),
-                ),
-            }
-        }
-        FlowKind::Block {
-            source,
-            into,
-            control,
-        } => {
-            let sink = match into {
-                Sink::Payment => "a payment",
-                Sink::Selfdestruct => "a selfdestruct",
-                _ => "a call",
-            };
-            let how = if control {
-                format!("decided a branch before {sink}")
-            } else {
-                format!("flowed into {sink}")
-            };
-            Violation::Vulnerability {
-                detector: Detector::BlockDependency,
-                explanation: format!(
-                    "{source} {how} in {contract}: whoever produces the block chooses it \
-                     within limits, and can pick the outcome"
-                ),
-                place: here,
-            }
-        }
-        FlowKind::BalanceEquality => Violation::Vulnerability {
-            detector: Detector::StrictBalanceEquality,
-            explanation: format!(
-                "{contract} branched on an exact equality with an ether balance: anyone can                  force ether into an account (a selfdestruct pays it without a call), so the                  equality may never hold again"
-            ),
-            place: here,
-        },
-        FlowKind::OriginCheck => Violation::Vulnerability {
-            detector: Detector::TxOrigin,
-            explanation: format!(
-                "{contract} branched on tx.origin compared with an account other than                  msg.sender, then reverted or changed state: any contract the authorised                  account calls passes this check in its name"
-            ),
-            place: here,
-        },
-    }
-}
-
-/// A number as an explanation shows it: decimal, or hex when it is huge.
-fn number(value: U256) -> String {
-    if value < U256::from(1u64 << 53) {
-        value.to_string()
-    } else {
-        format!("{value:#x}")
-    }
-}
 
 /// A call that failed without its caller noticing.
 fn unhandled(chain: &Chain, call: &CallRecord) -> Violation {
@@ -420,117 +327,6 @@ fn unhandled(chain: &Chain, call: &CallRecord) -> Violation {
     }
 }
 
-/// A re-entry that read state its outer call changed after it: the outer frame, the call
-/// out of it that led to the re-entry, and the slot.
-struct StaleReentry {
-    contract: Address,
-    call_out: CallRecord,
-    attacker: Address,
-    slot: U256,
-}
-
-impl StaleReentry {
-    /// The first stale re-entry in `trace` made through an account `attacker` accepts.
-    fn find(trace: &Trace, attacker: impl Fn(Address) -> bool) -> Option<StaleReentry> {
-        let calls = trace.calls();
-        // Most transactions call nobody: no frame can be re-entered.
-        if calls.len() < 3 || !calls.iter().any(|c| attacker(c.target)) {
-            return None;
-        }
-        let parent = |frame: u32| calls.get(frame as usize).and_then(|c| c.parent);
-        // Whether `frame` runs inside `ancestor` (or is it).
-        let within = |mut frame: u32, ancestor: u32| loop {
-            if frame == ancestor {
-                return true;
-            }
-            match parent(frame) {
-                Some(up) => frame = up,
-                None => return false,
-            }
-        };
-        for (index, inner) in calls.iter().enumerate() {
-            let inner_index = index as u32;
-            if !inner.succeeded || !matches!(inner.kind, CallKind::Call) {
-                continue;
-            }
-            // The nearest enclosing frame of the same contract, and who called back.
-            let mut through = None;
-            let mut up = inner.parent;
-            let mut child = inner_index;
-            let outer = loop {
-                let Some(frame) = up else { break None };
-                let record = &calls[frame as usize];
-                if record.target == inner.target && matches!(record.kind, CallKind::Call) {
-                    break Some((frame, child));
-                }
-                if attacker(record.target) {
-                    through = Some(record.target);
-                }
-                child = frame;
-                up = record.parent;
-            };
-            let (Some((outer, call_out)), Some(attacker)) = (outer, through) else {
-                continue;
-            };
-            if !calls[outer as usize].succeeded {
-                continue;
-            }
-            let storage = trace.storage();
-            let Some(last_inner) = storage.iter().rposition(|s| within(s.frame, inner_index))
-            else {
-                continue;
-            };
-            // The contract's slots the re-entered call read, then a later write to one of
-            // them by the outer call.
-            let read: Vec<U256> = storage[..=last_inner]
-                .iter()
-                .filter(|s| {
-                    s.op == StorageOp::Load
-                        && s.address == inner.target
-                        && within(s.frame, inner_index)
-                })
-                .map(|s| s.slot)
-                .collect();
-            let stale = storage[last_inner + 1..].iter().find(|store| {
-                store.op == StorageOp::Store
-                    && store.address == inner.target
-                    && read.contains(&store.slot)
-                    && within(store.frame, outer)
-            });
-            if let Some(store) = stale {
-                return Some(StaleReentry {
-                    contract: inner.target,
-                    call_out: calls[call_out as usize],
-                    attacker,
-                    slot: store.slot,
-                });
-            }
-        }
-        None
-    }
-
-    /// The finding, placed at the call out of the outer frame.
-    fn violation(&self, chain: &Chain) -> Violation {
-        let contract = who(chain, self.contract);
-        let attacker = who(chain, self.attacker);
-        let reentered = if self.call_out.target == self.attacker {
-            format!("{contract} called {attacker} (untrusted), which called back into it")
-        } else {
-            let callee = who(chain, self.call_out.target);
-            format!("{contract} called {callee}, and {attacker} (untrusted) called back into it")
-        };
-        Violation::Vulnerability {
-            detector: Detector::Reentrancy,
-            place: site_place(chain, self.call_out.site, self.contract),
-            explanation: format!(
-                "{reentered} before that call returned; the re-entered call read slot \
-                 {:#x}, which the outer call wrote after: the re-entered call ran on state \
-                 about to change",
-                self.slot
-            ),
-        }
-    }
-}
 
 /// What the detectors read of a transaction's trace, copied out of it (most transactions
 /// move no ether and delegate nothing: nothing is allocated for them).

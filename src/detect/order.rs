@@ -1,0 +1,277 @@
+//! The transaction-order dependency detector: two consecutive transactions of different
+//! senders, run the other way round from the state before the first, pay *both* senders
+//! different amounts. Whoever gets in first then decides who is paid, and a front-runner
+//! that sees the other transaction pending pays more gas to go first (SWC-114).
+//!
+//! ConFuzzius reports any two transactions of different senders where the second reads a
+//! slot the first wrote; that holds for almost every pair of calls on shared state (two
+//! deposits into one pool), so we take it only as the reason to look, and then run the
+//! swap. Asking that both senders' receipts change keeps out orders that only decide
+//! *when* one sender is paid (a buyer's purchase before or after the owner withdraws the
+//! proceeds pays the owner now or later, and the buyer nothing either way) or whose
+//! second transaction is refused either way round: a race for one payment (a reward, a
+//! game's pot) moves it from one sender to the other. What the senders spend is not
+//! counted: two buyers racing for one item pay for it in one order or the other, and get
+//! the item for it. Orders that change token balances but no ether (ERC20 `approve`
+//! front-run by `transferFrom`) are not reported.
+//!
+//! The swap replays the sequence up to the pair on the executor's chain, then the whole
+//! sequence again to restore its state: a few transactions per check, and a pair of
+//! functions is checked at most [`TRIES_PER_PAIR`] times unless it once showed a
+//! dependency (so that shrinking and replays of a finding see it again).
+
+use alloy_primitives::{Address, U256};
+
+use super::{site_place, who};
+use crate::chain::{Chain, Tx};
+use crate::config::Detector;
+use crate::hash::FastMap;
+use crate::observe::{CallKind, StorageOp, Trace};
+use crate::outcome::Violation;
+
+/// Swaps tried per pair of functions (called account and selector, twice) that showed no
+/// dependency, at most: a race needs the right state (a pot to win), which later
+/// sequences reach, but a pair that never depends should not cost a replay per sequence.
+pub(super) const TRIES_PER_PAIR: u32 = 32;
+
+/// A pair of functions: the first transaction's account and selector, then the second's.
+type PairKey = (Address, [u8; 4], Address, [u8; 4]);
+
+/// What the last transaction of the running sequence did that the next one is checked
+/// against.
+#[derive(Debug, Clone)]
+struct Previous {
+    tx: Tx,
+    /// The slots it wrote (account, slot).
+    writes: Vec<(Address, U256)>,
+    /// Per fuzzed sender (in `OrderWatch::senders` order), the wei it received.
+    receipts: Vec<U256>,
+    /// Where it paid a fuzzed sender: the instruction (or none: a selfdestruct's, or the
+    /// transaction's own) and the payer.
+    paid_at: Option<(Option<(Address, u32)>, Address)>,
+}
+
+/// The detector's memory: the running sequence's transactions, the last one's effects,
+/// and the swaps tried per pair of functions.
+#[derive(Debug, Default)]
+pub(super) struct OrderWatch {
+    /// The fuzzed senders: whose receipts are compared.
+    senders: Vec<Address>,
+    /// The running sequence's transactions that the EVM ran, in order (what a swap
+    /// replays).
+    ran: Vec<Tx>,
+    /// The last transaction, when it succeeded.
+    previous: Option<Previous>,
+    /// Per pair of functions, the swaps that showed nothing (`u32::MAX`: one showed a
+    /// dependency; always checked).
+    tries: FastMap<PairKey, u32>,
+}
+
+/// The receipts of one transaction, and where the first payment to a sender was made.
+struct Receipts {
+    amounts: Vec<U256>,
+    paid_at: Option<(Option<(Address, u32)>, Address)>,
+}
+
+impl OrderWatch {
+    /// A watch comparing what `senders` receive.
+    pub(super) fn new(senders: Vec<Address>) -> OrderWatch {
+        OrderWatch {
+            senders,
+            ..OrderWatch::default()
+        }
+    }
+
+    /// A new sequence starts from the post-setup state.
+    pub(super) fn start(&mut self) {
+        self.ran.clear();
+        self.previous = None;
+    }
+
+    /// The transaction `tx` just ran on `chain` (`succeeded`: it did not revert): a
+    /// finding when it and the one before depend on their order. Leaves `chain` in the
+    /// state after `tx` (replaying the sequence when it swapped), but its last trace may
+    /// then be the replay's: callers read the trace before.
+    pub(super) fn check(
+        &mut self,
+        chain: &mut Chain,
+        tx: &Tx,
+        succeeded: bool,
+    ) -> Option<Violation> {
+        self.ran.push(tx.clone());
+        let trace = chain.last_trace();
+        let receipts = if succeeded {
+            self.receipts(trace)
+        } else {
+            Receipts {
+                amounts: vec![U256::ZERO; self.senders.len()],
+                paid_at: None,
+            }
+        };
+        let finding = self
+            .candidate(trace, tx, &receipts)
+            .and_then(|(first, key)| self.swap(chain, &first, tx, &receipts, key));
+        self.previous = succeeded.then(|| Previous {
+            tx: tx.clone(),
+            writes: writes(chain.last_trace()),
+            receipts: receipts.amounts,
+            paid_at: receipts.paid_at,
+        });
+        finding
+    }
+
+    /// The transaction before `tx` and their pair, when the two are worth swapping: other
+    /// senders, `tx` read a slot the first wrote, a sender was paid, and the pair has
+    /// tries left.
+    fn candidate(
+        &mut self,
+        trace: &Trace,
+        tx: &Tx,
+        receipts: &Receipts,
+    ) -> Option<(Previous, PairKey)> {
+        let first = self.previous.as_ref()?;
+        if first.tx.sender == tx.sender {
+            return None;
+        }
+        let paid = |amounts: &[U256]| amounts.iter().any(|a| !a.is_zero());
+        if !paid(&first.receipts) && !paid(&receipts.amounts) {
+            return None;
+        }
+        let reads_a_write = trace.storage().iter().any(|access| {
+            access.op == StorageOp::Load && first.writes.contains(&(access.address, access.slot))
+        });
+        if !reads_a_write {
+            return None;
+        }
+        let key = (
+            first.tx.to,
+            selector(&first.tx),
+            tx.to,
+            selector(tx),
+        );
+        let tries = self.tries.entry(key).or_insert(0);
+        if *tries >= TRIES_PER_PAIR && *tries != u32::MAX {
+            return None;
+        }
+        Some((first.clone(), key))
+    }
+
+    /// Runs `second` then `first` from the state before `first`, compares both senders'
+    /// receipts with the order the sequence ran, and restores the state after `second`.
+    fn swap(
+        &mut self,
+        chain: &mut Chain,
+        first: &Previous,
+        second: &Tx,
+        receipts: &Receipts,
+        key: PairKey,
+    ) -> Option<Violation> {
+        let prefix = self.ran.len() - 2;
+        chain.reset();
+        for tx in &self.ran[..prefix] {
+            let _ = chain.execute(tx);
+        }
+        let second_first = self.run(chain, second);
+        let first_second = self.run(chain, &first.tx);
+        chain.reset();
+        for tx in &self.ran {
+            let _ = chain.execute(tx);
+        }
+        let index = |account: Address| self.senders.iter().position(|s| *s == account);
+        let (a, b) = (index(first.tx.sender)?, index(second.sender)?);
+        let ran = |i: usize| first.receipts[i] + receipts.amounts[i];
+        let swapped = |i: usize| second_first[i] + first_second[i];
+        let tries = self.tries.entry(key).or_insert(0);
+        if ran(a) == swapped(a) || ran(b) == swapped(b) {
+            *tries = tries.saturating_add(1).min(u32::MAX - 1);
+            return None;
+        }
+        *tries = u32::MAX;
+        let (site, payer) = receipts.paid_at.or(first.paid_at)?;
+        let (first_sender, second_sender) = (who(chain, first.tx.sender), who(chain, second.sender));
+        Some(Violation::Vulnerability {
+            detector: Detector::TransactionOrder,
+            place: site_place(chain, site, payer),
+            explanation: format!(
+                "{first_sender}'s transaction, then {second_sender}'s, paid them {} and {} \
+                 wei; the other way round, {} and {}: whichever is mined first decides who \
+                 is paid, and whoever sees the other pending can go first",
+                ran(a),
+                ran(b),
+                swapped(a),
+                swapped(b),
+            ),
+        })
+    }
+
+    /// What each sender received from `tx` run on `chain` now (nothing when the EVM
+    /// refuses it or it reverts).
+    fn run(&self, chain: &mut Chain, tx: &Tx) -> Vec<U256> {
+        match chain.execute(tx) {
+            Ok(outcome) if outcome.is_success() => self.receipts(chain.last_trace()).amounts,
+            _ => vec![U256::ZERO; self.senders.len()],
+        }
+    }
+
+    /// The wei each sender received in a successful transaction's `trace`: calls that
+    /// paid it and did not revert, nor did any frame around them; and selfdestructs that
+    /// named it.
+    fn receipts(&self, trace: &Trace) -> Receipts {
+        let mut amounts = vec![U256::ZERO; self.senders.len()];
+        let mut paid_at = None;
+        let calls = trace.calls();
+        let settled = |mut index: usize| loop {
+            let call = &calls[index];
+            if !call.succeeded {
+                return false;
+            }
+            match call.parent {
+                Some(parent) => index = parent as usize,
+                None => return true,
+            }
+        };
+        let mut pay = |to: Address, value: U256, at: Option<(Address, u32)>, payer: Address| {
+            if let Some(i) = self.senders.iter().position(|s| *s == to) {
+                amounts[i] += value;
+                paid_at.get_or_insert((at, payer));
+            }
+        };
+        for (index, call) in calls.iter().enumerate() {
+            let pays = call.site.is_some()
+                && !call.value.is_zero()
+                && matches!(call.kind, CallKind::Call | CallKind::CallCode);
+            if pays && settled(index) {
+                pay(call.target, call.value, call.site, call.caller);
+            }
+        }
+        for destruct in trace.selfdestructs() {
+            pay(
+                destruct.beneficiary,
+                destruct.value,
+                destruct.site,
+                destruct.contract,
+            );
+        }
+        Receipts { amounts, paid_at }
+    }
+}
+
+/// The slots a successful transaction's `trace` wrote.
+fn writes(trace: &Trace) -> Vec<(Address, U256)> {
+    let mut slots: Vec<(Address, U256)> = Vec::new();
+    for access in trace.storage() {
+        let slot = (access.address, access.slot);
+        if access.op == StorageOp::Store && !slots.contains(&slot) {
+            slots.push(slot);
+        }
+    }
+    slots
+}
+
+/// The selector `tx` calls (zeros for a call without one: `receive` or `fallback`).
+fn selector(tx: &Tx) -> [u8; 4] {
+    tx.calldata
+        .get(..4)
+        .and_then(|s| s.try_into().ok())
+        .unwrap_or_default()
+}
