@@ -23,7 +23,8 @@ contract BlockRaffle {
 }
 
 /// `BlockRaffle` corrected for this detector: the winner is drawn from numbers the players
-/// chose when they entered, not from block data.
+/// chose when they entered, not from block data. (It is not safe either: the last entrant's
+/// pick decides the winner, a transaction-order dependency the tests expect reported.)
 contract PickRaffle {
     address[] public players;
     uint256 public picks;

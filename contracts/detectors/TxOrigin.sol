@@ -39,3 +39,20 @@ contract SenderWallet {
         withdrawals += 1;
     }
 }
+
+/// The phishing contract of the witness in `tests/it/detectors_witness.rs` (never fuzzed):
+/// an "airdrop" an attacker deploys and lures a wallet's owner into claiming. `claim`
+/// withdraws the wallet's whole balance to the attacker: `OriginWallet` pays, since
+/// `tx.origin` is its owner; `SenderWallet`, whose `withdraw` has the same signature,
+/// refuses.
+contract Airdrop {
+    address payable public immutable attacker;
+
+    constructor() {
+        attacker = payable(msg.sender);
+    }
+
+    function claim(address wallet) external {
+        OriginWallet(wallet).withdraw(attacker, wallet.balance);
+    }
+}

@@ -36,6 +36,14 @@
 //! - **locked ether**: a contract accepts ether in a successful transaction, and its code
 //!   has no instruction that can send ether (CALL, CALLCODE, DELEGATECALL, CREATE,
 //!   CREATE2, SELFDESTRUCT; PUSH data skipped): ConFuzzius's definition.
+//! - **integer overflow**, **block dependency**, **strict balance equality** and
+//!   **`tx.origin` authorisation**: data flows the observer follows (`observe::taint`,
+//!   only in transactions that ran a source) and [`flows`] reports: a wrapped result
+//!   stored or sent uncompared; block data drawn on as randomness deciding or paying a
+//!   payment; an equality with a balance deciding a branch; `tx.origin` compared with
+//!   something other than `msg.sender` guarding a revert or a state change.
+//! - **transaction-order dependency** ([`order`]): two consecutive transactions of
+//!   different senders, swapped, pay both senders differently.
 //!
 //! What setup's own calls name is not seen: a sender setup made a payee is an attacker
 //! unless setup also trusts it.
@@ -306,7 +314,6 @@ fn selfdestruct(chain: &Chain, moves: &Moves, sender: Address) -> Option<Violati
     })
 }
 
-
 /// A call that failed without its caller noticing.
 fn unhandled(chain: &Chain, call: &CallRecord) -> Violation {
     let (caller, callee) = match call.kind {
@@ -326,7 +333,6 @@ fn unhandled(chain: &Chain, call: &CallRecord) -> Violation {
         ),
     }
 }
-
 
 /// What the detectors read of a transaction's trace, copied out of it (most transactions
 /// move no ether and delegate nothing: nothing is allocated for them).

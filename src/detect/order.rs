@@ -29,13 +29,15 @@ use crate::hash::FastMap;
 use crate::observe::{CallKind, StorageOp, Trace};
 use crate::outcome::Violation;
 
-/// Swaps tried per pair of functions (called account and selector, twice) that showed no
-/// dependency, at most: a race needs the right state (a pot to win), which later
+/// Swaps tried per pair of calls (sender, called account and selector, twice) that showed
+/// no dependency, at most: a race needs the right state (a pot to win), which later
 /// sequences reach, but a pair that never depends should not cost a replay per sequence.
 pub(super) const TRIES_PER_PAIR: u32 = 32;
 
-/// A pair of functions: the first transaction's account and selector, then the second's.
-type PairKey = (Address, [u8; 4], Address, [u8; 4]);
+/// A pair of calls: the first transaction's sender, account and selector, then the
+/// second's. The senders count: the attacker contract refuses `transfer`s, so its claims
+/// in a race fail where an account's succeed.
+type PairKey = ([Address; 2], Address, [u8; 4], Address, [u8; 4]);
 
 /// What the last transaction of the running sequence did that the next one is checked
 /// against.
@@ -144,6 +146,7 @@ impl OrderWatch {
             return None;
         }
         let key = (
+            [first.tx.sender, tx.sender],
             first.tx.to,
             selector(&first.tx),
             tx.to,
@@ -188,7 +191,8 @@ impl OrderWatch {
         }
         *tries = u32::MAX;
         let (site, payer) = receipts.paid_at.or(first.paid_at)?;
-        let (first_sender, second_sender) = (who(chain, first.tx.sender), who(chain, second.sender));
+        let (first_sender, second_sender) =
+            (who(chain, first.tx.sender), who(chain, second.sender));
         Some(Violation::Vulnerability {
             detector: Detector::TransactionOrder,
             place: site_place(chain, site, payer),

@@ -454,7 +454,19 @@ fn a_raffle_drawn_from_block_data_is_block_dependent_and_one_drawn_from_picks_is
             )),
         "{found:?}"
     );
-    assert!(twin.passed(), "{}", harvey::report::summary(&twin));
+    // The picks raffle has another bug, which the transaction-order detector reports: the
+    // last entrant's pick decides the winner, so whoever enters just before the draw (or
+    // sees an entry pending) chooses it. Block data decides nothing there.
+    assert_eq!(
+        findings(&twin),
+        [(
+            Detector::TransactionOrder,
+            "PickRaffle".into(),
+            line("BlockDependency.sol", 43)
+        )],
+        "{}",
+        harvey::report::summary(&twin)
+    );
 }
 
 #[test]
@@ -483,4 +495,44 @@ fn a_tx_origin_owner_check_is_reported_and_an_account_only_check_is_not() {
         )]
     );
     assert!(twin.passed(), "{}", harvey::report::summary(&twin));
+}
+
+#[test]
+fn a_race_for_one_prize_is_transaction_order_dependent_and_equal_rewards_are_not() {
+    // Only this detector: paying any solver is what a bounty is for, so the ether leak
+    // detector (which no trusted sender's naming excuses here) would report both.
+    let only: DetectorSet = "transaction-order".parse().unwrap();
+    let outcome = fuzzing(funded("RaceBounty", ether(1)))
+        .detectors(only.clone())
+        .run()
+        .unwrap();
+    assert_eq!(
+        findings(&outcome),
+        [(
+            Detector::TransactionOrder,
+            "RaceBounty".into(),
+            line("TransactionOrder.sol", 17)
+        )],
+        "{}",
+        harvey::report::summary(&outcome)
+    );
+    // Two claims by two senders: the first is paid, and would not be the other way round.
+    let failure = outcome.failure().unwrap();
+    let names: Vec<&str> = failure.calls.iter().map(|c| c.function_name()).collect();
+    assert_eq!(names, ["claim", "claim"], "{}", failure.violation);
+    assert_ne!(failure.calls[0].sender, failure.calls[1].sender);
+    // Every solver paid the same: consecutive claims share state (and are swapped), but
+    // neither sender's payment depends on the order.
+    let twin = fuzzing(funded("SharedBounty", ether(1)))
+        .detectors(only)
+        .run()
+        .unwrap();
+    assert!(twin.passed(), "{}", harvey::report::summary(&twin));
+    let claims = twin
+        .stats
+        .functions
+        .iter()
+        .find(|f| f.signature == "claim(uint256)")
+        .map_or(0, |f| f.calls - f.reverts);
+    assert!(claims > 1, "solvers were paid: {claims} successful claims");
 }
