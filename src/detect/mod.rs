@@ -75,7 +75,8 @@ pub(crate) struct Detectors {
     /// The fuzzed senders setup did not trust, each with its balance after setup.
     attackers: Vec<(Address, U256)>,
     trusted: Vec<Address>,
-    /// Attackers a trusted sender named in a call of the running sequence.
+    /// Attackers a trusted sender named in a call of the running sequence, or an attacker
+    /// it had named did.
     named: Vec<Address>,
     /// Address-shaped words of the attackers' calldata in the running sequence.
     chosen: Vec<Address>,
@@ -188,20 +189,17 @@ impl Detectors {
     }
 
     /// Notes what `tx` (successful) tells about the attackers: whom a trusted sender
-    /// named, which addresses an attacker chose.
+    /// named (or an attacker it had named: an owner transfers ownership to one account,
+    /// which hands it on to another, and both were given what they take), which addresses
+    /// an attacker chose.
     fn note(&mut self, tx: &Tx, attacker: bool) {
-        let words = address_words(&tx.calldata);
-        if self.trusted.contains(&tx.sender) {
-            for word in words {
-                if self.is_attacker(word) && !self.named.contains(&word) {
-                    self.named.push(word);
-                }
+        let hands_over = self.trusted.contains(&tx.sender) || self.named.contains(&tx.sender);
+        for word in address_words(&tx.calldata) {
+            if hands_over && self.is_attacker(word) && !self.named.contains(&word) {
+                self.named.push(word);
             }
-        } else if attacker {
-            for word in words {
-                if self.chosen.len() < CHOSEN_ADDRESSES && !self.chosen.contains(&word) {
-                    self.chosen.push(word);
-                }
+            if attacker && self.chosen.len() < CHOSEN_ADDRESSES && !self.chosen.contains(&word) {
+                self.chosen.push(word);
             }
         }
     }

@@ -13,7 +13,9 @@
 //! game's pot) moves it from one sender to the other. What the senders spend is not
 //! counted: two buyers racing for one item pay for it in one order or the other, and get
 //! the item for it. Orders that change token balances but no ether (ERC20 `approve`
-//! front-run by `transferFrom`) are not reported.
+//! front-run by `transferFrom`) are not reported, nor are pairs where one transaction names
+//! the other's sender in its calldata: an owner transferring ownership to the account
+//! whose `release()` follows decides who is paid by handing it over, not by a race.
 //!
 //! The swap replays the sequence up to the pair on the executor's chain, then the whole
 //! sequence again to restore its state: a few transactions per check, and a pair of
@@ -22,7 +24,7 @@
 
 use alloy_primitives::{Address, U256};
 
-use super::{site_place, who};
+use super::{address_words, site_place, who};
 use crate::chain::{Chain, Tx};
 use crate::config::Detector;
 use crate::hash::FastMap;
@@ -132,7 +134,10 @@ impl OrderWatch {
         receipts: &Receipts,
     ) -> Option<(Previous, PairKey)> {
         let first = self.previous.as_ref()?;
-        if first.tx.sender == tx.sender {
+        // One naming the other's sender hands something over (ownership, an allowance, a
+        // payee): who is paid then follows from what was handed over, not from a race.
+        let names = |a: &Tx, b: &Tx| address_words(&a.calldata).any(|word| word == b.sender);
+        if first.tx.sender == tx.sender || names(&first.tx, tx) || names(tx, &first.tx) {
             return None;
         }
         let paid = |amounts: &[U256]| amounts.iter().any(|a| !a.is_zero());

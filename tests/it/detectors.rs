@@ -237,6 +237,11 @@ fn the_default_detectors_report_nothing_on_well_written_openzeppelin_contracts()
                 };
                 chain.deploy_with("GoodTreasury", (), treasury)?;
                 chain.deploy("GoodEscrow", ())?;
+                let vesting = TxOptions {
+                    sender: None,
+                    value: ether(30),
+                };
+                chain.deploy_with("GoodVesting", (), vesting)?;
                 if owner_fuzzed {
                     let senders = [chain.deployer(), chain.senders()[0], chain.senders()[1]];
                     chain.set_senders(senders);
@@ -270,6 +275,7 @@ fn check_negative(outcome: &Outcome, owner_fuzzed: bool) {
         ("GoodEscrow", "withdraw(uint256)"),
         ("GoodCollection", "mint()"),
         ("GoodVault", "redeem(uint256,address,address)"),
+        ("GoodVesting", "release()"),
     ] {
         assert!(
             succeeded(contract, signature) > 0,
