@@ -372,7 +372,7 @@ impl<'a> Campaign<'a> {
             None => make_chain()?,
         };
         let mut engine = Engine::new(first_chain, &oracles, &self.config, &mut warnings)?;
-        let settings = engine.settings_hash(&self.config.panics);
+        let settings = engine.settings_hash(&self.config.panics, &self.config.detectors);
         let labels = engine.chain().labels();
         let placed = match &self.config.targets {
             Some(spec) => {
@@ -679,7 +679,7 @@ fn replay(
         };
         if entry.settings != settings {
             replayed.warnings.push(format!(
-                "{}: entry {} was saved with other settings (Panic codes, senders or functions changed); replayed anyway",
+                "{}: entry {} was saved with other settings (Panic codes, detectors, senders or functions changed); replayed anyway",
                 file.path().display(),
                 index + 1
             ));

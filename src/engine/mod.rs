@@ -46,7 +46,7 @@ use std::time::{Duration, Instant};
 
 use crate::abi::Dictionary;
 use crate::chain::{Chain, PanicSet};
-use crate::config::Config;
+use crate::config::{Config, DetectorSet};
 use crate::coverage::line_coverage;
 use crate::error::Result;
 use crate::oracle::Oracles;
@@ -162,14 +162,16 @@ impl<'a> Engine<'a> {
         &self.executor.surface().senders
     }
 
-    /// A short hash of what shapes failures: Panic codes, senders, fuzzed functions. Saved
-    /// with each regression entry, so a replay under other settings can say so.
-    pub(crate) fn settings_hash(&self, panics: &PanicSet) -> String {
+    /// A short hash of what shapes failures: Panic codes, detectors, senders, fuzzed
+    /// functions. Saved with each regression entry, so a replay under other settings can
+    /// say so.
+    pub(crate) fn settings_hash(&self, panics: &PanicSet, detectors: &DetectorSet) -> String {
         let surface = self.executor.surface();
         let mut text = String::new();
         for code in panics.codes() {
             text.push_str(&format!("{code:x},"));
         }
+        text.push_str(&format!("detectors={detectors};"));
         for sender in &surface.senders {
             text.push_str(&format!("{sender},"));
         }

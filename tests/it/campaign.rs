@@ -212,6 +212,24 @@ fn failures_are_saved_and_replayed_first() {
         saved,
         "a replay does not rewrite the file"
     );
+    assert!(replayed.warnings.is_empty(), "{:?}", replayed.warnings);
+
+    // Other detectors change what counts as a failure: the replay says so.
+    let other = campaign()
+        .runs(0)
+        .contract("TwoStep")
+        .detectors(DetectorSet::none())
+        .regression_file(&file, "two_step")
+        .run()
+        .unwrap();
+    assert!(
+        other
+            .warnings
+            .iter()
+            .any(|w| w.contains("other settings") && w.contains("detectors")),
+        "{:?}",
+        other.warnings
+    );
 }
 
 #[test]
