@@ -132,24 +132,24 @@ impl Detectors {
         }
         let mut found = flows::findings(chain, succeeded);
         // A reverted transaction paid nothing, named nothing and stored nothing.
-        if succeeded {
-            found.extend(self.check_success(chain, tx));
+        let moves = succeeded.then(|| Moves::of(chain.last_trace()));
+        if let Some(moves) = &moves {
+            found.extend(self.check_success(chain, tx, moves));
         }
         // Last: a swap replays the sequence, and the trace read is then the replay's.
         if self.set.contains(Detector::TransactionOrder) {
-            found.extend(self.order.check(chain, tx, succeeded));
+            found.extend(self.order.check(chain, tx, moves.as_ref()));
         }
         found
     }
 
-    /// What the successful transaction `tx` that just ran on `chain` shows, except for the
-    /// flows and the order.
-    fn check_success(&mut self, chain: &mut Chain, tx: &Tx) -> Vec<Violation> {
+    /// What the successful transaction `tx` that just ran on `chain`, moving `moves`,
+    /// shows, except for the flows and the order.
+    fn check_success(&mut self, chain: &mut Chain, tx: &Tx, moves: &Moves) -> Vec<Violation> {
         let mut found = Vec::new();
         let attacker = self.is_attacker(tx.sender);
         self.note(tx, attacker);
         let trace = chain.last_trace();
-        let moves = Moves::of(trace);
         let stale = if self.set.contains(Detector::Reentrancy) {
             StaleReentry::find(trace, |account| self.is_attacker(account))
         } else {
@@ -164,13 +164,13 @@ impl Detectors {
             .filter(|_| self.set.contains(Detector::UnhandledException));
         let chain = &*chain;
         if self.set.contains(Detector::EtherLeak) {
-            found.extend(self.ether_leak(chain, &moves));
+            found.extend(self.ether_leak(chain, moves));
         }
         if attacker && self.set.contains(Detector::UnprotectedSelfdestruct) {
-            found.extend(selfdestruct(chain, &moves, tx.sender));
+            found.extend(selfdestruct(chain, moves, tx.sender));
         }
         if attacker && self.set.contains(Detector::UnsafeDelegatecall) {
-            found.extend(self.unsafe_delegatecall(chain, &moves, tx.sender));
+            found.extend(self.unsafe_delegatecall(chain, moves, tx.sender));
         }
         if !tx.value.is_zero() && self.set.contains(Detector::LockedEther) {
             found.extend(self.locked_ether(chain, tx));

@@ -24,11 +24,11 @@
 
 use alloy_primitives::{Address, U256};
 
-use super::{address_words, site_place, who};
+use super::{Moves, address_words, site_place, who};
 use crate::chain::{Chain, Tx};
 use crate::config::Detector;
 use crate::hash::FastMap;
-use crate::observe::{CallKind, StorageOp, Trace};
+use crate::observe::{CallRecord, StorageOp, Trace};
 use crate::outcome::Violation;
 
 /// Swaps tried per pair of calls (sender, called account and selector, twice) that showed
@@ -41,11 +41,10 @@ pub(super) const TRIES_PER_PAIR: u32 = 32;
 /// in a race fail where an account's succeed.
 type PairKey = ([Address; 2], Address, [u8; 4], Address, [u8; 4]);
 
-/// What the last transaction of the running sequence did that the next one is checked
-/// against.
-#[derive(Debug, Clone)]
+/// What the last transaction of the running sequence (the one before the last of
+/// `OrderWatch::ran` when the next is checked) did that the next one is checked against.
+#[derive(Debug)]
 struct Previous {
-    tx: Tx,
     /// The slots it wrote (account, slot).
     writes: Vec<(Address, U256)>,
     /// Per fuzzed sender (in `OrderWatch::senders` order), the wei it received.
@@ -92,31 +91,30 @@ impl OrderWatch {
         self.previous = None;
     }
 
-    /// The transaction `tx` just ran on `chain` (`succeeded`: it did not revert): a
-    /// finding when it and the one before depend on their order. Leaves `chain` in the
-    /// state after `tx` (replaying the sequence when it swapped), but its last trace may
-    /// then be the replay's: callers read the trace before.
+    /// The transaction `tx` just ran on `chain`, with what it moved when it succeeded
+    /// (`moves`; `None`: it reverted): a finding when it and the one before depend on
+    /// their order. Leaves `chain` in the state after `tx` (replaying the sequence when it
+    /// swapped), but its last trace may then be the replay's: callers read the trace
+    /// before.
     pub(super) fn check(
         &mut self,
         chain: &mut Chain,
         tx: &Tx,
-        succeeded: bool,
+        moves: Option<&Moves>,
     ) -> Option<Violation> {
         self.ran.push(tx.clone());
         let trace = chain.last_trace();
-        let receipts = if succeeded {
-            self.receipts(trace)
-        } else {
-            Receipts {
-                amounts: vec![U256::ZERO; self.senders.len()],
-                paid_at: None,
-            }
+        let receipts = match moves {
+            Some(moves) => self.receipts(trace, moves),
+            None => self.nothing_received(),
         };
-        let finding = self
-            .candidate(trace, tx, &receipts)
-            .and_then(|(first, key)| self.swap(chain, &first, tx, &receipts, key));
-        self.previous = succeeded.then(|| Previous {
-            tx: tx.clone(),
+        // Replaced below whatever happens: taken, not copied, for the swap.
+        let previous = self.previous.take();
+        let pair = previous
+            .as_ref()
+            .and_then(|first| Some((first, self.candidate(trace, first, tx, &receipts)?)));
+        let finding = pair.and_then(|(first, key)| self.swap(chain, first, tx, &receipts, key));
+        self.previous = moves.is_some().then(|| Previous {
             writes: writes(chain.last_trace()),
             receipts: receipts.amounts,
             paid_at: receipts.paid_at,
@@ -124,20 +122,26 @@ impl OrderWatch {
         finding
     }
 
-    /// The transaction before `tx` and their pair, when the two are worth swapping: other
-    /// senders, `tx` read a slot the first wrote, a sender was paid, and the pair has
-    /// tries left.
+    /// The transaction the sequence ran before the last one.
+    fn first_of_pair(&self) -> &Tx {
+        &self.ran[self.ran.len() - 2]
+    }
+
+    /// The pair of the transaction before `tx` (which did what `first` says) and `tx`,
+    /// when the two are worth swapping: other senders, neither naming the other, `tx`
+    /// read a slot the first wrote, a sender was paid, and the pair has tries left.
     fn candidate(
-        &mut self,
+        &self,
         trace: &Trace,
+        first: &Previous,
         tx: &Tx,
         receipts: &Receipts,
-    ) -> Option<(Previous, PairKey)> {
-        let first = self.previous.as_ref()?;
+    ) -> Option<PairKey> {
+        let first_tx = self.first_of_pair();
         // One naming the other's sender hands something over (ownership, an allowance, a
         // payee): who is paid then follows from what was handed over, not from a race.
         let names = |a: &Tx, b: &Tx| address_words(&a.calldata).any(|word| word == b.sender);
-        if first.tx.sender == tx.sender || names(&first.tx, tx) || names(tx, &first.tx) {
+        if first_tx.sender == tx.sender || names(first_tx, tx) || names(tx, first_tx) {
             return None;
         }
         let paid = |amounts: &[U256]| amounts.iter().any(|a| !a.is_zero());
@@ -151,17 +155,14 @@ impl OrderWatch {
             return None;
         }
         let key = (
-            [first.tx.sender, tx.sender],
-            first.tx.to,
-            selector(&first.tx),
+            [first_tx.sender, tx.sender],
+            first_tx.to,
+            selector(first_tx),
             tx.to,
             selector(tx),
         );
-        let tries = self.tries.entry(key).or_insert(0);
-        if *tries >= TRIES_PER_PAIR && *tries != u32::MAX {
-            return None;
-        }
-        Some((first.clone(), key))
+        let tries = self.tries.get(&key).copied().unwrap_or(0);
+        (tries < TRIES_PER_PAIR || tries == u32::MAX).then_some(key)
     }
 
     /// Runs `second` then `first` from the state before `first`, compares both senders'
@@ -179,14 +180,16 @@ impl OrderWatch {
         for tx in &self.ran[..prefix] {
             let _ = chain.execute(tx);
         }
+        let first_tx = self.first_of_pair();
         let second_first = self.run(chain, second);
-        let first_second = self.run(chain, &first.tx);
+        let first_second = self.run(chain, first_tx);
         chain.reset();
         for tx in &self.ran {
             let _ = chain.execute(tx);
         }
+        let first_sender = first_tx.sender;
         let index = |account: Address| self.senders.iter().position(|s| *s == account);
-        let (a, b) = (index(first.tx.sender)?, index(second.sender)?);
+        let (a, b) = (index(first_sender)?, index(second.sender)?);
         let ran = |i: usize| first.receipts[i] + receipts.amounts[i];
         let swapped = |i: usize| second_first[i] + first_second[i];
         let tries = self.tries.entry(key).or_insert(0);
@@ -196,8 +199,7 @@ impl OrderWatch {
         }
         *tries = u32::MAX;
         let (site, payer) = receipts.paid_at.or(first.paid_at)?;
-        let (first_sender, second_sender) =
-            (who(chain, first.tx.sender), who(chain, second.sender));
+        let (first_sender, second_sender) = (who(chain, first_sender), who(chain, second.sender));
         Some(Violation::Vulnerability {
             detector: Detector::TransactionOrder,
             place: site_place(chain, site, payer),
@@ -217,43 +219,48 @@ impl OrderWatch {
     /// refuses it or it reverts).
     fn run(&self, chain: &mut Chain, tx: &Tx) -> Vec<U256> {
         match chain.execute(tx) {
-            Ok(outcome) if outcome.is_success() => self.receipts(chain.last_trace()).amounts,
-            _ => vec![U256::ZERO; self.senders.len()],
+            Ok(outcome) if outcome.is_success() => {
+                let trace = chain.last_trace();
+                self.receipts(trace, &Moves::of(trace)).amounts
+            }
+            _ => self.nothing_received().amounts,
         }
     }
 
-    /// The wei each sender received in a successful transaction's `trace`: calls that
-    /// paid it and did not revert, nor did any frame around them; and selfdestructs that
-    /// named it.
-    fn receipts(&self, trace: &Trace) -> Receipts {
-        let mut amounts = vec![U256::ZERO; self.senders.len()];
-        let mut paid_at = None;
+    /// No sender received anything.
+    fn nothing_received(&self) -> Receipts {
+        Receipts {
+            amounts: vec![U256::ZERO; self.senders.len()],
+            paid_at: None,
+        }
+    }
+
+    /// The wei each sender received in a successful transaction's `trace`, which moved
+    /// `moves`: payments that did not revert, nor did any frame around them; and
+    /// selfdestructs that named it.
+    fn receipts(&self, trace: &Trace, moves: &Moves) -> Receipts {
+        let mut received = self.nothing_received();
         let calls = trace.calls();
-        let settled = |mut index: usize| loop {
-            let call = &calls[index];
-            if !call.succeeded {
-                return false;
+        let settled = |call: &CallRecord| {
+            let mut frame = Some(call);
+            while let Some(call) = frame {
+                if !call.succeeded {
+                    return false;
+                }
+                frame = call.parent.and_then(|parent| calls.get(parent as usize));
             }
-            match call.parent {
-                Some(parent) => index = parent as usize,
-                None => return true,
-            }
+            true
         };
         let mut pay = |to: Address, value: U256, at: Option<(Address, u32)>, payer: Address| {
             if let Some(i) = self.senders.iter().position(|s| *s == to) {
-                amounts[i] += value;
-                paid_at.get_or_insert((at, payer));
+                received.amounts[i] += value;
+                received.paid_at.get_or_insert((at, payer));
             }
         };
-        for (index, call) in calls.iter().enumerate() {
-            let pays = call.site.is_some()
-                && !call.value.is_zero()
-                && matches!(call.kind, CallKind::Call | CallKind::CallCode);
-            if pays && settled(index) {
-                pay(call.target, call.value, call.site, call.caller);
-            }
+        for call in moves.payments.iter().filter(|call| settled(call)) {
+            pay(call.target, call.value, call.site, call.caller);
         }
-        for destruct in trace.selfdestructs() {
+        for destruct in &moves.destructs {
             pay(
                 destruct.beneficiary,
                 destruct.value,
@@ -261,7 +268,7 @@ impl OrderWatch {
                 destruct.contract,
             );
         }
-        Receipts { amounts, paid_at }
+        received
     }
 }
 

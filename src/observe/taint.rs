@@ -31,7 +31,7 @@
 //!   a branch, after which the frame reverts or changes state (stores, sends ether,
 //!   self-destructs).
 
-use alloy_primitives::{Address, U256};
+use alloy_primitives::{Address, B256, U256};
 use revm::bytecode::opcode::{self, OPCODE_INFO};
 
 use super::trace::{Flow, FlowKind, FlowSet, MAX_FLOWS, Sink, Wrap};
@@ -279,6 +279,14 @@ impl Taint {
     fn apply(&mut self, op: u8, stack: &[U256], at: At, flows: &mut Vec<Flow>) {
         let n = stack.len();
         let word = |i: usize| n.checked_sub(i + 1).map_or(U256::ZERO, |j| stack[j]);
+        // Every call takes its target second from the top: what call flows record.
+        let at = match op {
+            opcode::CALL | opcode::CALLCODE | opcode::DELEGATECALL | opcode::STATICCALL => At {
+                callee: Some(Address::from_word(B256::from(word(1)))),
+                ..at
+            },
+            _ => at,
+        };
         let frame = self.frames.last_mut().expect("synced");
         match op {
             opcode::DUP1..=opcode::DUP16 => {
@@ -432,10 +440,6 @@ impl Taint {
                 if into == Sink::Payment {
                     self.confirm_origin_guard(at, flows);
                 }
-                let at = At {
-                    callee: Some(address(word(1))),
-                    ..at
-                };
                 self.reach_sink(sent, into, at, flows);
                 self.block_into(target | value | args, control, into, at, flows);
                 self.next_frame_input(args);
@@ -446,10 +450,6 @@ impl Taint {
                 frame.pop(6);
                 frame.out = (small(word(4)), small(word(5)));
                 if op == opcode::DELEGATECALL {
-                    let at = At {
-                        callee: Some(address(word(1))),
-                        ..at
-                    };
                     self.block_into(target | args, 0, Sink::Call, at, flows);
                 }
                 self.next_frame_input(args);
@@ -604,7 +604,14 @@ impl Taint {
             return;
         };
         if let Some((code, pc)) = frame.origin_guard.take() {
-            record(flows, FlowKind::OriginCheck, At { code, pc, ..at });
+            // Recorded at the guard's JUMPI, which calls nobody.
+            let guard = At {
+                code,
+                pc,
+                callee: None,
+                ..at
+            };
+            record(flows, FlowKind::OriginCheck, guard);
         }
     }
 
@@ -642,11 +649,6 @@ fn drawn(label: Label) -> Label {
     } else {
         label
     }
-}
-
-/// A stack word as the address it holds (its low 20 bytes).
-fn address(word: U256) -> Address {
-    Address::from_slice(&word.to_be_bytes::<32>()[12..])
 }
 
 /// The Solidity name of a block datum's opcode.
