@@ -82,10 +82,11 @@ pub struct SuiteTest {
 }
 
 /// Runs the campaign of one `#[harvey::forge_suite]` test: the settings start from
-/// foundry.toml's `[invariant]` (`runs`, `depth`, `fail_on_revert`) and `[fuzz] seed`, then
-/// the suite's inline `forge-config` comments, which the attribute and then the `HARVEY_*`
-/// variables override (a budget in the attribute,
-/// `runs` or `time`, replaces foundry.toml's `runs`).
+/// foundry.toml's `[invariant]` (`runs` × `depth` as a `calls` budget, `depth`,
+/// `fail_on_revert`, `max_time_delay`, `max_block_delay`) and `[fuzz] seed`, then the
+/// suite's inline `forge-config` comments, which the attribute and then the `HARVEY_*`
+/// variables override (a budget in the attribute, `runs`, `time` or `calls`, replaces
+/// forge's).
 pub fn run_suite(test: SuiteTest) {
     let root = Path::new(test.manifest_dir).join(test.root);
     let environment = Environment::from_process();
@@ -97,20 +98,22 @@ pub fn run_suite(test: SuiteTest) {
     let budget_given = test
         .attributes
         .iter()
-        .any(|(name, _)| ["runs", "time"].contains(name));
+        .any(|(name, _)| ["runs", "time", "calls"].contains(name));
     // foundry.toml, then the suite's inline `forge-config` comments (as forge), then the
-    // attribute; `HARVEY_*` variables last.
-    let configured: Vec<(&str, String)> = foundry
-        .invariant
-        .as_pairs()
-        .into_iter()
-        .chain(crate::suite::inline_settings(
-            &artifacts, test.suite, profile,
-        ))
-        .collect();
+    // attribute; `HARVEY_*` variables last. forge's runs × depth is the calls budget.
+    let configured = crate::suite::forge_budget(
+        foundry
+            .invariant
+            .as_pairs()
+            .into_iter()
+            .chain(crate::suite::inline_settings(
+                &artifacts, test.suite, profile,
+            ))
+            .collect(),
+    );
     let pairs: Vec<(&str, &str)> = configured
         .iter()
-        .filter(|(name, _)| !(budget_given && *name == "runs"))
+        .filter(|(name, _)| !(budget_given && *name == "calls"))
         .map(|(name, text)| (*name, text.as_str()))
         .chain(test.attributes.iter().copied())
         .collect();
@@ -150,6 +153,9 @@ fn run_test(campaign: Campaign<'_>, crate_dir: &Path, module_path: &str, name: &
     }
     out.push_str(&report::summary(&outcome));
     print!("{out}");
+    if let Some(why) = &outcome.untested {
+        panic!("harvey: {name}: nothing was tested: {why}");
+    }
     let unreached = outcome.missed_targets();
     if outcome.failures.is_empty() && !unreached.is_empty() {
         panic!(

@@ -13,14 +13,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::chain::PanicSet;
-use crate::chain::{Chain, Labels};
+use crate::chain::{Chain, Delays, Labels};
 use crate::config::{Config, DetectorSet, Steering};
 use crate::corpus_dir::CorpusDir;
 use crate::engine::{Engine, Fuzz, Seeds, ShrinkBudget, Watch};
 use crate::error::{Error, Result};
 use crate::oracle::{IntoCheck, Invariant, Oracles};
 use crate::outcome::{
-    Failure, KeptCorpus, Outcome, Progress, Stats, TargetReach, TargetStats, Violation,
+    Failure, FunctionStats, KeptCorpus, Outcome, Progress, Stats, TargetReach, TargetStats,
+    Violation, Warps,
 };
 use crate::project::{self, Artifacts};
 use crate::regression::RegressionFile;
@@ -352,9 +353,21 @@ impl<'a> Campaign<'a> {
                 Suite::find(&artifacts, name, &mut warnings)
             })
             .transpose()?;
-        let make_chain = || match &suite {
-            Some(suite) => suite.build_chain(None),
-            None => build_chain(&artifacts, &self.contracts, self.setup.as_deref()),
+        // The delays the settings give, over a suite's (forge's default: none).
+        let delays = Delays {
+            seconds: self.config.max_time_delay,
+            blocks: self.config.max_block_delay,
+        };
+        let with_delays = |mut chain: Chain| {
+            chain.set_delays(delays);
+            chain
+        };
+        let make_chain = || {
+            match &suite {
+                Some(suite) => suite.build_chain(None),
+                None => build_chain(&artifacts, &self.contracts, self.setup.as_deref()),
+            }
+            .map(with_delays)
         };
         let mut invariants = self.invariants;
         let mut finals = Vec::new();
@@ -362,13 +375,21 @@ impl<'a> Campaign<'a> {
             invariants.extend(suite.invariants());
             finals = suite.finals();
         }
+        let counts_reverts = suite.as_ref().is_none_or(Suite::counts_reverts);
+        if self.config.fail_on_revert && !counts_reverts {
+            warnings.push(
+                "fail_on_revert does not apply to an Echidna/Medusa property contract: as \
+                 those tools, harvey never counts its reverts (its `require`s reject inputs)"
+                    .into(),
+            );
+        }
         let oracles = Oracles::new(invariants, self.config.panics.clone(), &artifacts)
             .with_finals(finals)
-            .fail_on_revert(self.config.fail_on_revert)
+            .fail_on_revert(self.config.fail_on_revert && counts_reverts)
             .forge_assertions(suite.is_some())
             .with_detectors(self.config.detectors.clone());
         let first_chain = match &suite {
-            Some(suite) => suite.build_chain(Some(&mut warnings))?,
+            Some(suite) => with_delays(suite.build_chain(Some(&mut warnings))?),
             None => make_chain()?,
         };
         let mut engine = Engine::new(first_chain, &oracles, &self.config, &mut warnings)?;
@@ -473,11 +494,13 @@ impl<'a> Campaign<'a> {
             save_failures(&mut failures, file, &settings)?;
         }
         stats.kept_corpus = kept_corpus;
+        let untested = suite.as_ref().and_then(|suite| untested(suite, &failures, &stats));
         let outcome = Outcome {
             failures,
             stats,
             warnings,
             require_targets: self.config.require_targets,
+            untested,
         };
         if let Some(file) = &self.config.sarif {
             let site = self
@@ -520,6 +543,31 @@ fn repository_path(root: &Path, file: &str) -> String {
         Some(relative) => relative.to_string_lossy().replace('\\', "/"),
         None => absolute.display().to_string(),
     }
+}
+
+/// Why a suite in assertion mode tested nothing, when it did: no call of the property
+/// contract's own functions ever ran to its end, so none of their assertions was checked
+/// (every call reverted, or none was made). A violation found means something was tested.
+fn untested(suite: &Suite, failures: &[Failure], stats: &Stats) -> Option<String> {
+    if !suite.assertion_mode() || !failures.is_empty() {
+        return None;
+    }
+    let own: Vec<&FunctionStats> = stats
+        .functions
+        .iter()
+        .filter(|f| f.contract == suite.name())
+        .collect();
+    if own.iter().any(|f| f.calls > f.reverts) {
+        return None;
+    }
+    let calls: u64 = own.iter().map(|f| f.calls).sum();
+    Some(format!(
+        "no assertion of {} was ever checked: its {} fuzzed functions were called {calls} \
+         times and every call reverted before returning (a `require` that always fails, \
+         a missing setup, or a harness whose functions are all excluded)",
+        suite.name(),
+        own.len()
+    ))
 }
 
 /// The sequences saved in `corpus` (if kept), rebuilt against the engine's fuzzed functions,
@@ -641,6 +689,7 @@ fn initial_failure(violation: crate::outcome::Violation, seed: u64, start: Insta
         regression_file: None,
         labels: Labels::default(),
         shrink: None,
+        warps: Warps::None,
     }
 }
 

@@ -65,7 +65,7 @@ pub use oracle::IntoCheck;
 pub use outcome::{
     BoundsHit, Call, Dependence, Failure, FunctionStats, KeptCorpus, LineCoverage, LookaheadStats,
     MaskStats, Outcome, PredictionStats, Progress, SequenceStats, ShrinkStats, StateDependent,
-    Stats, TargetReach, TargetStats, TimeSplit, Violation,
+    Stats, TargetReach, TargetStats, TimeSplit, Violation, Warps,
 };
 pub use targets::{SourceLine, TargetSpec};
 

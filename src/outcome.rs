@@ -29,13 +29,17 @@ pub struct Outcome {
     /// Whether every target had to be reached (`require_targets`): then a target never
     /// reached fails the campaign too.
     pub require_targets: bool,
+    /// Why the campaign tested nothing, when it did: a Solidity suite in assertion mode
+    /// none of whose functions ever ran to its end, so that no assertion was checked. Such
+    /// a campaign has not passed.
+    pub untested: Option<String>,
 }
 
 impl Outcome {
-    /// Whether no violation was found and, with `require_targets`, every target was
-    /// reached.
+    /// Whether something was tested, no violation was found and, with `require_targets`,
+    /// every target was reached.
     pub fn passed(&self) -> bool {
-        self.failures.is_empty() && self.missed_targets().is_empty()
+        self.failures.is_empty() && self.missed_targets().is_empty() && self.untested.is_none()
     }
 
     /// The first violation found, if any.
@@ -212,6 +216,25 @@ pub struct Failure {
     /// What shrinking it spent; `None` when nothing was shrunk (replayed from the
     /// regression file, or shown by the post-setup state).
     pub shrink: Option<ShrinkStats>,
+    /// Whether the calls wait between them (harvey's environment fuzzing moved the block),
+    /// and whether the violation needs that.
+    pub warps: Warps,
+}
+
+/// Whether a failing sequence moves the block between its calls, and whether its violation
+/// needs that: the report says so, since a contract may be right to refuse a call after
+/// time passed (an oracle's staleness check, a deadline) where a test suite never meant
+/// time to pass.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Warps {
+    /// No call waits: the block never moves.
+    #[default]
+    None,
+    /// Some call waits, but the violation shows without any wait too.
+    Incidental,
+    /// Some call waits, and without every wait the violation does not show.
+    Needed,
 }
 
 /// One call of a failing sequence, decoded.

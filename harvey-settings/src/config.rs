@@ -5,12 +5,12 @@
 use crate::Invalid;
 use crate::table::{Config, SETTINGS, Setting};
 
-/// Sequences a campaign runs when neither `runs` nor `time` is set.
+/// Sequences a campaign runs when none of `runs`, `time` and `calls` is set.
 pub const RUNS_WITHOUT_BUDGET: u64 = 10_000;
 
 /// The settings that make up the budget: an environment variable for either replaces the
 /// attribute's whole budget, so `HARVEY_TIME=5m` turns a run-bounded test into a timed one.
-const BUDGET: [&str; 2] = ["runs", "time"];
+const BUDGET: [&str; 3] = ["runs", "time", "calls"];
 
 impl Config {
     /// The configuration from the attribute's `(name, text)` pairs, overridden by the
@@ -46,6 +46,7 @@ impl Config {
         if overrides.iter().any(|(s, _)| BUDGET.contains(&s.name)) {
             config.runs = None;
             config.time = None;
+            config.calls = None;
         }
         for (setting, text) in &overrides {
             setting
@@ -55,12 +56,13 @@ impl Config {
         Ok(config)
     }
 
-    /// The most sequences the campaign runs: `runs`, or [`RUNS_WITHOUT_BUDGET`] when
-    /// neither `runs` nor `time` is set; `None` when only `time` bounds the campaign.
+    /// The most sequences the campaign runs: `runs`, or [`RUNS_WITHOUT_BUDGET`] when none
+    /// of `runs`, `time` and `calls` is set; `None` when only `time` or `calls` bounds the
+    /// campaign.
     pub fn run_bound(&self) -> Option<u64> {
-        match (self.runs, self.time) {
-            (None, None) => Some(RUNS_WITHOUT_BUDGET),
-            (runs, _) => runs,
+        match (self.runs, self.time, self.calls) {
+            (None, None, None) => Some(RUNS_WITHOUT_BUDGET),
+            (runs, _, _) => runs,
         }
     }
 }
@@ -148,6 +150,17 @@ mod tests {
         assert_eq!(c.run_bound(), None);
         let both = Config::resolve(&[("time", "1s"), ("runs", "50")], env(&[])).unwrap();
         assert_eq!(both.run_bound(), Some(50));
+    }
+
+    #[test]
+    fn calls_are_a_budget_of_their_own() {
+        let c = Config::resolve(&[("calls", "4096")], env(&[])).unwrap();
+        assert_eq!((c.calls, c.run_bound()), (Some(4096), None));
+        // A calls variable replaces the attribute's runs, as HARVEY_TIME does.
+        let c = Config::resolve(&[("runs", "5")], env(&[("HARVEY_CALLS", "100")])).unwrap();
+        assert_eq!((c.runs, c.calls), (None, Some(100)));
+        let c = Config::resolve(&[("calls", "5")], env(&[("HARVEY_RUNS", "9")])).unwrap();
+        assert_eq!((c.runs, c.calls), (Some(9), None));
     }
 
     #[test]

@@ -47,6 +47,17 @@ pub(crate) fn count(text: &str) -> Result<u64, Invalid> {
     }
 }
 
+/// A whole number (zero included) that fits in a `u32`; surrounding whitespace and `_`
+/// separators are ignored (`604_800`).
+pub(crate) fn whole(text: &str) -> Result<u32, Invalid> {
+    text.trim().replace('_', "").parse::<u32>().map_err(|_| {
+        Invalid::new(format!(
+            "`{text}` is not a whole number from 0 to {}",
+            u32::MAX
+        ))
+    })
+}
+
 /// A positive integer that fits in a `u32` (depth, workers).
 pub(crate) fn small_count(text: &str) -> Result<u32, Invalid> {
     u32::try_from(count(text)?)

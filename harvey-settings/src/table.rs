@@ -133,6 +133,15 @@ settings! {
     "HARVEY_TIME";
     parse |text| parse::duration(text).map(Some);
 
+    /// Fuzzed calls (transactions) to execute, at most, over all sequences: the budget
+    /// forge's `runs` × `depth` means, which a Solidity suite's foundry.toml becomes (with
+    /// `runs` or `time`: whichever ends first). Default none. When the environment gives
+    /// `HARVEY_CALLS`, it replaces the attribute's whole budget.
+    calls: Option<u64> = None;
+    "calls" as Literal::Integer, expected "an unsigned integer without a suffix, e.g. 1000";
+    "HARVEY_CALLS";
+    parse |text| parse::count(text).map(Some);
+
     /// Maximum transactions per sequence. Default 8.
     depth: u32 = 8;
     "depth" as Literal::Integer, expected "an unsigned integer without a suffix, e.g. 1000";
@@ -231,6 +240,25 @@ settings! {
     "HARVEY_FAIL_ON_REVERT";
     parse parse::switch;
 
+    /// The most seconds block time may advance before a fuzzed call (forge's `[invariant]
+    /// max_time_delay`); `0` keeps time still between calls. Default: none, which is
+    /// harvey's environment fuzzing in Rust invariants (mostly no wait, else a second to a
+    /// year) and forge's default in Solidity suites (time never advances between calls
+    /// unless foundry.toml sets the key).
+    max_time_delay: Option<u32> = None;
+    "max_time_delay" as Literal::Integer, expected "an unsigned integer without a suffix, e.g. 3600";
+    "HARVEY_MAX_TIME_DELAY";
+    parse |text| parse::whole(text).map(Some);
+
+    /// The most blocks the block number may advance before a fuzzed call (forge's
+    /// `[invariant] max_block_delay`); `0` keeps it still. Default: none, which in Rust
+    /// invariants advances the number with the time (a block per 12 seconds) and in Solidity
+    /// suites is forge's default (never, unless foundry.toml sets the key).
+    max_block_delay: Option<u32> = None;
+    "max_block_delay" as Literal::Integer, expected "an unsigned integer without a suffix, e.g. 3600";
+    "HARVEY_MAX_BLOCK_DELAY";
+    parse |text| parse::whole(text).map(Some);
+
     /// What to target: the lines a change touched (`diff:origin/main`) or explicit lines
     /// (`src/Vault.sol:42,src/Vault.sol:50`; the attribute also takes a list of lines). The
     /// summary reports for each target whether and when it was reached. Default none.
@@ -322,6 +350,7 @@ mod tests {
             &["30s", "500ms", "5m", "1h"],
             &["30", "1d", "0s", "soon"],
         ),
+        ("calls", &["4096", "1_000"], &["0", "many", "-1"]),
         ("depth", &["8", "1"], &["0", "deep", "5000000000"]),
         (
             "seed",
@@ -338,6 +367,8 @@ mod tests {
         ("masks", &["false", "true"], &["maybe"]),
         ("fail_fast", &["false", "true", "0"], &["sometimes"]),
         ("fail_on_revert", &["true", "false", "1"], &["often"]),
+        ("max_time_delay", &["0", "3600", "604_800"], &["-1", "1h", "4294967296"]),
+        ("max_block_delay", &["0", "60480"], &["-1", "lots", "4294967296"]),
         (
             "targets",
             &[

@@ -111,6 +111,53 @@ impl std::fmt::Display for BoundValue {
     }
 }
 
+/// How far the block may move before a fuzzed call: forge's `[invariant] max_time_delay`
+/// and `max_block_delay`. `None` leaves the choice to harvey's environment fuzzing (any wait
+/// up to a year, the block number advancing with the time); `Some(0)` never moves it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Delays {
+    /// The most seconds added to `block.timestamp` before one call.
+    pub(crate) seconds: Option<u32>,
+    /// The most blocks added to `block.number` before one call.
+    pub(crate) blocks: Option<u32>,
+}
+
+impl Delays {
+    /// forge's default: the block never moves between fuzzed calls.
+    pub(crate) const STILL: Delays = Delays {
+        seconds: Some(0),
+        blocks: Some(0),
+    };
+
+    /// These delays where they are set, `under`'s elsewhere.
+    pub(crate) fn over(self, under: Delays) -> Delays {
+        Delays {
+            seconds: self.seconds.or(under.seconds),
+            blocks: self.blocks.or(under.blocks),
+        }
+    }
+
+    /// Whether a call may wait `warp` before it.
+    pub(crate) fn allow(&self, warp: super::Warp) -> bool {
+        let within = |limit: Option<u32>, amount: u64| limit.is_none_or(|l| amount <= u64::from(l));
+        within(self.seconds, warp.seconds) && within(self.blocks, warp.blocks)
+    }
+
+    /// `warp` cut down to these delays.
+    pub(crate) fn clamp(&self, warp: super::Warp) -> super::Warp {
+        let cut = |limit: Option<u32>, amount: u64| limit.map_or(amount, |l| amount.min(u64::from(l)));
+        super::Warp {
+            seconds: cut(self.seconds, warp.seconds),
+            blocks: cut(self.blocks, warp.blocks),
+        }
+    }
+
+    /// Whether the block never moves between calls.
+    pub(crate) fn still(&self) -> bool {
+        *self == Delays::STILL
+    }
+}
+
 /// The setup's declarations, as [`Chain`](super::Chain) records them; the campaign's
 /// surface applies them.
 #[derive(Debug, Clone, Default)]
@@ -124,6 +171,8 @@ pub(crate) struct FuzzPlan {
     /// Whether contracts that fuzzed transactions create are fuzzed too; `None`: as forge,
     /// only when setup named no fuzzed contract.
     created: Option<bool>,
+    /// How far the block may move before a fuzzed call.
+    delays: Delays,
 }
 
 /// Which functions of one contract are called.
@@ -317,6 +366,16 @@ impl FuzzPlan {
     /// Whether fuzzed calls may carry ether (to payable functions).
     pub(crate) fn sends_ether(&self) -> bool {
         !self.no_ether
+    }
+
+    /// Sets how far the block may move before a fuzzed call, over what was set before.
+    pub(crate) fn set_delays(&mut self, delays: Delays) {
+        self.delays = delays.over(self.delays);
+    }
+
+    /// How far the block may move before a fuzzed call.
+    pub(crate) fn delays(&self) -> Delays {
+        self.delays
     }
 
     /// Sets whether contracts that fuzzed transactions create are fuzzed too.

@@ -49,7 +49,7 @@ internal! {
     use cheatcodes::{UnsupportedCheatcode, is_assume_rejection};
 }
 pub use args::{SolArg, SolArgs};
-pub(crate) use fuzz_plan::FuzzPlan;
+pub(crate) use fuzz_plan::{Delays, FuzzPlan};
 pub use fuzz_plan::{AddressArgs, BoundValue, Param};
 pub use harvey_settings::PanicSet;
 pub use labels::Labels;
@@ -519,6 +519,12 @@ impl Chain {
     /// What setup declared about the fuzzed calls.
     pub(crate) fn fuzz_plan(&self) -> &FuzzPlan {
         &self.plan
+    }
+
+    /// Sets how far the block may move before a fuzzed call (the limits set, over those
+    /// set before).
+    pub(crate) fn set_delays(&mut self, delays: Delays) {
+        self.plan.set_delays(delays);
     }
 
     /// Makes every fuzzed call send no ether, payable or not (forge's invariant calls).

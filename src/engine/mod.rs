@@ -45,12 +45,12 @@ mod worker;
 use std::time::{Duration, Instant};
 
 use crate::abi::Dictionary;
-use crate::chain::{Chain, PanicSet};
+use crate::chain::{Chain, PanicSet, Warp};
 use crate::config::{Config, DetectorSet};
 use crate::coverage::line_coverage;
 use crate::error::Result;
 use crate::oracle::Oracles;
-use crate::outcome::{Call, Failure, LineCoverage, Stats, TargetReach, Violation};
+use crate::outcome::{Call, Failure, LineCoverage, Stats, TargetReach, Violation, Warps};
 use crate::regression::{Entry, StoredCall};
 use executor::{Executor, Found};
 use input::Sequence;
@@ -307,6 +307,7 @@ impl<'a> Engine<'a> {
 
     /// The report form of a failing sequence.
     fn failure(&mut self, sequence: &Sequence, found: Found, seed: u64) -> Failure {
+        let warps = self.warps_in(sequence, &found.violation);
         Failure {
             violation: found.violation,
             calls: self.executor.calls(sequence),
@@ -319,6 +320,25 @@ impl<'a> Engine<'a> {
             regression_file: None,
             labels: Default::default(),
             shrink: None,
+            warps,
+        }
+    }
+
+    /// Whether `sequence` waits between calls and whether `violation` needs it: the
+    /// sequence run once more with no wait at all.
+    fn warps_in(&mut self, sequence: &Sequence, violation: &Violation) -> Warps {
+        if sequence.txs.iter().all(|tx| tx.warp == Warp::default()) {
+            return Warps::None;
+        }
+        let mut still = sequence.clone();
+        for tx in &mut still.txs {
+            tx.warp = Warp::default();
+        }
+        let run = self.executor.run(&still, &mut ());
+        if run.violations.iter().any(|f| f.violation.same_bug(violation)) {
+            Warps::Incidental
+        } else {
+            Warps::Needed
         }
     }
 }

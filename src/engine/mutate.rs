@@ -10,7 +10,7 @@ use rand::Rng;
 use rand::rngs::StdRng;
 
 use crate::abi::{self, Dictionary, LeafPath};
-use crate::chain::Warp;
+use crate::chain::{Delays, Warp};
 use crate::engine::dataflow::Dataflow;
 use crate::engine::input::{Change, Sequence, TxInput};
 use crate::engine::mask::{Input, Mask};
@@ -132,7 +132,7 @@ impl<'a> Mutator<'a> {
             } else {
                 U256::ZERO
             },
-            warp: random_warp(rng),
+            warp: random_warp(rng, self.surface.delays),
             instance: if function >= self.surface.deployed && rng.random_bool(0.25) {
                 random_instance(rng)
             } else {
@@ -278,7 +278,7 @@ impl<'a> Mutator<'a> {
             tx.value = abi::mutate_uint(tx.value, 256, rng, dict) % MAX_VALUE;
             Change::Value { tx: at }
         } else {
-            mutate_warp(&mut tx.warp, rng, dict);
+            mutate_warp(&mut tx.warp, self.surface.delays, rng, dict);
             Change::Warp { tx: at }
         };
         (twin, change)
@@ -384,7 +384,10 @@ impl<'a> Mutator<'a> {
                 Some(Change::Value { tx: at })
             }
             TxMutation::Warp => {
-                mutate_warp(&mut seq.txs[at].warp, rng, dict);
+                if self.surface.delays.still() {
+                    return None;
+                }
+                mutate_warp(&mut seq.txs[at].warp, self.surface.delays, rng, dict);
                 Some(Change::Warp { tx: at })
             }
         }
@@ -583,7 +586,7 @@ impl<'a> Mutator<'a> {
                 let removed = seq.txs.remove(t);
                 // Keep the time that passed: the next transaction inherits the warp.
                 if let Some(next) = seq.txs.get_mut(t) {
-                    next.warp = add_warps(removed.warp, next.warp);
+                    next.warp = add_warps(removed.warp, next.warp, self.surface.delays);
                 }
                 true
             }
@@ -714,33 +717,50 @@ fn random_instance(rng: &mut StdRng) -> u8 {
     rng.random_range(0..4)
 }
 
-/// The warp of two consecutive waits.
-pub(crate) fn add_warps(a: Warp, b: Warp) -> Warp {
-    Warp {
+/// The warp of two consecutive waits, within `delays` (the time a removed call waited
+/// carries over only as far as one call may wait).
+pub(crate) fn add_warps(a: Warp, b: Warp, delays: Delays) -> Warp {
+    delays.clamp(Warp {
         seconds: a.seconds.saturating_add(b.seconds),
         blocks: a.blocks.saturating_add(b.blocks),
-    }
+    })
 }
 
 /// Mostly no wait; otherwise a typical duration or a random one below a year, with the
-/// matching number of blocks.
-fn random_warp(rng: &mut StdRng) -> Warp {
-    if rng.random_bool(0.75) {
+/// matching number of blocks; all within `delays`. Where `delays` limits the blocks, they
+/// are drawn on their own (forge draws time and blocks apart); where it keeps time still,
+/// so are the blocks derived from it.
+fn random_warp(rng: &mut StdRng, delays: Delays) -> Warp {
+    if delays.still() || rng.random_bool(0.75) {
         return Warp::default();
     }
-    let seconds = if rng.random_bool(0.7) {
-        WARP_SECONDS[rng.random_range(0..WARP_SECONDS.len())]
-    } else {
-        rng.random_range(1..=WARP_SECONDS[WARP_SECONDS.len() - 1])
+    let seconds = match delays.seconds {
+        Some(0) => 0,
+        Some(limit) => draw_delay(rng, u64::from(limit)),
+        None if rng.random_bool(0.7) => WARP_SECONDS[rng.random_range(0..WARP_SECONDS.len())],
+        None => rng.random_range(1..=WARP_SECONDS[WARP_SECONDS.len() - 1]),
     };
-    Warp {
-        seconds,
-        blocks: (seconds / BLOCK_TIME).max(1),
+    let blocks = match delays.blocks {
+        Some(0) => 0,
+        Some(limit) => draw_delay(rng, u64::from(limit)),
+        None => (seconds / BLOCK_TIME).max(u64::from(seconds > 0)),
+    };
+    Warp { seconds, blocks }
+}
+
+/// A wait of at most `limit` (positive): one of the typical durations that fit, or any.
+fn draw_delay(rng: &mut StdRng, limit: u64) -> u64 {
+    let typical = WARP_SECONDS.partition_point(|&s| s <= limit);
+    if typical > 0 && rng.random_bool(0.5) {
+        WARP_SECONDS[rng.random_range(0..typical)]
+    } else {
+        rng.random_range(0..=limit)
     }
 }
 
-/// Changes the seconds or the blocks of `warp` (each a 32-bit leaf: decades at most).
-fn mutate_warp(warp: &mut Warp, rng: &mut StdRng, dict: &Dictionary) {
+/// Changes the seconds or the blocks of `warp` (each a 32-bit leaf: decades at most),
+/// within `delays`.
+fn mutate_warp(warp: &mut Warp, delays: Delays, rng: &mut StdRng, dict: &Dictionary) {
     let leaf = if rng.random_bool(0.7) {
         &mut warp.seconds
     } else {
@@ -748,6 +768,7 @@ fn mutate_warp(warp: &mut Warp, rng: &mut StdRng, dict: &Dictionary) {
     };
     let mutated = abi::mutate_uint(U256::from(*leaf), 32, rng, dict);
     *leaf = mutated.to::<u64>();
+    *warp = delays.clamp(*warp);
 }
 
 /// `msg.value` for a payable call: often zero, else small amounts, round ether amounts, or
@@ -803,6 +824,7 @@ mod tests {
             kinds: Vec::new(),
             senders: vec![Address::ZERO, Address::with_last_byte(1)],
             addresses: None,
+            delays: Delays::default(),
         };
         let slot = |s: u8| (Address::ZERO, U256::from(s));
         let mut dataflow = Dataflow::new(3, false);
@@ -911,6 +933,7 @@ mod tests {
             kinds: Vec::new(),
             senders: vec![Address::ZERO],
             addresses: None,
+            delays: Delays::default(),
         };
         let secret = DynSolValue::Uint(U256::from(1234), 256);
         let mut seq = Sequence {
@@ -952,6 +975,7 @@ mod tests {
             kinds: Vec::new(),
             senders: senders.clone(),
             addresses: None,
+            delays: Delays::default(),
         };
         let amount = DynSolValue::Uint(U256::from(5), 256);
         let mut approve = TxInput::of(0, vec![DynSolValue::Address(senders[2]), amount.clone()]);
@@ -1161,11 +1185,60 @@ mod tests {
             blocks: 1,
         };
         assert_eq!(
-            add_warps(a, b),
+            add_warps(a, b, Delays::default()),
             Warp {
                 seconds: 61,
                 blocks: 6
             }
         );
+        // As far as one call may wait, where the campaign limits it.
+        let limited = Delays {
+            seconds: Some(60),
+            blocks: None,
+        };
+        assert_eq!(
+            add_warps(a, b, limited),
+            Warp {
+                seconds: 60,
+                blocks: 6
+            }
+        );
+    }
+
+    #[test]
+    fn warps_stay_within_the_delays() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let dict = Dictionary::default();
+        let still = (0..2_000).map(|_| random_warp(&mut rng, Delays::STILL));
+        assert!(still.into_iter().all(|w| w == Warp::default()));
+        // forge's keys: time and blocks drawn apart, each within its limit.
+        let forge = Delays {
+            seconds: Some(3_600),
+            blocks: Some(10),
+        };
+        let (mut timed, mut rolled) = (false, false);
+        for _ in 0..2_000 {
+            let mut warp = random_warp(&mut rng, forge);
+            assert!(forge.allow(warp), "{warp:?}");
+            mutate_warp(&mut warp, forge, &mut rng, &dict);
+            assert!(forge.allow(warp), "{warp:?}");
+            timed |= warp.seconds > 0;
+            rolled |= warp.blocks > 0;
+        }
+        assert!(timed && rolled);
+        // Time only: the blocks stay.
+        let time_only = Delays {
+            seconds: None,
+            blocks: Some(0),
+        };
+        for _ in 0..500 {
+            let warp = random_warp(&mut rng, time_only);
+            assert_eq!(warp.blocks, 0);
+        }
+        // harvey's own: blocks follow the time.
+        for _ in 0..500 {
+            let warp = random_warp(&mut rng, Delays::default());
+            assert_eq!(warp.blocks > 0, warp.seconds > 0, "{warp:?}");
+        }
     }
 }

@@ -131,10 +131,15 @@ pub(crate) fn first(
     propose(child, target, (i0, y(c0, signed)), (i1, y(c1, signed)), 1)
 }
 
-/// The bound setup declared for `leaf` (a top-level integer argument), as wide integers.
+/// The bound setup declared for `leaf` (a top-level integer argument, or a warp the
+/// campaign's delays limit), as wide integers.
 fn declared_range(surface: &Surface, seq: &Sequence, leaf: &Leaf) -> Option<(Wide, Wide)> {
-    let Leaf::Arg { tx, path } = leaf else {
-        return None;
+    let within = |limit: Option<u32>| limit.map(|l| (Wide::ZERO, wide(U256::from(l))));
+    let (tx, path) = match leaf {
+        Leaf::Arg { tx, path } => (tx, path),
+        Leaf::WarpSeconds { .. } => return within(surface.delays.seconds),
+        Leaf::WarpBlocks { .. } => return within(surface.delays.blocks),
+        Leaf::Value { .. } => return None,
     };
     let [arg] = path.0[..] else {
         return None;

@@ -163,6 +163,23 @@ mod tests {
         )]);
         let why = resolve(&selector, &surface).unwrap_err();
         assert!(why.contains("now calls a function or receive()"), "{why}");
+        // A wait longer than the campaign's delays now allow (forge's keys set since).
+        let waited = TxInput {
+            warp: crate::chain::Warp {
+                seconds: 3_601,
+                blocks: 0,
+            },
+            ..input(0, vec![DynSolValue::Uint(U256::from(5), 256)], 0)
+        };
+        let saved = save(vec![waited]);
+        assert!(resolve(&saved, &surface).is_ok());
+        let mut limited = ether_surface();
+        limited.delays = crate::chain::Delays {
+            seconds: Some(3_600),
+            blocks: None,
+        };
+        let why = resolve(&saved, &limited).unwrap_err();
+        assert!(why.contains("more than max_time_delay"), "{why}");
         let fine = save(vec![input(
             1,
             vec![DynSolValue::Address(surface.senders[0])],

@@ -50,6 +50,8 @@ pub(crate) struct Shared<'a> {
     /// Worker threads; one worker has nobody to exchange entries with.
     pub(crate) workers: usize,
     max_sequences: Option<u64>,
+    /// The `calls` budget: transactions, over all workers.
+    max_transactions: Option<u64>,
     deadline: Option<Instant>,
     /// Sequences started, over all workers (the budget counter).
     sequences: AtomicU64,
@@ -86,6 +88,7 @@ impl<'a> Shared<'a> {
             start,
             workers,
             max_sequences,
+            max_transactions: plan.config.calls,
             deadline: plan.config.time.map(|t| start + t),
             sequences: AtomicU64::new(0),
             transactions: AtomicU64::new(0),
@@ -130,6 +133,14 @@ impl<'a> Shared<'a> {
             return Err(Stop);
         }
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Stop);
+        }
+        // A sequence that started below the calls budget runs to its end: the budget is
+        // overshot by less than one sequence, as forge's last run completes too.
+        if self
+            .max_transactions
+            .is_some_and(|max| self.transactions.load(Ordering::Relaxed) >= max)
+        {
             return Err(Stop);
         }
         let started = self.sequences.fetch_add(1, Ordering::Relaxed);

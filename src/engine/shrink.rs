@@ -17,7 +17,7 @@ use alloy_dyn_abi::DynSolValue;
 use alloy_primitives::U256;
 
 use crate::abi::{self, Bisection, LeafPath};
-use crate::chain::Warp;
+use crate::chain::{Delays, Warp};
 use crate::engine::executor::{Executor, Found};
 use crate::engine::input::{Sequence, TxInput};
 use crate::engine::mutate::add_warps;
@@ -188,7 +188,7 @@ impl Shrinker<'_, '_> {
             let mut candidate = self.best.clone();
             let removed = candidate.txs.remove(index);
             if let Some(next) = candidate.txs.get_mut(index) {
-                next.warp = add_warps(removed.warp, next.warp);
+                next.warp = add_warps(removed.warp, next.warp, self.executor.surface().delays);
             }
             // A removed creation shifts which contract a later call names, counted back
             // from the newest of its kind: try it with those counts one lower too.
@@ -212,7 +212,7 @@ impl Shrinker<'_, '_> {
         while first < self.best.txs.len() && !self.spent() {
             let any_merged = (first + 1..self.best.txs.len()).any(|second| {
                 // A sum may leave a bound setup declared for the argument.
-                merged(&self.best, first, second).is_some_and(|candidate| {
+                merged(&self.best, first, second, self.executor.surface().delays).is_some_and(|candidate| {
                     self.executor
                         .surface()
                         .admits(&candidate.txs[first])
@@ -441,8 +441,8 @@ fn instances_shifted(seq: &Sequence, from: usize) -> Option<Sequence> {
 /// `seq` with transaction `second` merged into `first`: both call the same function from
 /// the same sender with the same value, their arguments differ only in top-level unsigned
 /// integers, and those are summed (without overflow) into `first`; `second`'s warp goes to
-/// the transaction after it. `None` when the two cannot merge.
-fn merged(seq: &Sequence, first: usize, second: usize) -> Option<Sequence> {
+/// the transaction after it (within `delays`). `None` when the two cannot merge.
+fn merged(seq: &Sequence, first: usize, second: usize, delays: Delays) -> Option<Sequence> {
     let (a, b) = (&seq.txs[first], &seq.txs[second]);
     if a.function != b.function || a.sender != b.sender || a.value != b.value {
         return None;
@@ -473,7 +473,7 @@ fn merged(seq: &Sequence, first: usize, second: usize) -> Option<Sequence> {
     candidate.txs[first] = sum;
     let removed = candidate.txs.remove(second);
     if let Some(next) = candidate.txs.get_mut(second) {
-        next.warp = add_warps(removed.warp, next.warp);
+        next.warp = add_warps(removed.warp, next.warp, delays);
     }
     Some(candidate)
 }
@@ -513,25 +513,25 @@ mod tests {
             tx(0, 0, vec![uint(7)]),
             tx(1, 0, vec![uint(12)]),
         ]);
-        let once = merged(&credits, 0, 1).unwrap();
+        let once = merged(&credits, 0, 1, Delays::default()).unwrap();
         assert_eq!(
             once.txs,
             [tx(0, 0, vec![uint(12)]), tx(1, 0, vec![uint(12)])]
         );
         // Another function, another sender, other non-numeric arguments: no merge.
-        assert_eq!(merged(&credits, 0, 2), None);
+        assert_eq!(merged(&credits, 0, 2, Delays::default()), None);
         let senders = seq(vec![tx(0, 0, vec![uint(5)]), tx(0, 1, vec![uint(7)])]);
-        assert_eq!(merged(&senders, 0, 1), None);
+        assert_eq!(merged(&senders, 0, 1, Delays::default()), None);
         let flags = seq(vec![
             tx(0, 0, vec![uint(5), DynSolValue::Bool(true)]),
             tx(0, 0, vec![uint(7), DynSolValue::Bool(false)]),
         ]);
-        assert_eq!(merged(&flags, 0, 1), None);
+        assert_eq!(merged(&flags, 0, 1, Delays::default()), None);
         // A sum past the type's width, or nothing to add: no merge.
         let wide = seq(vec![tx(0, 0, vec![small(200)]), tx(0, 0, vec![small(100)])]);
-        assert_eq!(merged(&wide, 0, 1), None);
+        assert_eq!(merged(&wide, 0, 1, Delays::default()), None);
         let zero = seq(vec![tx(0, 0, vec![uint(5)]), tx(0, 0, vec![uint(0)])]);
-        assert_eq!(merged(&zero, 0, 1), None);
+        assert_eq!(merged(&zero, 0, 1, Delays::default()), None);
     }
 
     #[test]

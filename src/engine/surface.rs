@@ -16,7 +16,7 @@ use alloy_json_abi::StateMutability;
 use alloy_primitives::{Address, Bytes, Selector};
 
 use crate::abi::{self, Bound, Callable, callable};
-use crate::chain::{AddressArgs, Chain, Created, Tx};
+use crate::chain::{AddressArgs, Chain, Created, Delays, Tx};
 use crate::engine::input::TxInput;
 use crate::error::{Error, Result};
 use crate::outcome::Call;
@@ -96,6 +96,8 @@ pub(crate) struct Surface {
     pub(crate) senders: Vec<Address>,
     /// The only addresses address arguments may take, when setup restricted them.
     pub(crate) addresses: Option<Vec<Address>>,
+    /// How far the block may move before a call.
+    pub(crate) delays: Delays,
 }
 
 /// The chain's senders, then every contract deployed through it: the accounts a campaign
@@ -198,6 +200,7 @@ impl Surface {
             kinds,
             senders: chain.senders().to_vec(),
             addresses,
+            delays: plan.delays(),
         })
     }
 
@@ -300,6 +303,7 @@ impl Surface {
         self.senders == other.senders
             && self.functions.len() == other.functions.len()
             && self.addresses == other.addresses
+            && self.delays == other.delays
             && self.deployed == other.deployed
             && self.functions.iter().zip(&other.functions).all(|(a, b)| {
                 a.at == b.at
@@ -367,8 +371,9 @@ impl Surface {
     }
 
     /// Why `input` (rebuilt from a regression file) lies outside what setup declares now:
-    /// an argument outside its range, an address argument outside the allowed ones, or
-    /// `fallback()` calldata that now calls something else.
+    /// an argument outside its range, an address argument outside the allowed ones,
+    /// `fallback()` calldata that now calls something else, or a wait longer than the
+    /// campaign's delays allow.
     pub(crate) fn admits(&self, input: &TxInput) -> std::result::Result<(), String> {
         let function = &self.functions[input.function];
         let calls_elsewhere = match (&function.entry, input.args.first()) {
@@ -383,6 +388,13 @@ impl Surface {
             return Err(format!(
                 "the saved calldata of {}.fallback() now calls a function or receive()",
                 function.contract
+            ));
+        }
+        if !self.delays.allow(input.warp) {
+            return Err(format!(
+                "the call of {}.{} waits {} s and {} blocks before it, more than \
+                 max_time_delay / max_block_delay now allow",
+                function.contract, function.signature, input.warp.seconds, input.warp.blocks
             ));
         }
         for (index, bound) in &function.bounds {
@@ -683,6 +695,7 @@ pub(crate) mod tests {
             deployed: 5,
             kinds: Vec::new(),
             addresses: Some(senders.clone()),
+            delays: Delays::default(),
             senders,
         }
     }

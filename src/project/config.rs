@@ -73,6 +73,12 @@ pub struct InvariantSettings {
     pub depth: Option<u32>,
     /// Whether a reverting call is a violation (`fail_on_revert`; default false).
     pub fail_on_revert: Option<bool>,
+    /// The most seconds time advances before a fuzzed call (`max_time_delay`; forge's
+    /// default: none, time stays).
+    pub max_time_delay: Option<u32>,
+    /// The most blocks the block number advances before a fuzzed call (`max_block_delay`;
+    /// forge's default: none).
+    pub max_block_delay: Option<u32>,
     /// `[fuzz] seed` (a number or `"0x.."`), its low 64 bits: harvey's seeds are `u64`.
     pub seed: Option<u64>,
 }
@@ -91,6 +97,12 @@ impl InvariantSettings {
         if let Some(fail) = self.fail_on_revert {
             pairs.push(("fail_on_revert", fail.to_string()));
         }
+        if let Some(delay) = self.max_time_delay {
+            pairs.push(("max_time_delay", delay.to_string()));
+        }
+        if let Some(delay) = self.max_block_delay {
+            pairs.push(("max_block_delay", delay.to_string()));
+        }
         if let Some(seed) = self.seed {
             pairs.push(("seed", seed.to_string()));
         }
@@ -104,6 +116,8 @@ struct InvariantTable {
     runs: Option<u64>,
     depth: Option<u32>,
     fail_on_revert: Option<bool>,
+    max_time_delay: Option<u32>,
+    max_block_delay: Option<u32>,
 }
 
 /// `[fuzz]`: the seed, and `runs`, which `[invariant]` falls back to (as forge's
@@ -243,6 +257,8 @@ fn merge_invariant(
             runs: over.runs.or(under.runs),
             depth: over.depth.or(under.depth),
             fail_on_revert: over.fail_on_revert.or(under.fail_on_revert),
+            max_time_delay: over.max_time_delay.or(under.max_time_delay),
+            max_block_delay: over.max_block_delay.or(under.max_block_delay),
         }),
         (under, over) => over.or(under),
     }
@@ -331,6 +347,8 @@ impl ProjectConfig {
                 .or(profile.fuzz.as_ref().and_then(|f| f.runs)),
             depth: invariant_table.depth,
             fail_on_revert: invariant_table.fail_on_revert,
+            max_time_delay: invariant_table.max_time_delay,
+            max_block_delay: invariant_table.max_block_delay,
             seed,
         };
         let skip = skip_globs(profile.skip.unwrap_or_default(), env.harvey_skip.as_deref());
@@ -424,27 +442,41 @@ mod tests {
             [profile.default.invariant]
             depth = 50
             fail_on_revert = true
+            max_time_delay = 3600
             [profile.ci.invariant]
             runs = 1000
+            max_block_delay = 0
         "#;
         let read = |selected| {
             let p = read_profile(text, selected).unwrap();
             let table = p.invariant.unwrap();
             let seed = p.fuzz.and_then(|f| f.seed).map(|s| s.read().unwrap());
-            (table.runs, table.depth, table.fail_on_revert, seed)
+            let delays = (table.max_time_delay, table.max_block_delay);
+            (table.runs, table.depth, table.fail_on_revert, seed, delays)
         };
-        assert_eq!(read("default"), (Some(64), Some(50), Some(true), Some(42)));
-        assert_eq!(read("ci"), (Some(1000), Some(50), Some(true), Some(42)));
+        assert_eq!(
+            read("default"),
+            (Some(64), Some(50), Some(true), Some(42), (Some(3600), None))
+        );
+        assert_eq!(
+            read("ci"),
+            (Some(1000), Some(50), Some(true), Some(42), (Some(3600), Some(0)))
+        );
         assert!(TomlSeed::Text("lucky".into()).read().is_err());
         assert_eq!(TomlSeed::Text("17".into()).read(), Ok(17));
         let settings = InvariantSettings {
             runs: Some(8),
             seed: Some(3),
+            max_block_delay: Some(12),
             ..InvariantSettings::default()
         };
         assert_eq!(
             settings.as_pairs(),
-            vec![("runs", "8".to_string()), ("seed", "3".to_string())]
+            vec![
+                ("runs", "8".to_string()),
+                ("max_block_delay", "12".to_string()),
+                ("seed", "3".to_string())
+            ]
         );
     }
 

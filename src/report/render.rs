@@ -11,7 +11,7 @@ use crate::chain::{Labels, SolDisplay, Warp};
 use crate::config::Steering;
 use crate::outcome::{
     Call, Dependence, Failure, FunctionStats, Outcome, Place, Progress, SequenceStats, ShrinkStats,
-    Stats, Violation,
+    Stats, Violation, Warps,
 };
 
 /// Calls after which a function that reverted every time is flagged as "always reverts".
@@ -160,7 +160,41 @@ fn render_failure(out: &mut String, failure: &Failure) {
         );
     }
     let _ = writeln!(out, "  last call: {}", failure.last_status);
+    render_warps(out, failure);
     render_accounts(out, &failure.calls, &failure.labels);
+}
+
+/// A note when the calls wait between them: those waits are harvey's environment fuzzing,
+/// not the suite's, and a contract may be right to refuse a call after time passed.
+fn render_warps(out: &mut String, failure: &Failure) {
+    let off = "max_time_delay = 0 and max_block_delay = 0 keep the block still";
+    match failure.warps {
+        Warps::None => {}
+        Warps::Incidental => {
+            let _ = writeln!(
+                out,
+                "Note: harvey moved the block between calls (`warp:`); the violation shows \
+                 without those waits too."
+            );
+        }
+        Warps::Needed if matches!(failure.violation, Violation::Reverted { .. }) => {
+            let _ = writeln!(
+                out,
+                "Note: the revert happens only because harvey moved the block between calls \
+                 (`warp:`, its environment fuzzing; forge moves it only when \
+                 max_time_delay/max_block_delay are set): without the waits no call reverts. \
+                 If the contract is right to refuse after time passed (a staleness check, a \
+                 deadline), this is not a bug; {off}."
+            );
+        }
+        Warps::Needed => {
+            let _ = writeln!(
+                out,
+                "Note: the violation needs the time harvey let pass between calls (`warp:`, \
+                 its environment fuzzing): without the waits it does not show; {off}."
+            );
+        }
+    }
 }
 
 /// The named accounts `calls` show (senders, called contracts, address arguments) with
@@ -900,6 +934,7 @@ mod tests {
             regression_file: None,
             labels: labels(),
             shrink: None,
+            warps: Warps::None,
         };
         let report = failure_report(&failure, None);
         assert!(
@@ -947,6 +982,7 @@ mod tests {
             regression_file: Some("harvey-regressions/maze.json".into()),
             labels: labels(),
             shrink: None,
+            warps: Warps::None,
         };
         let failures = [
             failure("src/Maze.sol:12", 40),
@@ -999,6 +1035,7 @@ mod tests {
             stats,
             warnings: Vec::new(),
             require_targets: false,
+            untested: None,
         };
         let summary = super::summary(&outcome(stats.clone(), Vec::new()));
         assert!(
@@ -1036,6 +1073,7 @@ mod tests {
                 budget_time: Duration::from_secs(10),
                 exhausted: true,
             }),
+            warps: Warps::None,
         };
         let replayed = Failure {
             from_regression: true,
@@ -1073,6 +1111,7 @@ mod tests {
                 },
                 warnings: Vec::new(),
                 require_targets: false,
+                untested: None,
             })
             .contains("always reverts")
         };

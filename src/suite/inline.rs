@@ -5,7 +5,7 @@
 
 /// The `[invariant]` keys of the inline comments in `source` for `profile` (or `default`),
 /// as `(setting, text)` pairs for `harvey_settings`' parsers: `runs`, `depth`,
-/// `fail_on_revert` (forge spells it `fail-on-revert` too). Other keys are ignored, as they
+/// `fail_on_revert`, `max_time_delay`, `max_block_delay` (forge spells them with `-` too). Other keys are ignored, as they
 /// are in foundry.toml.
 pub(crate) fn invariant_settings(source: &str, profile: &str) -> Vec<(&'static str, String)> {
     let mut pairs = Vec::new();
@@ -29,6 +29,8 @@ pub(crate) fn invariant_settings(source: &str, profile: &str) -> Vec<(&'static s
             "runs" => "runs",
             "depth" => "depth",
             "fail_on_revert" => "fail_on_revert",
+            "max_time_delay" => "max_time_delay",
+            "max_block_delay" => "max_block_delay",
             _ => continue,
         };
         pairs.push((setting, value.trim().to_string()));
@@ -50,6 +52,7 @@ mod tests {
                 /// forge-config: default.invariant.depth=20
                 /// forge-config: default.fuzz.runs = 5
                 /// forge-config: default.invariant.call-override = true
+                /// forge-config: default.invariant.max-time-delay = 0
                 // forge-config: nonsense
             }
         "#;
@@ -57,10 +60,11 @@ mod tests {
             invariant_settings(source, "default"),
             vec![
                 ("fail_on_revert", "true".to_string()),
-                ("depth", "20".to_string())
+                ("depth", "20".to_string()),
+                ("max_time_delay", "0".to_string())
             ]
         );
-        assert_eq!(invariant_settings(source, "ci").len(), 3);
+        assert_eq!(invariant_settings(source, "ci").len(), 4);
         assert!(invariant_settings("contract A {}", "default").is_empty());
     }
 }

@@ -22,11 +22,11 @@ use alloy_json_abi::Function;
 use alloy_primitives::{Address, U256, address};
 
 use crate::abi::changes_state;
-use crate::chain::{Chain, TxOptions};
+use crate::chain::{Chain, Delays, TxOptions};
 use crate::error::{Error, Result};
 use crate::oracle::Invariant;
 use crate::project::{Artifacts, ChainSettings, ContractArtifact};
-use selection::{Declared, is_reserved_function, select};
+use selection::{Declared, select};
 
 /// forge's default sender: it deploys the test contract, calls `setUp()` and every
 /// invariant (`Config::DEFAULT_SENDER`, also `CALLER`).
@@ -219,6 +219,9 @@ impl Suite {
             Style::Properties => self.fuzz_itself(&mut chain, test)?,
         }
         chain.send_no_ether();
+        // forge moves the block between fuzzed calls only when foundry.toml's
+        // `max_time_delay`/`max_block_delay` say so; the campaign's settings apply over this.
+        chain.set_delays(Delays::STILL);
         chain.commit();
         if let Some(warnings) = warnings {
             warnings.extend(notes);
@@ -266,17 +269,40 @@ impl Suite {
         Ok(())
     }
 
-    /// Fuzzes the property contract's own state-changing functions, but not its tests.
+    /// Fuzzes the property contract's own state-changing functions as Echidna and Medusa
+    /// do: every one, `test*`-named ones included (property libraries such as
+    /// crytic/properties name their assertion functions `test_*`), except the properties
+    /// themselves and the hooks harvey calls on its own (`setUp`, `afterInvariant`, and
+    /// forge-std's `IS_TEST`/`failed`). View and pure functions are not called, as Medusa's
+    /// default (`testViewMethods = false`).
     fn fuzz_itself(&self, chain: &mut Chain, test: Address) -> Result<()> {
         chain.fuzz(test);
-        let tests: Vec<String> = self
+        let hooks: Vec<String> = self
             .test
             .abi
             .functions()
-            .filter(|f| changes_state(f) && is_reserved_function(&f.name))
+            .filter(|f| changes_state(f) && is_harness_hook(&f.name))
             .map(Function::signature)
             .collect();
-        chain.fuzz_except(test, tests)
+        chain.fuzz_except(test, hooks)
+    }
+
+    /// Whether the suite runs in Echidna's assertion mode: a property contract with no
+    /// property functions, whose own functions' assertions are what is tested.
+    pub(crate) fn assertion_mode(&self) -> bool {
+        self.style == Style::Properties && self.invariants.is_empty()
+    }
+
+    /// Whether a reverting fuzzed call can be a violation (`fail_on_revert`): in forge
+    /// suites, as forge. Echidna and Medusa never count reverts in property contracts,
+    /// whose `require`s are how a property rejects inputs that do not apply.
+    pub(crate) fn counts_reverts(&self) -> bool {
+        self.style == Style::Forge
+    }
+
+    /// The test contract's name.
+    pub(crate) fn name(&self) -> &str {
+        &self.test.name
     }
 
     /// The suite's invariant functions as the campaign's invariants: each is called on the
@@ -319,6 +345,36 @@ pub(crate) fn inline_settings(
         .unwrap_or_default()
 }
 
+/// forge's `[invariant] runs` where neither foundry.toml nor inline config sets it.
+const FORGE_RUNS: u64 = 256;
+/// forge's `[invariant] depth` where neither foundry.toml nor inline config sets it.
+const FORGE_DEPTH: u64 = 500;
+
+/// A suite's settings from forge's configuration (`configured`: foundry.toml's pairs, then
+/// the suite's inline ones, later pairs winning), with forge's budget made harvey's: forge
+/// runs `runs` sequences of exactly `depth` calls, harvey's sequences are at most `depth`
+/// long and grow on demand, so `runs` becomes a `calls` budget of `runs × depth` (forge's
+/// 256 × 500 where neither is set): at least the calls forge makes. A value that is not a
+/// number is passed on as it is, for the settings' parser to report.
+pub(crate) fn forge_budget(configured: Vec<(&'static str, String)>) -> Vec<(&'static str, String)> {
+    let last = |key: &str| configured.iter().rev().find(|(name, _)| *name == key);
+    let number = |key: &str| {
+        last(key).map(|(_, text)| text.trim().replace('_', "").parse::<u64>().ok())
+    };
+    let (Some(runs), Some(depth)) = (
+        number("runs").unwrap_or(Some(FORGE_RUNS)),
+        number("depth").unwrap_or(Some(FORGE_DEPTH)),
+    ) else {
+        return configured;
+    };
+    let mut pairs: Vec<(&'static str, String)> = configured
+        .into_iter()
+        .filter(|(name, _)| *name != "runs")
+        .collect();
+    pairs.push(("calls", runs.saturating_mul(depth).max(1).to_string()));
+    pairs
+}
+
 /// An invariant that calls `function` on the test contract; with `property`, a returned
 /// `false` fails it too.
 fn invariant_call(function: Function, property: bool) -> Invariant<'static> {
@@ -349,6 +405,12 @@ fn invariant_call(function: Function, property: bool) -> Invariant<'static> {
     }
 }
 
+/// Functions of a property contract that harvey calls itself or that belong to forge-std,
+/// never as fuzzed calls.
+fn is_harness_hook(name: &str) -> bool {
+    ["setUp", "afterInvariant", "IS_TEST", "failed"].contains(&name) || is_property(name)
+}
+
 /// Whether `name` is a forge invariant function's: `invariant*` or `statefulFuzz*`.
 fn is_forge_invariant(name: &str) -> bool {
     name.starts_with("invariant") || name.starts_with("statefulFuzz")
@@ -377,4 +439,35 @@ fn with_forge_defaults(artifacts: &Artifacts) -> Artifacts {
         ..set.clone()
     };
     artifacts.clone().with_chain_settings(settings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(list: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
+        list.iter().map(|(k, v)| (*k, v.to_string())).collect()
+    }
+
+    #[test]
+    fn forge_runs_become_calls_of_runs_times_depth() {
+        // foundry.toml's runs = 64, depth = 64: forge makes 4,096 calls.
+        assert_eq!(
+            forge_budget(pairs(&[("runs", "64"), ("depth", "64"), ("seed", "1")])),
+            pairs(&[("depth", "64"), ("seed", "1"), ("calls", "4096")])
+        );
+        // Inline config comes later and wins; forge's defaults fill what neither sets.
+        assert_eq!(
+            forge_budget(pairs(&[("runs", "64"), ("runs", "1_000")])),
+            pairs(&[("calls", "500000")])
+        );
+        assert_eq!(
+            forge_budget(pairs(&[("depth", "25")])),
+            pairs(&[("depth", "25"), ("calls", "6400")])
+        );
+        assert_eq!(forge_budget(Vec::new()), pairs(&[("calls", "128000")]));
+        // Garbage is left for the settings' parser to report.
+        let garbage = pairs(&[("runs", "lots")]);
+        assert_eq!(forge_budget(garbage.clone()), garbage);
+    }
 }

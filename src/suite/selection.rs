@@ -11,7 +11,7 @@ use alloy_dyn_abi::{DynSolValue, FunctionExt};
 use alloy_json_abi::Function;
 use alloy_primitives::{Address, Selector, U256};
 
-use super::{CREATE2_DEPLOYER, is_forge_invariant, is_property};
+use super::{CREATE2_DEPLOYER, is_forge_invariant, is_harness_hook};
 use crate::abi::changes_state;
 use crate::chain::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS as CONSOLE, Chain};
 use crate::error::{Error, Result};
@@ -327,12 +327,9 @@ pub(crate) fn select(
     Ok(Selection { targets, senders })
 }
 
-/// Functions of a test contract that are its tests, not state to fuzz.
-pub(super) fn is_reserved_function(name: &str) -> bool {
-    ["setUp", "afterInvariant", "IS_TEST", "failed"].contains(&name)
-        || name.starts_with("test")
-        || is_forge_invariant(name)
-        || is_property(name)
+/// Functions of a forge test contract that are its tests, not state to fuzz.
+fn is_reserved_function(name: &str) -> bool {
+    is_harness_hook(name) || name.starts_with("test") || is_forge_invariant(name)
 }
 
 /// The target at `address`, added with `artifact` when there is none yet.
