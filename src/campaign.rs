@@ -159,6 +159,23 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// At most `calls` fuzzed transactions over all sequences (with [`Campaign::runs`] or
+    /// [`Campaign::time`]: whichever ends first): the budget forge's `runs` × `depth`
+    /// means. The last sequence started runs to its end.
+    pub fn calls(mut self, calls: u64) -> Self {
+        self.config.calls = Some(calls);
+        self
+    }
+
+    /// The most seconds and blocks the block may advance before a fuzzed call (forge's
+    /// `max_time_delay` and `max_block_delay`; `0` keeps it still). Without them, Rust
+    /// invariants get harvey's environment fuzzing and Solidity suites forge's still block.
+    pub fn max_delays(mut self, seconds: u32, blocks: u32) -> Self {
+        self.config.max_time_delay = Some(seconds);
+        self.config.max_block_delay = Some(blocks);
+        self
+    }
+
     /// At most `depth` transactions per sequence.
     pub fn depth(mut self, depth: u32) -> Self {
         self.config.depth = depth;
@@ -392,6 +409,10 @@ impl<'a> Campaign<'a> {
             Some(suite) => with_delays(suite.build_chain(Some(&mut warnings))?),
             None => make_chain()?,
         };
+        // A suite's test contract is test code, often above the limit, as forge lets it be.
+        if suite.is_none() && artifacts.chain_settings().code_size_limit.is_none() {
+            warn_oversized(&first_chain, &mut warnings);
+        }
         let mut engine = Engine::new(first_chain, &oracles, &self.config, &mut warnings)?;
         let settings = engine.settings_hash(&self.config.panics, &self.config.detectors);
         let labels = engine.chain().labels();
@@ -542,6 +563,24 @@ fn repository_path(root: &Path, file: &str) -> String {
     match relative {
         Some(relative) => relative.to_string_lossy().replace('\\', "/"),
         None => absolute.display().to_string(),
+    }
+}
+
+/// EIP-170's limit on runtime code, which mainnet enforces and forge's tests do not.
+const EIP170_CODE_SIZE: usize = 24_576;
+
+/// A warning per contract setup deployed whose runtime code is above [`EIP170_CODE_SIZE`]:
+/// harvey runs it, as forge's tests do, but mainnet would refuse to deploy it.
+fn warn_oversized(chain: &Chain, warnings: &mut Vec<String>) {
+    for (name, address) in chain.deployed() {
+        let size = chain.code(*address).len();
+        if size > EIP170_CODE_SIZE {
+            warnings.push(format!(
+                "{name} has {size} bytes of runtime code, above EIP-170's {EIP170_CODE_SIZE}: \
+                 mainnet would refuse to deploy it (tests run it, as forge's do; foundry.toml's \
+                 `code_size_limit = {EIP170_CODE_SIZE}` makes its deployment fail)"
+            ));
+        }
     }
 }
 

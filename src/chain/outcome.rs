@@ -414,8 +414,8 @@ impl fmt::Display for HaltReason {
             HaltReason::StackOverflow => f.write_str("stack overflow"),
             HaltReason::StackUnderflow => f.write_str("stack underflow"),
             HaltReason::CodeSizeLimit => f.write_str(
-                "contract code size limit exceeded (24,576 bytes of runtime code by default; \
-                 set `code_size_limit` in foundry.toml to raise it)",
+                "contract code size limit exceeded (foundry.toml's `code_size_limit`, \
+                 twice that for initcode; raise or remove it)",
             ),
             HaltReason::Other(what) => f.write_str(what),
         }

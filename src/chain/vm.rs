@@ -105,7 +105,10 @@ impl Vm {
                 // delegation (EIP-7702) would.
                 cfg.disable_eip3607 = true;
                 cfg.chain_id = chain_id;
-                cfg.limit_contract_code_size = settings.code_size_limit;
+                // As forge's tests: no EIP-170 limit unless foundry.toml sets one (the
+                // compiler and `forge build --sizes` are where size is checked).
+                cfg.limit_contract_code_size =
+                    Some(settings.code_size_limit.unwrap_or(usize::MAX));
                 if settings.gas_limit.is_some() {
                     // As forge: a configured gas limit is not capped by EIP-7825.
                     cfg.tx_gas_limit_cap = Some(gas_limit);

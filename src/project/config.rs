@@ -164,8 +164,9 @@ pub struct ChainSettings {
     /// latest (Osaka), as forge 1.7.
     pub evm_version: Option<String>,
     /// The largest runtime code a deployment may return, in bytes (`code_size_limit`);
-    /// initcode may be twice as large. Default: EIP-170's 24,576. Raise it for systems
-    /// larger than mainnet allows.
+    /// initcode may be twice as large. Default: none, as forge's tests (a campaign warns
+    /// about a deployed contract above EIP-170's 24,576 bytes); set it to EIP-170's 24,576
+    /// to refuse what mainnet would.
     pub code_size_limit: Option<usize>,
     /// Gas of every transaction (`gas_limit`). Default: 16,000,000, under Osaka's
     /// per-transaction cap; forge's default is 2^30 with the cap off. When set, the cap is

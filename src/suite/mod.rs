@@ -427,13 +427,12 @@ fn returns(function: &Function, ty: &str) -> bool {
 }
 
 /// `artifacts` with forge's execution defaults where foundry.toml sets none: gas limit
-/// 2^30, no code size limit (forge lifts it for every contract in tests), block 1 at
+/// 2^30, block 1 at
 /// timestamp 1.
 fn with_forge_defaults(artifacts: &Artifacts) -> Artifacts {
     let set = artifacts.chain_settings();
     let settings = ChainSettings {
         gas_limit: set.gas_limit.or(Some(FORGE_GAS_LIMIT)),
-        code_size_limit: set.code_size_limit.or(Some(usize::MAX)),
         block_timestamp: set.block_timestamp.or(Some(1)),
         block_number: set.block_number.or(Some(1)),
         ..set.clone()

@@ -57,7 +57,11 @@ fn defaults_apply_without_execution_keys() {
             .view::<bool>(probe, "pointEvaluationExists()", ())
             .unwrap()
     );
-    let err = chain.deploy("Big", ()).unwrap_err().to_string();
+    // As forge's tests: no EIP-170 limit unless foundry.toml sets one.
+    let big = chain.deploy("Big", ()).unwrap();
+    assert!(chain.code(big).len() > 24_576);
+    let mut limited = chain_with("code_size_limit = 24576\n");
+    let err = limited.deploy("Big", ()).unwrap_err().to_string();
     assert!(
         err.contains("deploying `Big` failed") && err.contains("`code_size_limit`"),
         "{err}"

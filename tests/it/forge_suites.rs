@@ -33,8 +33,10 @@ fn run(campaign: Campaign<'_>) -> Outcome {
 
 #[test]
 fn a_handler_suite_finds_both_planted_bugs_and_never_calls_outside_its_selectors() {
-    // Both are found within 700 sequences with this seed.
-    let outcome = run(suite("LeakyVaultTest").fail_fast(false).runs(1_500));
+    // With this seed the share bug is found after 257 sequences and the bonus bug, which
+    // needs the handler's own `warp` twice (harvey does not move time in a suite, as forge
+    // does not), after 25,298.
+    let outcome = run(suite("LeakyVaultTest").fail_fast(false).runs(30_000));
     let mut names = broken(&outcome);
     names.sort();
     assert_eq!(
@@ -213,4 +215,79 @@ fn contracts_created_during_a_run_are_fuzzed_when_no_target_contract_is_named() 
         failure.calls
     );
     assert!(failure.calls[1..].iter().all(|c| c.instance == Some(0)));
+}
+
+/// A correct lender whose price feed goes stale after three hours, under `fail_on_revert`:
+/// forge passes the suite (time stays still between its calls), and so must harvey by
+/// default. Letting harvey move time (`max_time_delay`, forge's key) makes the staleness
+/// check revert, and the report says that the waits alone cause it.
+#[test]
+fn a_staleness_check_is_no_false_alarm_unless_time_is_let_pass() {
+    let quiet = run(suite("StaleOracleTest").runs(500).fail_on_revert(true));
+    assert!(
+        quiet.passed(),
+        "{}",
+        harvey::report::failures_report(&quiet.failures, None)
+    );
+    let outcome = run(
+        suite("StaleOracleTest")
+            .runs(5_000)
+            .fail_on_revert(true)
+            .max_delays(86_400, 0),
+    );
+    let failure = outcome.failure().expect("the stale price is found");
+    let Violation::Reverted { reason, .. } = &failure.violation else {
+        panic!("{}", failure.violation)
+    };
+    assert!(reason.contains("StalePrice"), "{reason}");
+    assert_eq!(failure.warps, harvey::Warps::Needed);
+    assert!(failure.calls.iter().all(|c| c.warp.seconds <= 86_400));
+    let report = harvey::report::failure_report(failure, None);
+    assert!(
+        report.contains("only because harvey moved the block"),
+        "{report}"
+    );
+}
+
+/// An assertion-mode harness whose properties are `test_*` functions (crytic/properties'
+/// convention): Echidna and Medusa call them, and so must harvey, finding the allowance bug.
+#[test]
+fn test_named_properties_of_an_assertion_harness_are_called() {
+    let outcome = run(suite("AllowanceProperties").runs(5_000));
+    let failure = outcome.failure().expect("the allowance bug is found");
+    assert!(
+        failure.violation.to_string().contains("Panic(0x01)"),
+        "{}",
+        failure.violation
+    );
+    let called: Vec<&str> = failure.calls.iter().map(|c| c.signature.as_str()).collect();
+    assert_eq!(
+        called.last(),
+        Some(&"test_ERC20_spendAllowance(uint256)"),
+        "{called:?}"
+    );
+    // forge's fail_on_revert does not apply: the properties' `require`s reject inputs.
+    let outcome = run(suite("AllowanceProperties").runs(5_000).fail_on_revert(true));
+    assert!(
+        outcome.failure().is_some_and(|f| matches!(f.violation, Violation::Panic { .. })),
+        "{}",
+        harvey::report::failures_report(&outcome.failures, None)
+    );
+    assert!(
+        outcome.warnings.iter().any(|w| w.contains("fail_on_revert does not apply")),
+        "{:?}",
+        outcome.warnings
+    );
+}
+
+/// A harness none of whose calls ever gets past its precondition checked no assertion: that
+/// is not a pass.
+#[test]
+fn an_assertion_harness_that_checked_nothing_does_not_pass() {
+    let outcome = run(suite("UnfundedProperties").runs(300));
+    assert!(outcome.failures.is_empty());
+    assert!(!outcome.passed());
+    let why = outcome.untested.as_deref().expect("nothing was tested");
+    assert!(why.contains("UnfundedProperties"), "{why}");
+    assert!(why.contains("every call reverted"), "{why}");
 }

@@ -260,3 +260,47 @@ fn two_spends_within_the_limit_overspend_a_purse() {
     let limit: U256 = chain.view(purse, "limit()", ()).unwrap();
     assert!(spent > limit, "{spent} > {limit}");
 }
+
+/// The lender refuses to price anything once the feed's answer is three hours and a second
+/// old (`StalePrice()`), and prices it until then: the revert a suite under `fail_on_revert`
+/// sees only when time passes between calls.
+#[test]
+fn the_lender_refuses_a_stale_price_only_after_time_passes() {
+    let mut chain = Chain::new(artifacts());
+    let feed = chain
+        .deploy("PriceFeed", (alloy_primitives::I256::try_from(2_000i64).unwrap(),))
+        .unwrap();
+    let lender = chain.deploy("OracleLender", (feed,)).unwrap();
+    assert!(call(&mut chain, lender, "deposit(uint256)", &[uint(10)]).is_success());
+    chain.warp(3 * 3_600);
+    assert!(call(&mut chain, lender, "deposit(uint256)", &[uint(10)]).is_success());
+    chain.warp(1);
+    let stale = call(&mut chain, lender, "deposit(uint256)", &[uint(10)]);
+    assert!(stale.status.to_string().contains("StalePrice"), "{}", stale.status);
+}
+
+/// The harness's own calls reach the allowance bug: approving the spender, then spending part
+/// of the allowance leaves it unchanged, and the property emits `AssertEqFail` and fails its
+/// `assert`. Setting an allowance alone keeps its property.
+#[test]
+fn spending_an_allowance_leaves_it_unchanged() {
+    let (mut chain, harness) = deployed("AllowanceProperties");
+    assert!(call(&mut chain, harness, "test_ERC20_setAllowance(uint256)", &[uint(100)]).is_success());
+    assert_assert(&call(
+        &mut chain,
+        harness,
+        "test_ERC20_spendAllowance(uint256)",
+        &[uint(40)],
+    ));
+    // The unfunded twin rejects every amount at its precondition.
+    let (mut chain, unfunded) = deployed("UnfundedProperties");
+    for amount in [0, 1, 40] {
+        let outcome = call(
+            &mut chain,
+            unfunded,
+            "test_ERC20_spendAllowance(uint256)",
+            &[uint(amount)],
+        );
+        assert!(!outcome.is_success());
+    }
+}

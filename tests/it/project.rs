@@ -209,13 +209,17 @@ fn an_explicit_solc_is_binding_and_a_pragma_it_fails_names_the_file() {
 
 #[test]
 fn a_library_that_cannot_be_deployed_is_a_link_error_naming_it_and_its_user() {
-    // The library's runtime code exceeds the 24 KiB code size limit, so deploying it fails.
+    // The library's runtime code exceeds the 24 KiB code size limit foundry.toml sets, so
+    // deploying it fails.
     let big = format!(
         "pragma solidity ^0.8.0;\nlibrary Big {{\n    function blob() external pure returns (bytes memory) {{ return hex\"{}\"; }}\n}}\n",
         "ab".repeat(25_000)
     );
     let user = "pragma solidity ^0.8.0;\nimport {Big} from \"./Big.sol\";\ncontract User {\n    function size() external pure returns (uint256) { return Big.blob().length; }\n}\n";
-    let dir = project("", &[("Big.sol", &big), ("User.sol", user)]);
+    let dir = project(
+        "code_size_limit = 24576\n",
+        &[("Big.sol", &big), ("User.sol", user)],
+    );
     let artifacts = Arc::new(
         discover(dir.path())
             .unwrap()
