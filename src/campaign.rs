@@ -228,12 +228,13 @@ impl<'a> Campaign<'a> {
         self
     }
 
-    /// The vulnerability detectors that run beside the invariants (default: all; see
-    /// [`DetectorSet`]): `DetectorSet::none()` checks only invariants, Panics and the
+    /// The vulnerability detectors that run beside the invariants (default: all, and none
+    /// in a Solidity suite, as forge has none; see [`DetectorSet`]): `DetectorSet::none()`
+    /// checks only invariants, Panics and the
     /// other oracles. Fuzzed senders are attackers unless setup trusts them
     /// ([`Chain::trust`](crate::chain::Chain::trust)).
     pub fn detectors(mut self, set: DetectorSet) -> Self {
-        self.config.detectors = set;
+        self.config.detectors = Some(set);
         self
     }
 
@@ -393,6 +394,11 @@ impl<'a> Campaign<'a> {
             finals = suite.finals();
         }
         let counts_reverts = suite.as_ref().is_none_or(Suite::counts_reverts);
+        // forge has no detectors: a suite fails only where forge would, unless asked.
+        let detectors = self.config.detectors.clone().unwrap_or_else(|| match &suite {
+            Some(_) => DetectorSet::none(),
+            None => DetectorSet::all(),
+        });
         if self.config.fail_on_revert && !counts_reverts {
             warnings.push(
                 "fail_on_revert does not apply to an Echidna/Medusa property contract: as \
@@ -404,7 +410,7 @@ impl<'a> Campaign<'a> {
             .with_finals(finals)
             .fail_on_revert(self.config.fail_on_revert && counts_reverts)
             .forge_assertions(suite.is_some())
-            .with_detectors(self.config.detectors.clone());
+            .with_detectors(detectors.clone());
         let first_chain = match &suite {
             Some(suite) => with_delays(suite.build_chain(Some(&mut warnings))?),
             None => make_chain()?,
@@ -414,7 +420,7 @@ impl<'a> Campaign<'a> {
             warn_oversized(&first_chain, &mut warnings);
         }
         let mut engine = Engine::new(first_chain, &oracles, &self.config, &mut warnings)?;
-        let settings = engine.settings_hash(&self.config.panics, &self.config.detectors);
+        let settings = engine.settings_hash(&self.config.panics, &detectors);
         let labels = engine.chain().labels();
         let placed = match &self.config.targets {
             Some(spec) => {

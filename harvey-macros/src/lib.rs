@@ -17,12 +17,14 @@ use syn::{ItemFn, parse_macro_input};
 /// Arguments: `contract = "Name"` or `contracts = ["A", "B"]` (deployed with no constructor
 /// arguments when there is no setup), `setup = path::to::fn` (a
 /// `fn(&mut Chain) -> harvey::Result<()>`), and the campaign settings of
-/// `harvey_settings::SETTINGS` (the README lists them): `runs = N`, `time = "30s"`, `depth = N`, `seed = N`,
+/// `harvey_settings::SETTINGS` (the README lists them): `runs = N`, `time = "30s"`,
+/// `calls = N`, `depth = N`, `seed = N`,
 /// `workers = N`, `prediction = false`, `demand_driven = false`, `dataflow = false`,
 /// `targets = "diff:origin/main"` (or `"src/Vault.sol:42"`, or a list of such lines),
 /// `require_targets = true`, `lookahead = false` (or `"no-analysis"`,
 /// `"standard-schedule"`), `panics = ["assert", "overflow"]` (or `[]`, `"all"`, `"none"`),
-/// `fail_fast = false`, `fail_on_revert = true`, `corpus = "harvey-corpus"`. Each value is checked at compile time by the parser that reads its `HARVEY_*`
+/// `fail_fast = false`, `fail_on_revert = true`, `max_time_delay = N`, `max_block_delay = N`,
+/// `corpus = "harvey-corpus"`. Each value is checked at compile time by the parser that reads its `HARVEY_*`
 /// variable, which overrides it at run time.
 #[proc_macro_attribute]
 pub fn invariant(attr: TokenStream, item: TokenStream) -> TokenStream {

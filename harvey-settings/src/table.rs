@@ -295,13 +295,14 @@ settings! {
 
     /// The vulnerability detectors that run beside the invariants (see the README's
     /// *Vulnerability detectors*): detector names (`["ether-leak", "selfdestruct"]`, comma
-    /// separated in the variable), `all` or `none` (`[]`). Default: all of them. Fuzzed
-    /// senders are attackers unless setup trusts them (`Chain::trust`).
-    detectors: DetectorSet = DetectorSet::default();
+    /// separated in the variable), `all` or `none` (`[]`). Default: all of them in Rust
+    /// invariants, none in Solidity suites (forge has none: a suite fails only where forge
+    /// would). Fuzzed senders are attackers unless setup trusts them (`Chain::trust`).
+    detectors: Option<DetectorSet> = None;
     "detectors" as Literal::ListOrWords(&["all", "none"]),
         expected "a list of detector names, e.g. [\"ether-leak\", \"selfdestruct\"], or \"all\" / \"none\"";
     "HARVEY_DETECTORS";
-    parse str::parse::<DetectorSet>;
+    parse |text: &str| text.parse::<DetectorSet>().map(Some);
 
     /// A directory that keeps the corpus between runs (relative paths from the project's
     /// root, the crate's for `#[harvey::invariant]`): the sequences saved there are run

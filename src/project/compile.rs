@@ -34,8 +34,12 @@ pub(crate) fn compile(config: &ProjectConfig, env: &Environment) -> Result<Artif
     let output = project
         .compile_files(inputs)
         .map_err(|e| Error::Solc(e.to_string()))?;
-    let messages = error_messages(&output);
+    let mut messages = error_messages(&output);
     if !messages.is_empty() {
+        // A remapping to nothing is the likely cause of an import solc did not find.
+        for note in &config.missing_remappings {
+            messages.push_str(&format!("\nnote: {note}"));
+        }
         return Err(Error::Compile { messages });
     }
     Ok(convert(config, &output)?.with_chain_settings(config.chain.clone()))

@@ -42,6 +42,9 @@ pub struct ProjectConfig {
     /// then foundry.toml `remappings`, then those auto-detected in `libs`; the first of each
     /// name wins. See `remappings.rs` for how harvey and forge differ.
     pub remappings: Vec<String>,
+    /// Per written remapping whose target directory does not exist, a note naming it, its
+    /// origin and the missing path: added to the error when compilation fails.
+    pub missing_remappings: Vec<String>,
     /// The compiler asked for by foundry.toml `solc`/`solc_version`: a path or a version.
     pub solc: Option<String>,
     /// Whether the solc optimizer runs (foundry.toml `optimizer`; default off, as in forge).
@@ -334,6 +337,7 @@ impl ProjectConfig {
             )
             .collect();
         let remappings = remappings::resolve(root, &written, &libs)?;
+        let missing_remappings = remappings::missing(root, &written);
         let invariant_table = profile.invariant.clone().unwrap_or_default();
         let seed = profile
             .fuzz
@@ -361,6 +365,7 @@ impl ProjectConfig {
             skip,
             libs,
             remappings,
+            missing_remappings,
             solc: profile.solc.or(profile.solc_version),
             optimizer: profile.optimizer.unwrap_or(false),
             optimizer_runs: profile.optimizer_runs.unwrap_or(200),

@@ -8,10 +8,11 @@
 //! (for example `@openzeppelin/=node_modules/@openzeppelin/`). Among auto-detected
 //! remappings of one name the shortest target wins, as in forge.
 //!
-//! Where harvey differs from forge: a user-written remapping (foundry.toml or
-//! remappings.txt) whose target directory does not exist is an error naming the remapping,
-//! where it came from and the missing path (forge keeps it and fails later with "Source not
-//! found"); the `DAPP_REMAPPINGS`/`REMAPPINGS` environment variables and the remappings
+//! A user-written remapping (foundry.toml or remappings.txt) whose target directory does not
+//! exist is kept, as forge keeps it (a project whose imports never use it compiles); when
+//! compilation then fails, the error names each such remapping, where it came from and the
+//! missing path ([`missing`]), where forge says only "Source not found". Where harvey differs
+//! from forge: the `DAPP_REMAPPINGS`/`REMAPPINGS` environment variables and the remappings
 //! declared by libraries' own foundry.toml files are not read.
 
 use std::collections::BTreeMap;
@@ -54,21 +55,31 @@ pub(crate) fn resolve(
         let remapping: Remapping = text
             .parse()
             .map_err(|e| Error::Config(format!("remapping `{text}` (from {origin}): {e}")))?;
-        let target = root.join(&remapping.path);
-        if !target.is_dir() {
-            return Err(Error::Config(format!(
-                "remapping `{text}` (from {origin}) points at {}, which does not exist; \
-                 install the dependency (`forge install`, `git submodule update --init \
-                 --recursive` or `npm install`) or fix the remapping",
-                target.display()
-            )));
-        }
         insert_first(&mut merged, remapping);
     }
     for remapping in detected(root, libs) {
         insert_first(&mut merged, remapping);
     }
     Ok(merged.iter().map(Remapping::to_string).collect())
+}
+
+/// A note per written remapping whose target directory does not exist, naming it, where it
+/// came from and the missing path: what a failed compilation adds to solc's messages.
+pub(crate) fn missing(root: &Path, user: &[(String, Origin)]) -> Vec<String> {
+    user.iter()
+        .filter_map(|(text, origin)| {
+            let remapping: Remapping = text.parse().ok()?;
+            let target = root.join(&remapping.path);
+            (!target.is_dir()).then(|| {
+                format!(
+                    "remapping `{text}` (from {origin}) points at {}, which does not exist; \
+                     install the dependency (`forge install`, `git submodule update --init \
+                     --recursive` or `npm install`) or fix the remapping",
+                    target.display()
+                )
+            })
+        })
+        .collect()
 }
 
 /// Adds `remapping` unless one with the same context and name is already there.
@@ -158,13 +169,21 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_target_names_the_remapping_its_origin_and_the_path() {
+    fn a_missing_target_is_kept_and_noted_with_its_origin_and_path() {
         let dir = tempfile::tempdir().unwrap();
-        let user = [("gone/=lib/gone/src/".to_string(), Origin::FoundryToml)];
-        let err = resolve(dir.path(), &user, &[]).unwrap_err().to_string();
-        assert!(err.contains("`gone/=lib/gone/src/`"), "{err}");
-        assert!(err.contains("foundry.toml `remappings`"), "{err}");
-        assert!(err.contains("lib/gone/src"), "{err}");
-        assert!(err.contains("does not exist"), "{err}");
+        touch(dir.path(), "lib/kit/src/Kit.sol");
+        let user = [
+            ("gone/=lib/gone/src/".to_string(), Origin::FoundryToml),
+            ("kit/=lib/kit/src/".to_string(), Origin::RemappingsTxt),
+        ];
+        let found = resolve(dir.path(), &user, &[]).unwrap();
+        assert_eq!(found, ["gone/=lib/gone/src/", "kit/=lib/kit/src/"]);
+        let notes = missing(dir.path(), &user);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        let note = &notes[0];
+        assert!(note.contains("`gone/=lib/gone/src/`"), "{note}");
+        assert!(note.contains("foundry.toml `remappings`"), "{note}");
+        assert!(note.contains("lib/gone/src"), "{note}");
+        assert!(note.contains("does not exist"), "{note}");
     }
 }

@@ -279,13 +279,14 @@ pub(crate) fn select(
     }
     for target in &mut targets {
         if target.address == test && target.only.is_none() {
-            // The test contract's own test functions are never fuzzed.
+            // The test contract's own test functions are never fuzzed (views such as
+            // forge-std's `IS_TEST` getter never are anyway, and cannot be excluded).
             target.except.extend(
                 target
                     .artifact
                     .abi
                     .functions()
-                    .filter(|f| is_reserved_function(&f.name))
+                    .filter(|f| is_reserved_function(&f.name) && changes_state(f))
                     .map(|f| f.selector()),
             );
         }
@@ -540,6 +541,7 @@ mod tests {
                         "invariant_supply:view",
                         "poke",
                         "targetContracts:view",
+                        "IS_TEST:view",
                     ],
                 ),
                 artifact("Handler", &["deposit", "withdraw", "ghost:view"]),
@@ -627,6 +629,9 @@ mod tests {
         let except = &selection.targets[0].except;
         assert!(except.contains(&selector(&world, "Suite", "setUp")));
         assert!(!except.contains(&selector(&world, "Suite", "poke")));
+        // A view (forge-std's `IS_TEST` getter) is not called anyway: excluding it would be
+        // excluding what the fuzz plan refuses to name (Chimera's `targetContract(this)`).
+        assert!(!except.contains(&selector(&world, "Suite", "IS_TEST")));
     }
 
     #[test]

@@ -171,17 +171,34 @@ fn compiled_shares_one_compilation_per_process() {
 }
 
 #[test]
-fn a_remapping_whose_target_is_missing_names_it_its_origin_and_the_path() {
-    let dir = project("", &[("Guard.sol", GUARD)]);
-    let toml = format!(
-        "[profile.default]\nsrc = \"contracts\"\nsolc = {:?}\nremappings = [\"gone/=lib/gone/src/\"]\n",
-        shim().display().to_string()
-    );
-    std::fs::write(dir.path().join("foundry.toml"), toml).unwrap();
-    let err = discover(dir.path()).unwrap_err();
-    assert!(matches!(err, Error::Config(_)), "{err:?}");
+fn a_remapping_whose_target_is_missing_is_kept_and_named_when_an_import_needs_it() {
+    let toml = |dir: &Path| {
+        let text = format!(
+            "[profile.default]\nsrc = \"contracts\"\nsolc = {:?}\nremappings = [\"gone/=lib/gone/src/\"]\n",
+            shim().display().to_string()
+        );
+        std::fs::write(dir.join("foundry.toml"), text).unwrap();
+    };
+    // As forge: a remapping no import uses does not stop the build.
+    let unused = project("", &[("Guard.sol", GUARD)]);
+    toml(unused.path());
+    let artifacts = discover(unused.path())
+        .unwrap()
+        .compile_in(&environment())
+        .unwrap();
+    assert!(artifacts.get("Guard").is_ok());
+    // An import through it fails with solc's message and the remapping named.
+    let user = "pragma solidity ^0.8.0;\nimport {Gone} from \"gone/Gone.sol\";\ncontract User {}\n";
+    let used = project("", &[("User.sol", user)]);
+    toml(used.path());
+    let err = discover(used.path())
+        .unwrap()
+        .compile_in(&environment())
+        .unwrap_err();
+    assert!(matches!(err, Error::Compile { .. }), "{err:?}");
     let text = err.to_string();
     for part in [
+        "gone/Gone.sol",
         "`gone/=lib/gone/src/`",
         "foundry.toml `remappings`",
         "lib/gone/src",
