@@ -633,6 +633,7 @@ fn initial_failure(violation: crate::outcome::Violation, seed: u64, start: Insta
         violation,
         calls: Vec::new(),
         last_status: "no call made".into(),
+        messages: Vec::new(),
         seed,
         found_len: 0,
         found_after: start.elapsed(),

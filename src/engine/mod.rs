@@ -311,6 +311,7 @@ impl<'a> Engine<'a> {
             violation: found.violation,
             calls: self.executor.calls(sequence),
             last_status: found.status,
+            messages: found.messages,
             seed,
             found_len: sequence.txs.len(),
             found_after: Duration::ZERO,
