@@ -141,7 +141,7 @@ impl Writer {
         let prefix = WIDE[(k as usize) % WIDE.len()];
         let statement = match site.kind {
             Kind::Assert => format!("assert(noise <= {t});"),
-            Kind::Require => format!("require(noise <= {t}, \"site {k}: {prefix}\");"),
+            Kind::Require => format!("require(noise <= {t}, unicode\"site {k}: {prefix}\");"),
             Kind::Custom => format!("if (noise > {t}) revert Failed({k});"),
             Kind::Emit => format!("if (noise > {t}) emit AssertionFailed(\"bound\", noise);"),
             Kind::DivisionByZero => format!("r = {} / ({} / (noise + 1));", 3 * k + 3, t + 1),
