@@ -18,7 +18,11 @@ const HELPERS: &str = include_str!("../../contracts/properties/PropertyAsserts.s
 fn helper_assert(anchor: &str) -> String {
     let lines: Vec<&str> = HELPERS.lines().collect();
     let start = lines.iter().position(|l| l.contains(anchor)).unwrap();
-    let at = start + lines[start..].iter().position(|l| l.contains("assert(false)")).unwrap();
+    let at = start
+        + lines[start..]
+            .iter()
+            .position(|l| l.contains("assert(false)"))
+            .unwrap();
     format!("contracts/properties/PropertyAsserts.sol:{}", at + 1)
 }
 
@@ -45,7 +49,10 @@ fn a_failed_helper_assertion_is_placed_at_the_helpers_assert() {
     };
     assert_eq!(*code, PanicCode::Assert);
     assert_eq!(place.contract, "AllowanceProperties");
-    assert_eq!(place.line.as_deref(), Some(helper_assert("emit AssertEqFail").as_str()));
+    assert_eq!(
+        place.line.as_deref(),
+        Some(helper_assert("emit AssertEqFail").as_str())
+    );
 }
 
 #[test]
@@ -60,11 +67,17 @@ fn the_report_shows_what_the_property_library_logged() {
     let Violation::Panic { place, .. } = &failure.violation else {
         panic!("expected a failed assert: {failure:?}");
     };
-    assert_eq!(place.line.as_deref(), Some(helper_assert("emit AssertEqFail").as_str()));
+    assert_eq!(
+        place.line.as_deref(),
+        Some(helper_assert("emit AssertEqFail").as_str())
+    );
     // Shrunk to the boundary: an approval of 5 stored as 4.
     let logged = &failure.messages;
     assert_eq!(logged.len(), 3, "{logged:?}");
-    assert!(logged[0].starts_with("LogAddress(\"spender\", 0x"), "{logged:?}");
+    assert!(
+        logged[0].starts_with("LogAddress(\"spender\", 0x"),
+        "{logged:?}"
+    );
     assert_eq!(logged[1], "LogUint256(\"amount\", 5)");
     assert_eq!(
         logged[2],
@@ -72,11 +85,10 @@ fn the_report_shows_what_the_property_library_logged() {
     );
     let report = harvey::report::failure_report(failure, None);
     assert!(
-        report.contains(
-            "  it logged (reverted frames included):\n    LogAddress(\"spender\", 0x"
-        ) && report.contains(
-            "    AssertEqFail(\"Invalid: 4!=5, reason: Allowance not updated correctly\")\n"
-        ),
+        report.contains("  it logged (reverted frames included):\n    LogAddress(\"spender\", 0x")
+            && report.contains(
+                "    AssertEqFail(\"Invalid: 4!=5, reason: Allowance not updated correctly\")\n"
+            ),
         "{report}"
     );
 }

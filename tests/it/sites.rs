@@ -175,7 +175,12 @@ pub(crate) fn generate(name: &str, count: u64, seed: u64, eol: &str) -> Generate
     }
     let span = |frame: Frame| {
         let start = sites.iter().position(|s| s.frame == frame).unwrap();
-        start..start + sites[start..].iter().take_while(|s| s.frame == frame).count()
+        start
+            ..start
+                + sites[start..]
+                    .iter()
+                    .take_while(|s| s.frame == frame)
+                    .count()
     };
     let [run, internal, math, lib] = FRAMES.map(span);
     let mut w = Writer {
@@ -196,7 +201,9 @@ pub(crate) fn generate(name: &str, count: u64, seed: u64, eol: &str) -> Generate
         w.line(0, &format!("library {name}{library} {{"));
         w.line(
             1,
-            &format!("function check(uint256 site, uint256 noise) {visibility} returns (uint256 r) {{"),
+            &format!(
+                "function check(uint256 site, uint256 noise) {visibility} returns (uint256 r) {{"
+            ),
         );
         w.tree(2, &mut sites[ids]);
         w.line(1, "}");

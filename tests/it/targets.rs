@@ -224,7 +224,10 @@ fn diff_targets_in_a_crlf_file_with_multibyte_text_are_the_changed_lines() {
     assert_eq!(lines_of(&resolved, "contracts/Vault.sol", "Vault"), lines);
     let vault = artifacts.get("Vault").unwrap();
     for line in lines {
-        assert_eq!(target(&resolved, "Vault", line).pcs, expected_pcs(vault, line));
+        assert_eq!(
+            target(&resolved, "Vault", line).pcs,
+            expected_pcs(vault, line)
+        );
     }
 }
 
