@@ -691,10 +691,9 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
     /// The data of the LOG whose site `step` just recorded (revm hands the log over while
     /// the instruction runs): the log itself is revm's, so keeping its data costs no copy.
     fn log(&mut self, _context: &mut CTX, log: Log) {
-        if std::mem::take(&mut self.log_pending) {
-            if let Some(site) = self.trace.logs.last_mut() {
-                site.data = log.data.data;
-            }
+        let pending = std::mem::take(&mut self.log_pending);
+        if let Some(site) = self.trace.logs.last_mut().filter(|_| pending) {
+            site.data = log.data.data;
         }
     }
 

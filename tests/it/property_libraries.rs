@@ -92,3 +92,22 @@ fn the_report_shows_what_the_property_library_logged() {
         "{report}"
     );
 }
+
+#[test]
+fn probe_pipelines() {
+    let asserts = HELPERS;
+    let harness = include_str!("../../contracts/properties/AllowanceProperties.sol");
+    for keys in ["", "optimizer = true\n", "optimizer = true\nvia_ir = true\n"] {
+        let dir = crate::support::project(
+            keys,
+            &[("PropertyAsserts.sol", asserts), ("AllowanceProperties.sol", harness)],
+        );
+        let artifacts = crate::support::compiled_at(dir.path()).unwrap();
+        let mut chain = Chain::new(artifacts);
+        let at = chain.deploy("AllowanceProperties", ()).unwrap();
+        let spender = DynSolValue::Address(chain.senders()[1]);
+        let bad = tx(&chain, at, "test_approve_sets_allowance(address,uint256)", &[spender, uint(5)]);
+        let found = violations_of(&mut chain, &bad).unwrap();
+        eprintln!("PROBE {keys:?}: {found:?}");
+    }
+}
