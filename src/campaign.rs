@@ -395,10 +395,14 @@ impl<'a> Campaign<'a> {
         }
         let counts_reverts = suite.as_ref().is_none_or(Suite::counts_reverts);
         // forge has no detectors: a suite fails only where forge would, unless asked.
-        let detectors = self.config.detectors.clone().unwrap_or_else(|| match &suite {
-            Some(_) => DetectorSet::none(),
-            None => DetectorSet::all(),
-        });
+        let detectors = self
+            .config
+            .detectors
+            .clone()
+            .unwrap_or_else(|| match &suite {
+                Some(_) => DetectorSet::none(),
+                None => DetectorSet::all(),
+            });
         if self.config.fail_on_revert && !counts_reverts {
             warnings.push(
                 "fail_on_revert does not apply to an Echidna/Medusa property contract: as \
@@ -521,7 +525,9 @@ impl<'a> Campaign<'a> {
             save_failures(&mut failures, file, &settings)?;
         }
         stats.kept_corpus = kept_corpus;
-        let untested = suite.as_ref().and_then(|suite| untested(suite, &failures, &stats));
+        let untested = suite
+            .as_ref()
+            .and_then(|suite| untested(suite, &failures, &stats));
         let outcome = Outcome {
             failures,
             stats,
@@ -726,6 +732,7 @@ fn initial_failure(violation: crate::outcome::Violation, seed: u64, start: Insta
         violation,
         calls: Vec::new(),
         last_status: "no call made".into(),
+        messages: Vec::new(),
         seed,
         found_len: 0,
         found_after: start.elapsed(),

@@ -46,7 +46,7 @@ internal! { mod lookahead; }
 internal! { mod observe; }
 mod file_lock;
 mod lcov_file;
-mod oracle;
+internal! { mod oracle; }
 mod outcome;
 pub mod project;
 mod regression;

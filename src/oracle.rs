@@ -14,12 +14,16 @@ use alloy_json_abi::Event;
 use alloy_primitives::{Address, U256, keccak256};
 
 use crate::chain::{
-    Chain, PanicCode, PanicSet, RevertReason, SolDisplay, TxOutcome, TxStatus, is_assume_rejection,
+    Chain, PanicCode, PanicSet, RevertReason, SolDisplay, TxOutcome, TxStatus,
+    is_assume_rejection,
 };
 use crate::config::DetectorSet;
 use crate::observe::{LogSite, RevertSite, StorageAccess, StorageOp, Trace};
 use crate::outcome::{Place, Violation};
 use crate::project::Artifacts;
+
+mod messages;
+pub(crate) use messages::messages;
 
 /// The slot of the arbitrary-storage-write detector (SWC-124): fixed and arbitrary (a hash
 /// no compiler's storage layout produces), the same in every campaign so that a saved
@@ -286,7 +290,7 @@ impl<'a> Oracles<'a> {
                 .iter()
                 .filter(|s| s.emitter == log.address && s.topic0 == topic)
                 .nth(earlier)
-                .copied();
+                .cloned();
             found.push((values, site, log.address));
         }
         found
@@ -307,6 +311,18 @@ impl<'a> Oracles<'a> {
     pub(crate) fn check_end(&self, chain: &Chain) -> Vec<Violation> {
         violated(&self.finals, chain)
     }
+}
+
+/// The violations a campaign on `chain`'s artifacts that counts every Panic code and every
+/// revert (`fail_on_revert`) sees in `tx`, run into the pending state: what harvey's own
+/// tests check a witness's violation and place with, without a campaign. Only with the
+/// `internals` feature, which nothing but those tests uses.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub fn violations_of(chain: &mut Chain, tx: &crate::chain::Tx) -> crate::Result<Vec<Violation>> {
+    let oracles = Oracles::new(Vec::new(), PanicSet::all(), chain.artifacts()).fail_on_revert(true);
+    let outcome = chain.execute(tx)?;
+    Ok(oracles.check(chain, &outcome, false))
 }
 
 /// Those of `invariants` that do not hold on `chain`, a panic counting as a violation.

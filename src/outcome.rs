@@ -199,6 +199,10 @@ pub struct Failure {
     pub calls: Vec<Call>,
     /// How the last call ended, rendered (`Panic(0x01): assert failed`, `success`).
     pub last_status: String,
+    /// What property-library helpers logged during the last call, reverted frames
+    /// included, rendered as the events they are (`AssertEqFail("Invalid: 5!=4, reason:
+    /// …")`, `LogUint256("amount", 5)`): crytic/properties' failure and log events.
+    pub messages: Vec<String>,
     /// The campaign's seed.
     pub seed: u64,
     /// Calls in the sequence as first found, before shrinking.

@@ -368,8 +368,16 @@ mod tests {
         ("masks", &["false", "true"], &["maybe"]),
         ("fail_fast", &["false", "true", "0"], &["sometimes"]),
         ("fail_on_revert", &["true", "false", "1"], &["often"]),
-        ("max_time_delay", &["0", "3600", "604_800"], &["-1", "1h", "4294967296"]),
-        ("max_block_delay", &["0", "60480"], &["-1", "lots", "4294967296"]),
+        (
+            "max_time_delay",
+            &["0", "3600", "604_800"],
+            &["-1", "1h", "4294967296"],
+        ),
+        (
+            "max_block_delay",
+            &["0", "60480"],
+            &["-1", "lots", "4294967296"],
+        ),
         (
             "targets",
             &[

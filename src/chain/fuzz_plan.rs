@@ -145,7 +145,8 @@ impl Delays {
 
     /// `warp` cut down to these delays.
     pub(crate) fn clamp(&self, warp: super::Warp) -> super::Warp {
-        let cut = |limit: Option<u32>, amount: u64| limit.map_or(amount, |l| amount.min(u64::from(l)));
+        let cut =
+            |limit: Option<u32>, amount: u64| limit.map_or(amount, |l| amount.min(u64::from(l)));
         super::Warp {
             seconds: cut(self.seconds, warp.seconds),
             blocks: cut(self.blocks, warp.blocks),

@@ -167,9 +167,12 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
         }
     }
 
-    fn log(&mut self, _context: &mut MainnetContext<Db>, log: alloy_primitives::Log) {
+    fn log(&mut self, context: &mut MainnetContext<Db>, log: alloy_primitives::Log) {
         if let Some(cheats) = self.cheats.as_deref_mut() {
             cheats.record_log(&log);
+        }
+        if self.observing {
+            self.observer.log(context, log);
         }
     }
 

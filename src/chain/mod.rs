@@ -49,8 +49,8 @@ internal! {
     use cheatcodes::{UnsupportedCheatcode, is_assume_rejection};
 }
 pub use args::{SolArg, SolArgs};
-pub(crate) use fuzz_plan::{Delays, FuzzPlan};
 pub use fuzz_plan::{AddressArgs, BoundValue, Param};
+pub(crate) use fuzz_plan::{Delays, FuzzPlan};
 pub use harvey_settings::PanicSet;
 pub use labels::Labels;
 pub use outcome::{HaltReason, PanicCode, RevertReason, SolDisplay, TxOutcome, TxStatus};

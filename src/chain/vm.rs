@@ -107,8 +107,7 @@ impl Vm {
                 cfg.chain_id = chain_id;
                 // As forge's tests: no EIP-170 limit unless foundry.toml sets one (the
                 // compiler and `forge build --sizes` are where size is checked).
-                cfg.limit_contract_code_size =
-                    Some(settings.code_size_limit.unwrap_or(usize::MAX));
+                cfg.limit_contract_code_size = Some(settings.code_size_limit.unwrap_or(usize::MAX));
                 if settings.gas_limit.is_some() {
                     // As forge: a configured gas limit is not capped by EIP-7825.
                     cfg.tx_gas_limit_cap = Some(gas_limit);

@@ -50,6 +50,8 @@ pub(crate) struct Found {
     pub(crate) violation: Violation,
     /// How that transaction ended, rendered.
     pub(crate) status: String,
+    /// What property-library helpers logged in it (`oracle::messages`).
+    pub(crate) messages: Vec<String>,
 }
 
 /// The feedback of one run.
@@ -287,6 +289,13 @@ impl<'a> Executor<'a> {
             let unchanged = reverted && tx.warp == Default::default();
             let started = timed.then(Instant::now);
             let mut shown = self.oracles.check(&mut self.chain, &outcome, !unchanged);
+            // Read before the detectors, which may run other transactions; the oracles'
+            // violations are the ones property libraries explain.
+            let messages = if shown.is_empty() {
+                Vec::new()
+            } else {
+                crate::oracle::messages(self.chain.last_trace())
+            };
             shown.extend(self.detectors.check(&mut self.chain, &tx, !reverted));
             if let Some(started) = started {
                 self.time.checks += sampled(started);
@@ -300,6 +309,7 @@ impl<'a> Executor<'a> {
                     tx: index,
                     violation,
                     status: outcome.status.to_string(),
+                    messages: messages.clone(),
                 });
                 if self.fail_fast {
                     return Run {
@@ -316,6 +326,7 @@ impl<'a> Executor<'a> {
                             tx: index,
                             violation,
                             status: format!("{}, then the sequence ended", outcome.status),
+                            messages: Vec::new(),
                         });
                     }
                 }

@@ -312,6 +312,7 @@ impl<'a> Engine<'a> {
             violation: found.violation,
             calls: self.executor.calls(sequence),
             last_status: found.status,
+            messages: found.messages,
             seed,
             found_len: sequence.txs.len(),
             found_after: Duration::ZERO,
@@ -335,7 +336,11 @@ impl<'a> Engine<'a> {
             tx.warp = Warp::default();
         }
         let run = self.executor.run(&still, &mut ());
-        if run.violations.iter().any(|f| f.violation.same_bug(violation)) {
+        if run
+            .violations
+            .iter()
+            .any(|f| f.violation.same_bug(violation))
+        {
             Warps::Incidental
         } else {
             Warps::Needed

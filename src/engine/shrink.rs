@@ -212,13 +212,15 @@ impl Shrinker<'_, '_> {
         while first < self.best.txs.len() && !self.spent() {
             let any_merged = (first + 1..self.best.txs.len()).any(|second| {
                 // A sum may leave a bound setup declared for the argument.
-                merged(&self.best, first, second, self.executor.surface().delays).is_some_and(|candidate| {
-                    self.executor
-                        .surface()
-                        .admits(&candidate.txs[first])
-                        .is_ok()
-                        && self.attempt(candidate)
-                })
+                merged(&self.best, first, second, self.executor.surface().delays).is_some_and(
+                    |candidate| {
+                        self.executor
+                            .surface()
+                            .admits(&candidate.txs[first])
+                            .is_ok()
+                            && self.attempt(candidate)
+                    },
+                )
             });
             if any_merged {
                 any = true;

@@ -42,7 +42,7 @@ pub use trace::{
     StorageOp, Trace,
 };
 
-use alloy_primitives::{Address, U256};
+use alloy_primitives::{Address, Bytes, Log, U256};
 use revm::Inspector;
 use revm::bytecode::opcode;
 use revm::context::{ContextTr, JournalTr};
@@ -89,6 +89,8 @@ pub struct Observer {
     status: Option<StatusWatch>,
     /// The data flows followed (`taint`).
     taint: Taint,
+    /// Whether the last LOG instruction was recorded and waits for its data (`log`).
+    log_pending: bool,
 }
 
 /// The last [`RECENT_JUMPS`] JUMP pcs of one frame, in a ring.
@@ -156,6 +158,7 @@ impl Observer {
         self.frames.clear();
         self.status = None;
         self.taint.clear();
+        self.log_pending = false;
     }
 
     /// Follows the data flows of `flows` ([`Trace::flows`]); none by default, since a
@@ -459,6 +462,8 @@ impl Observer {
 
     /// Records a LOG with a first topic (at most [`MAX_LOG_SITES`] per transaction).
     fn on_log(&mut self, pc: u32, interp: &Interpreter<EthInterpreter>) {
+        // A LOG that failed (in a static call) never delivered its data.
+        self.log_pending = false;
         let stack = interp.stack.data();
         let n = stack.len();
         if n < 3 || self.trace.logs.len() >= MAX_LOG_SITES {
@@ -469,7 +474,9 @@ impl Observer {
             pc,
             emitter: interp.input.target_address(),
             topic0: stack[n - 3],
+            data: Bytes::new(),
         });
+        self.log_pending = true;
     }
 }
 
@@ -678,6 +685,15 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
             {
                 record.target = address;
             }
+        }
+    }
+
+    /// The data of the LOG whose site `step` just recorded (revm hands the log over while
+    /// the instruction runs): the log itself is revm's, so keeping its data costs no copy.
+    fn log(&mut self, _context: &mut CTX, log: Log) {
+        let pending = std::mem::take(&mut self.log_pending);
+        if let Some(site) = self.trace.logs.last_mut().filter(|_| pending) {
+            site.data = log.data.data;
         }
     }
 

@@ -371,19 +371,21 @@ fn other_reverts_carry_no_panic_code() {
 
 #[test]
 fn logs_with_a_topic_are_sited() {
-    // LOG0 (no topic) is not recorded; LOG1 with topic 0x77 is.
+    // LOG0 (no topic) is not recorded; LOG1 with topic 0x77 is, with its one byte of data.
     let t = run(&[
         PUSH1, 0, PUSH1, 0, opcode::LOG0,
-        PUSH1, 0x77, PUSH1, 0, PUSH1, 0, opcode::LOG1, // 11
+        PUSH1, 0xab, PUSH1, 0, opcode::MSTORE8,
+        PUSH1, 0x77, PUSH1, 1, PUSH1, 0, opcode::LOG1, // 16
         opcode::STOP,
     ]);
     assert_eq!(
         t.logs(),
         &[LogSite {
             code: CODE_AT,
-            pc: 11,
+            pc: 16,
             emitter: CODE_AT,
             topic0: U256::from(0x77),
+            data: Bytes::from_static(&[0xab]),
         }]
     );
 }

@@ -1,7 +1,7 @@
 //! The per-transaction record the observer fills: branch edges, branch-feeding comparisons,
 //! storage accesses, calls and selfdestructs, in execution order. Harvey's own types only.
 
-use alloy_primitives::{Address, U256};
+use alloy_primitives::{Address, Bytes, U256};
 
 /// One branch decision: an executed JUMPI and the way it went, or a comparison whose result
 /// went into data instead (a *data decision*, see [`Observer`](super::Observer): `pc` is
@@ -312,7 +312,7 @@ impl RevertSite {
 }
 
 /// A LOG1..LOG4 instruction that ran (a log with a first topic: an event's selector).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LogSite {
     /// The code that ran it.
     pub code: Address,
@@ -321,6 +321,10 @@ pub struct LogSite {
     pub emitter: Address,
     /// The first topic.
     pub topic0: U256,
+    /// The log's data (its non-indexed arguments), kept even when a frame later reverts
+    /// and drops the log from the receipt: property libraries emit their failure messages
+    /// just before a failing `assert`. Empty until the LOG has run.
+    pub data: Bytes,
 }
 
 /// Log sites recorded per transaction, at most: a loop emitting events must not grow the

@@ -22,7 +22,8 @@ pub struct SourceFile {
     pub id: u32,
     /// The path as compiled, relative to the project root where it lies inside it.
     pub path: PathBuf,
-    /// The file's text as compiled.
+    /// The file's text as solc compiled it, which source-map offsets index: CRLF line
+    /// breaks are LF here (foundry-compilers reads sources so), lines are the file's lines.
     pub content: Arc<str>,
     /// Byte offset at which each line starts (line 1 starts at offset 0).
     line_starts: Vec<u32>,

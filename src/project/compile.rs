@@ -227,12 +227,17 @@ fn convert(config: &ProjectConfig, output: &Output) -> Result<Artifacts> {
         let mut files = Vec::new();
         for (&id, path) in &context.source_id_to_path {
             let absolute = root.join(path);
-            let content =
-                std::fs::read_to_string(&absolute).map_err(|e| Error::io(&absolute, &e))?;
+            // The text solc compiled, not the bytes on disk: foundry-compilers' reader
+            // turns CRLF line breaks into LF before handing sources to solc, and solc's
+            // source-map offsets index that text. Reading through the same reader keeps
+            // every offset on its line in a file with Windows line endings.
+            let content = Source::read(&absolute)
+                .map_err(|e| Error::io(&absolute, e.source()))?
+                .content;
             files.push(SourceFile::new(
                 id,
                 relative(root, &absolute),
-                content.into(),
+                content.as_str().into(),
             ));
         }
         builds.insert(build_id.as_str(), Arc::new(SourceSet::new(files)));

@@ -466,7 +466,13 @@ mod tests {
         );
         assert_eq!(
             read("ci"),
-            (Some(1000), Some(50), Some(true), Some(42), (Some(3600), Some(0)))
+            (
+                Some(1000),
+                Some(50),
+                Some(true),
+                Some(42),
+                (Some(3600), Some(0))
+            )
         );
         assert!(TomlSeed::Text("lucky".into()).read().is_err());
         assert_eq!(TomlSeed::Text("17".into()).read(), Ok(17));

@@ -160,6 +160,12 @@ fn render_failure(out: &mut String, failure: &Failure) {
         );
     }
     let _ = writeln!(out, "  last call: {}", failure.last_status);
+    if !failure.messages.is_empty() {
+        let _ = writeln!(out, "  it logged (reverted frames included):");
+        for message in &failure.messages {
+            let _ = writeln!(out, "    {message}");
+        }
+    }
     render_warps(out, failure);
     render_accounts(out, &failure.calls, &failure.labels);
 }
@@ -926,6 +932,7 @@ mod tests {
                 ],
             )],
             last_status: "success".into(),
+            messages: Vec::new(),
             seed: 3,
             found_len: 1,
             found_after: Duration::ZERO,
@@ -974,6 +981,10 @@ mod tests {
                 vec![DynSolValue::Uint(U256::from(7), 256)],
             )],
             last_status: "Panic(0x01): assert failed".into(),
+            messages: vec![
+                "LogUint256(\"amount\", 5)".into(),
+                "AssertEqFail(\"Invalid: 4!=5, reason: Allowance not updated\")".into(),
+            ],
             seed: 9,
             found_len: 1,
             found_after: Duration::from_millis(1_200),
@@ -995,6 +1006,15 @@ mod tests {
         );
         assert!(
             report.contains("[2/2] Solidity Panic(0x01): assertion failed at src/Maze.sol:30 (Maze) (found after 4,312 sequences in 1.2s)\nCall sequence (1 call):\n"),
+            "{report}"
+        );
+        // What the property library logged in the reverted call, below its status.
+        assert!(
+            report.contains(
+                "  last call: Panic(0x01): assert failed\n  it logged (reverted frames included):\n    \
+                 LogUint256(\"amount\", 5)\n    \
+                 AssertEqFail(\"Invalid: 4!=5, reason: Allowance not updated\")\n"
+            ),
             "{report}"
         );
         assert_eq!(
@@ -1056,6 +1076,7 @@ mod tests {
             },
             calls: Vec::new(),
             last_status: String::new(),
+            messages: Vec::new(),
             seed: 0,
             found_len: 5,
             found_after: Duration::from_millis(1_500),

@@ -358,9 +358,8 @@ const FORGE_DEPTH: u64 = 500;
 /// number is passed on as it is, for the settings' parser to report.
 pub(crate) fn forge_budget(configured: Vec<(&'static str, String)>) -> Vec<(&'static str, String)> {
     let last = |key: &str| configured.iter().rev().find(|(name, _)| *name == key);
-    let number = |key: &str| {
-        last(key).map(|(_, text)| text.trim().replace('_', "").parse::<u64>().ok())
-    };
+    let number =
+        |key: &str| last(key).map(|(_, text)| text.trim().replace('_', "").parse::<u64>().ok());
     let (Some(runs), Some(depth)) = (
         number("runs").unwrap_or(Some(FORGE_RUNS)),
         number("depth").unwrap_or(Some(FORGE_DEPTH)),

@@ -291,6 +291,17 @@ index 1..2 100644
     }
 
     #[test]
+    fn lines_ending_in_crlf_count_as_git_counts_them() {
+        // A file with CRLF line breaks: git prints each body line with its `\r`, and the
+        // hunk header's function context too. A lone `\r` inside a line breaks no line,
+        // for git as for the source maps' line index.
+        let diff = "diff --git a/W.sol b/W.sol\n--- a/W.sol\n+++ b/W.sol\n\
+                    @@ -3 +3,2 @@ contract W {\r\n-    uint a;\r\n+    uint b;\r\n+    // x\ry\r\n\
+                    @@ -9,0 +11 @@ contract W {\r\n+}\r\n";
+        assert_eq!(parse(diff).unwrap(), vec![change("W.sol", &[3..=4, 11..=11])]);
+    }
+
+    #[test]
     fn changed_line_with_omitted_counts() {
         let diff = "diff --git a/V.sol b/V.sol
 --- a/V.sol

@@ -229,12 +229,10 @@ fn a_staleness_check_is_no_false_alarm_unless_time_is_let_pass() {
         "{}",
         harvey::report::failures_report(&quiet.failures, None)
     );
-    let outcome = run(
-        suite("StaleOracleTest")
-            .runs(5_000)
-            .fail_on_revert(true)
-            .max_delays(86_400, 0),
-    );
+    let outcome = run(suite("StaleOracleTest")
+        .runs(5_000)
+        .fail_on_revert(true)
+        .max_delays(86_400, 0));
     let failure = outcome.failure().expect("the stale price is found");
     let Violation::Reverted { reason, .. } = &failure.violation else {
         panic!("{}", failure.violation)
@@ -267,14 +265,21 @@ fn test_named_properties_of_an_assertion_harness_are_called() {
         "{called:?}"
     );
     // forge's fail_on_revert does not apply: the properties' `require`s reject inputs.
-    let outcome = run(suite("AllowanceProperties").runs(5_000).fail_on_revert(true));
+    let outcome = run(suite("AllowanceProperties")
+        .runs(5_000)
+        .fail_on_revert(true));
     assert!(
-        outcome.failure().is_some_and(|f| matches!(f.violation, Violation::Panic { .. })),
+        outcome
+            .failure()
+            .is_some_and(|f| matches!(f.violation, Violation::Panic { .. })),
         "{}",
         harvey::report::failures_report(&outcome.failures, None)
     );
     assert!(
-        outcome.warnings.iter().any(|w| w.contains("fail_on_revert does not apply")),
+        outcome
+            .warnings
+            .iter()
+            .any(|w| w.contains("fail_on_revert does not apply")),
         "{:?}",
         outcome.warnings
     );

@@ -268,7 +268,10 @@ fn two_spends_within_the_limit_overspend_a_purse() {
 fn the_lender_refuses_a_stale_price_only_after_time_passes() {
     let mut chain = Chain::new(artifacts());
     let feed = chain
-        .deploy("PriceFeed", (alloy_primitives::I256::try_from(2_000i64).unwrap(),))
+        .deploy(
+            "PriceFeed",
+            (alloy_primitives::I256::try_from(2_000i64).unwrap(),),
+        )
         .unwrap();
     let lender = chain.deploy("OracleLender", (feed,)).unwrap();
     assert!(call(&mut chain, lender, "deposit(uint256)", &[uint(10)]).is_success());
@@ -276,7 +279,11 @@ fn the_lender_refuses_a_stale_price_only_after_time_passes() {
     assert!(call(&mut chain, lender, "deposit(uint256)", &[uint(10)]).is_success());
     chain.warp(1);
     let stale = call(&mut chain, lender, "deposit(uint256)", &[uint(10)]);
-    assert!(stale.status.to_string().contains("StalePrice"), "{}", stale.status);
+    assert!(
+        stale.status.to_string().contains("StalePrice"),
+        "{}",
+        stale.status
+    );
 }
 
 /// The harness's own calls reach the allowance bug: approving the spender, then spending part
@@ -285,7 +292,15 @@ fn the_lender_refuses_a_stale_price_only_after_time_passes() {
 #[test]
 fn spending_an_allowance_leaves_it_unchanged() {
     let (mut chain, harness) = deployed("AllowanceProperties");
-    assert!(call(&mut chain, harness, "test_ERC20_setAllowance(uint256)", &[uint(100)]).is_success());
+    assert!(
+        call(
+            &mut chain,
+            harness,
+            "test_ERC20_setAllowance(uint256)",
+            &[uint(100)]
+        )
+        .is_success()
+    );
     assert_assert(&call(
         &mut chain,
         harness,

@@ -40,6 +40,9 @@ fn repository(subdir: &str, vault: &str) -> (tempfile::TempDir, PathBuf) {
         &["config", "user.email", "tests@harvey.invalid"],
     );
     git(repo.path(), &["config", "commit.gpgsign", "false"]);
+    // Files are stored and compared byte for byte (CRLF ones too), whatever the user's
+    // git configuration says.
+    git(repo.path(), &["config", "core.autocrlf", "false"]);
     git(repo.path(), &["add", "-A"]);
     git(repo.path(), &["commit", "-q", "-m", "vault"]);
     (repo, root)
@@ -197,6 +200,35 @@ fn diff_targets_added_changed_and_deleted_lines_and_untracked_files() {
             .iter()
             .all(|t| !t.pcs.is_empty() && t.pcs.windows(2).all(|w| w[0] < w[1]))
     );
+}
+
+/// A file with CRLF line breaks (checked out on Windows, or with `core.autocrlf`) and
+/// multi-byte text above the changes: the lines git names are the lines the targets carry.
+#[test]
+fn diff_targets_in_a_crlf_file_with_multibyte_text_are_the_changed_lines() {
+    let windows = |text: &str| {
+        text.replace("// credit the sender", "// crédit — 日本語 ✓")
+            .replace('\n', "\r\n")
+    };
+    let (_repo, root) = repository("", &windows(VAULT));
+    let edited = windows(EDITED);
+    std::fs::write(root.join("contracts/Vault.sol"), &edited).unwrap();
+    let artifacts = compiled_at(&root).unwrap();
+    let resolved = resolve(&"diff:HEAD".parse().unwrap(), &root, &artifacts).unwrap();
+    assert!(resolved.warnings.is_empty(), "{:?}", resolved.warnings);
+    let lines = [
+        line_of(&edited, "require(amount > 0"),
+        line_of(&edited, "fee = amount / 50"),
+        line_of(&edited, "total -= amount"),
+    ];
+    assert_eq!(lines_of(&resolved, "contracts/Vault.sol", "Vault"), lines);
+    let vault = artifacts.get("Vault").unwrap();
+    for line in lines {
+        assert_eq!(
+            target(&resolved, "Vault", line).pcs,
+            expected_pcs(vault, line)
+        );
+    }
 }
 
 #[test]
