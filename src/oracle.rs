@@ -14,7 +14,8 @@ use alloy_json_abi::Event;
 use alloy_primitives::{Address, U256, keccak256};
 
 use crate::chain::{
-    Chain, PanicCode, PanicSet, RevertReason, SolDisplay, TxOutcome, TxStatus, is_assume_rejection,
+    Chain, PanicCode, PanicSet, RevertReason, SolDisplay, TxOutcome, TxStatus,
+    UnsupportedCheatcode, is_assume_rejection,
 };
 use crate::config::DetectorSet;
 use crate::observe::{LogSite, RevertSite, StorageAccess, StorageOp, Trace};
@@ -158,7 +159,7 @@ impl<'a> Oracles<'a> {
         let chain = &*chain;
         let mut found = Vec::new();
         if let Some((cheat, site)) = unsupported {
-            let place = revert_place(chain, site, cheat.caller);
+            let place = unsupported_place(chain, &cheat, site);
             found.push(Violation::UnsupportedCheatcode {
                 cheatcode: cheat.signature,
                 place,
@@ -360,6 +361,19 @@ fn revert_place(chain: &Chain, site: Option<RevertSite>, fallback: Address) -> P
     match site {
         Some(site) => place_of(chain, site.code, site.pc, site.recent_jumps()),
         None => unknown_place(chain, fallback, u32::MAX),
+    }
+}
+
+/// Where `cheat` was called: its CALL instruction when the cheatcodes saw it, else the
+/// calling frame's REVERT (`revert`, which bubbles the cheatcode's), else the caller.
+pub(crate) fn unsupported_place(
+    chain: &Chain,
+    cheat: &UnsupportedCheatcode,
+    revert: Option<RevertSite>,
+) -> Place {
+    match cheat.site {
+        Some((code, pc)) => place_of(chain, code, pc, []),
+        None => revert_place(chain, revert, cheat.caller),
     }
 }
 
