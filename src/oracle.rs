@@ -20,7 +20,7 @@ use crate::chain::{
 use crate::config::DetectorSet;
 use crate::observe::{LogSite, RevertSite, StorageAccess, StorageOp, Trace};
 use crate::outcome::{Place, Violation};
-use crate::project::Artifacts;
+use crate::project::{Artifacts, ContractArtifact};
 
 /// The slot of the arbitrary-storage-write detector (SWC-124): fixed and arbitrary (a hash
 /// no compiler's storage layout produces), the same in every campaign so that a saved
@@ -371,8 +371,15 @@ pub(crate) fn unsupported_place(
     cheat: &UnsupportedCheatcode,
     revert: Option<RevertSite>,
 ) -> Place {
-    match cheat.site {
-        Some((code, pc)) => place_of(chain, code, pc, []),
+    match &cheat.site {
+        // A contract a failed transaction created is gone from the chain: its code names it.
+        Some(site) => match chain.artifact_at(site.code) {
+            None => match chain.artifacts().by_runtime_code(&site.bytecode) {
+                Some(artifact) => artifact_place(artifact, site.pc, []),
+                None => place_of(chain, site.code, site.pc, []),
+            },
+            Some(_) => place_of(chain, site.code, site.pc, []),
+        },
         None => revert_place(chain, revert, cheat.caller),
     }
 }
@@ -390,6 +397,15 @@ pub(crate) fn place_of(
     let Some(artifact) = chain.artifact_at(code) else {
         return unknown_place(chain, code, pc);
     };
+    artifact_place(artifact, pc, callers)
+}
+
+/// The place of the instruction at `pc` in `artifact`'s runtime code, as [`place_of`].
+fn artifact_place(
+    artifact: &ContractArtifact,
+    pc: u32,
+    callers: impl IntoIterator<Item = u32>,
+) -> Place {
     let line = std::iter::once(pc)
         .chain(callers)
         .find_map(|pc| artifact.source_location(pc as usize))

@@ -16,7 +16,9 @@ use revm::interpreter::{
 };
 
 use super::cheatcodes::broadcast::{self, Applied};
-use super::cheatcodes::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS, Cheatcodes, expect, fail, mock};
+use super::cheatcodes::{
+    CHEATCODE_ADDRESS, CONSOLE_ADDRESS, CallSite, Cheatcodes, expect, fail, mock,
+};
 use super::vm::Db;
 use crate::observe::Observer;
 
@@ -82,8 +84,12 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
             let callee = stack.len().checked_sub(2).map(|i| stack[i]);
             if callee == Some(CHEATCODE_ADDRESS.into_word().into()) {
                 let code = interp.input.bytecode_address().copied();
-                let code = code.unwrap_or_else(|| interp.input.target_address());
-                cheats.call_site = Some((code, interp.bytecode.pc() as u32));
+                cheats.call_site = Some(CallSite {
+                    code: code.unwrap_or_else(|| interp.input.target_address()),
+                    pc: interp.bytecode.pc() as u32,
+                    // A cheap clone: the code's bytes are reference-counted.
+                    bytecode: interp.bytecode.original_bytes(),
+                });
             }
         }
     }

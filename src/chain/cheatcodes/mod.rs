@@ -71,8 +71,21 @@ internal! {
         pub signature: String,
         /// The account that called it.
         pub caller: Address,
-        /// The code that made the call and the pc of its CALL, when seen.
-        pub site: Option<(Address, u32)>,
+        /// Where the call was made, when seen.
+        pub site: Option<CallSite>,
+    }
+}
+
+internal! {
+    /// A CALL instruction to the cheatcode address.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    struct CallSite {
+        /// The address of the code that ran it.
+        pub code: Address,
+        /// Its pc.
+        pub pc: u32,
+        /// That code (a contract its failed transaction created is gone from the chain).
+        pub bytecode: Bytes,
     }
 }
 
@@ -220,9 +233,8 @@ pub(super) struct Cheatcodes {
     base: Lasting,
     /// The armed `vm.expectEmit`s.
     pub(super) expected_emits: emit::ExpectedEmits,
-    /// The code and pc of the latest CALL to the cheatcode address, to place an unsupported
-    /// cheatcode's call.
-    pub(super) call_site: Option<(Address, u32)>,
+    /// The latest CALL to the cheatcode address, to place an unsupported cheatcode's call.
+    pub(super) call_site: Option<CallSite>,
     /// Active pranks (per sequence: [`Cheatcodes::reset`] clears them).
     pub(super) pranks: Pranks,
     /// Labels given with `vm.label`; the chain merges them after each transaction.
@@ -365,7 +377,7 @@ impl Cheatcodes {
         let message = format!(
             "harvey does not support the cheatcode `{signature}` (called by {caller}); remove the call or run this suite with forge"
         );
-        let site = self.call_site.filter(|(code, _)| *code == caller);
+        let site = self.call_site.take().filter(|site| site.code == caller);
         self.unsupported.get_or_insert(UnsupportedCheatcode {
             signature,
             caller,
