@@ -68,11 +68,10 @@ impl Snapshots {
             // the committed value they had when the snapshot was taken.
             let loaded = account.transaction_id;
             for key in keys {
-                if !account.storage.contains_key(&key) {
+                account.storage.entry(key).or_insert_with(|| {
                     let value = db.storage_ref(*address, key).unwrap_or_default();
-                    let slot = revm::state::EvmStorageSlot::new(value, loaded);
-                    account.storage.insert(key, slot);
-                }
+                    revm::state::EvmStorageSlot::new(value, loaded)
+                });
             }
         }
         context.block = saved.block;
