@@ -46,7 +46,7 @@ pub use attacker::{ATTACKER_CONTRACT, ATTACKER_RUNTIME};
 pub use cheatcodes::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS};
 pub use created::Created;
 internal! {
-    use cheatcodes::{CallSite, UnsupportedCheatcode, is_assume_rejection};
+    use cheatcodes::{UnsupportedCheatcode, is_assume_rejection};
 }
 pub use args::{SolArg, SolArgs};
 pub(crate) use fuzz_plan::FuzzPlan;
