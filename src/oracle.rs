@@ -15,12 +15,12 @@ use alloy_primitives::{Address, U256, keccak256};
 
 use crate::chain::{
     Chain, PanicCode, PanicSet, RevertReason, SolDisplay, TxOutcome, TxStatus,
-    is_assume_rejection,
+    UnsupportedCheatcode, is_assume_rejection,
 };
 use crate::config::DetectorSet;
 use crate::observe::{LogSite, RevertSite, StorageAccess, StorageOp, Trace};
 use crate::outcome::{Place, Violation};
-use crate::project::Artifacts;
+use crate::project::{Artifacts, ContractArtifact};
 
 mod messages;
 pub(crate) use messages::messages;
@@ -162,7 +162,7 @@ impl<'a> Oracles<'a> {
         let chain = &*chain;
         let mut found = Vec::new();
         if let Some((cheat, site)) = unsupported {
-            let place = revert_place(chain, site, cheat.caller);
+            let place = unsupported_place(chain, &cheat, site);
             found.push(Violation::UnsupportedCheatcode {
                 cheatcode: cheat.signature,
                 place,
@@ -379,6 +379,26 @@ fn revert_place(chain: &Chain, site: Option<RevertSite>, fallback: Address) -> P
     }
 }
 
+/// Where `cheat` was called: its CALL instruction when the cheatcodes saw it, else the
+/// calling frame's REVERT (`revert`, which bubbles the cheatcode's), else the caller.
+pub(crate) fn unsupported_place(
+    chain: &Chain,
+    cheat: &UnsupportedCheatcode,
+    revert: Option<RevertSite>,
+) -> Place {
+    match &cheat.site {
+        // A contract a failed transaction created is gone from the chain: its code names it.
+        Some(site) => match chain.artifact_at(site.code) {
+            None => match chain.artifacts().by_runtime_code(&site.bytecode) {
+                Some(artifact) => artifact_place(artifact, site.pc, []),
+                None => place_of(chain, site.code, site.pc, []),
+            },
+            Some(_) => place_of(chain, site.code, site.pc, []),
+        },
+        None => revert_place(chain, revert, cheat.caller),
+    }
+}
+
 /// The place of the instruction at `pc` in the code at `code`, with the source line of the
 /// first of `pc` and then `callers` (the frame's recent jumps, newest first) that the source
 /// map attributes to a user's file: solc's shared helpers (the Panic helper, checked
@@ -392,6 +412,15 @@ pub(crate) fn place_of(
     let Some(artifact) = chain.artifact_at(code) else {
         return unknown_place(chain, code, pc);
     };
+    artifact_place(artifact, pc, callers)
+}
+
+/// The place of the instruction at `pc` in `artifact`'s runtime code, as [`place_of`].
+fn artifact_place(
+    artifact: &ContractArtifact,
+    pc: u32,
+    callers: impl IntoIterator<Item = u32>,
+) -> Place {
     let line = std::iter::once(pc)
         .chain(callers)
         .find_map(|pc| artifact.source_location(pc as usize))

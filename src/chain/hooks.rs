@@ -11,10 +11,14 @@ use revm::handler::MainnetContext;
 use revm::interpreter::interpreter::EthInterpreter;
 use revm::interpreter::interpreter_types::{InputsTr, Jumps};
 use revm::interpreter::{
-    CallInputs, CallOutcome, CreateInputs, CreateOutcome, Interpreter, InterpreterResult,
+    CallInputs, CallOutcome, CreateInputs, CreateOutcome, Gas, InstructionResult, Interpreter,
+    InterpreterResult,
 };
 
-use super::cheatcodes::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS, Cheatcodes, expect};
+use super::cheatcodes::broadcast::{self, Applied};
+use super::cheatcodes::{
+    CHEATCODE_ADDRESS, CONSOLE_ADDRESS, CallSite, Cheatcodes, expect, fail, mock,
+};
 use super::vm::Db;
 use crate::observe::Observer;
 
@@ -61,13 +65,31 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
         if self.observing {
             self.observer.step(interp, context);
         }
-        if let Some(cheats) = self.cheats.as_deref_mut().filter(|c| c.accesses.is_some()) {
-            let op = interp.bytecode.opcode();
-            if op == opcode::SLOAD || op == opcode::SSTORE {
-                if let Some(&slot) = interp.stack.data().last() {
-                    let account = interp.input.target_address();
-                    cheats.record_access(account, slot, op == opcode::SSTORE);
-                }
+        let Some(cheats) = self.cheats.as_deref_mut() else {
+            return;
+        };
+        let op = interp.bytecode.opcode();
+        if cheats.accesses.is_some() && (op == opcode::SLOAD || op == opcode::SSTORE) {
+            if let Some(&slot) = interp.stack.data().last() {
+                let account = interp.input.target_address();
+                cheats.record_access(account, slot, op == opcode::SSTORE);
+            }
+        }
+        if matches!(
+            op,
+            opcode::CALL | opcode::STATICCALL | opcode::DELEGATECALL | opcode::CALLCODE
+        ) {
+            // The callee is the second stack item of every call opcode.
+            let stack = interp.stack.data();
+            let callee = stack.len().checked_sub(2).map(|i| stack[i]);
+            if callee == Some(CHEATCODE_ADDRESS.into_word().into()) {
+                let code = interp.input.bytecode_address().copied();
+                cheats.call_site = Some(CallSite {
+                    code: code.unwrap_or_else(|| interp.input.target_address()),
+                    pc: interp.bytecode.pc() as u32,
+                    // A cheap clone: the code's bytes are reference-counted.
+                    bytecode: interp.bytecode.original_bytes(),
+                });
             }
         }
     }
@@ -94,9 +116,32 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
             if inputs.target_address == CHEATCODE_ADDRESS {
                 return Some(cheats.apply(context, inputs));
             }
+            if let Some(outcome) = mocked(cheats, context, inputs) {
+                return Some(outcome);
+            }
             if inputs.target_address != CONSOLE_ADDRESS {
                 if let Some(sender) = pranked(cheats, context, inputs.caller) {
                     inputs.caller = sender;
+                } else {
+                    let depth = context.journaled_state.depth();
+                    match broadcast::apply(
+                        &cheats.broadcast,
+                        context,
+                        depth,
+                        inputs.caller,
+                        false,
+                        inputs.is_static,
+                    ) {
+                        Applied::No => {}
+                        Applied::From(sender) => inputs.caller = sender,
+                        Applied::Refused(message) => {
+                            return Some(answered(
+                                inputs,
+                                InstructionResult::Revert,
+                                fail(message).into(),
+                            ));
+                        }
+                    }
                 }
             }
         }
@@ -122,7 +167,16 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
         let pranked =
             inputs.target_address != CHEATCODE_ADDRESS && inputs.target_address != CONSOLE_ADDRESS;
         if let Some(cheats) = self.cheats.as_deref_mut().filter(|_| pranked) {
-            frame_returned(cheats, context, &mut outcome.result, None);
+            let target = inputs.target_address;
+            frame_returned(cheats, context, target, &mut outcome.result, None);
+            if !cheats.expected_emits.is_empty() && !inputs.is_static {
+                let depth = context.journaled_state.depth();
+                let reverted = !outcome.result.is_ok();
+                if let Some(error) = cheats.expected_emits.call_returned(depth, reverted) {
+                    outcome.result.result = InstructionResult::Revert;
+                    outcome.result.output = error.into();
+                }
+            }
         }
     }
 
@@ -135,6 +189,14 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
         if let Some(cheats) = self.cheats.as_deref_mut() {
             if let Some(sender) = pranked(cheats, context, inputs.caller()) {
                 inputs.set_call(sender);
+            } else {
+                let depth = context.journaled_state.depth();
+                let caller = inputs.caller();
+                if let Applied::From(sender) =
+                    broadcast::apply(&cheats.broadcast, context, depth, caller, true, false)
+                {
+                    inputs.set_call(sender);
+                }
             }
         }
         if self.observing {
@@ -158,9 +220,11 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
             self.created.push(address);
         }
         if let Some(cheats) = self.cheats.as_deref_mut() {
+            let target = outcome.address.unwrap_or_default();
             frame_returned(
                 cheats,
                 context,
+                target,
                 &mut outcome.result,
                 Some(&mut outcome.address),
             );
@@ -170,6 +234,9 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
     fn log(&mut self, context: &mut MainnetContext<Db>, log: alloy_primitives::Log) {
         if let Some(cheats) = self.cheats.as_deref_mut() {
             cheats.record_log(&log);
+            if !cheats.expected_emits.is_empty() {
+                cheats.expected_emits.saw(log.address, &log.data);
+            }
         }
         if self.observing {
             self.observer.log(context, log);
@@ -206,12 +273,39 @@ fn pranked(
     Some(sender)
 }
 
-/// A call or creation of the running frame returned: the prank that applied to it ends
-/// (restoring `tx.origin`), and an armed `expectRevert` settles on its `result` (and on the
-/// `created` address of a creation).
+/// The outcome of `inputs` answered without running code.
+fn answered(
+    inputs: &CallInputs,
+    result: InstructionResult,
+    output: alloy_primitives::Bytes,
+) -> CallOutcome {
+    CallOutcome::new(
+        InterpreterResult::new(result, output, Gas::new(inputs.gas_limit)),
+        inputs.return_memory_offset.clone(),
+    )
+}
+
+/// The answer of a `vm.mockCall` that matches `inputs`, if one does.
+fn mocked(
+    cheats: &Cheatcodes,
+    context: &mut MainnetContext<Db>,
+    inputs: &CallInputs,
+) -> Option<CallOutcome> {
+    let calldata = inputs.input.bytes(context);
+    let answer = cheats
+        .mocked(inputs.bytecode_address, &calldata, inputs.value.transfer())?
+        .clone();
+    let (result, output) = mock::answer(context, inputs, &answer);
+    Some(answered(inputs, result, output))
+}
+
+/// A call or creation of `target` by the running frame returned: the prank or broadcast that
+/// applied to it ends (restoring `tx.origin`), and an armed `expectRevert` settles on its
+/// `result` (and on the `created` address of a creation).
 fn frame_returned(
     cheats: &mut Cheatcodes,
     context: &mut MainnetContext<Db>,
+    target: Address,
     result: &mut InterpreterResult,
     created: Option<&mut Option<Address>>,
 ) {
@@ -221,9 +315,13 @@ fn frame_returned(
             context.tx.caller = origin;
         }
     }
+    if let Some(origin) = broadcast::end(&mut cheats.broadcast, depth) {
+        context.tx.caller = origin;
+    }
     expect::settle(
         &mut cheats.expected_revert,
         depth,
+        target,
         &mut result.result,
         &mut result.output,
         created,

@@ -690,26 +690,29 @@ impl Chain {
     /// `vm.warp`, `vm.roll`, `vm.fee`, `vm.chainId`, `vm.getBlockTimestamp`,
     /// `vm.getBlockNumber`, `vm.deal`, `vm.label`, `vm.getLabel`, `vm.addr`, `vm.store`,
     /// `vm.load`, `vm.etch`, `vm.getNonce`, `vm.setNonce`, `vm.prank`, `vm.startPrank`,
-    /// `vm.stopPrank`, `vm.assume`, `vm.expectRevert` (no argument, `bytes4`, `bytes`),
+    /// `vm.stopPrank`, `vm.assume`, `vm.expectRevert` (every form: data, reverter, count),
+    /// `vm.expectEmit` (flags, emitter), `vm.broadcast`/`startBroadcast`/`stopBroadcast`
+    /// (a prank of the broadcaster), `vm.getCode`/`getDeployedCode`, `vm.mockCall`/
+    /// `mockCallRevert`/`clearMockedCalls`, `vm.snapshotState`/`revertToState`/
+    /// `deleteStateSnapshot(s)` (and the deprecated names), `vm.computeCreateAddress`/
+    /// `computeCreate2Address`, `vm.deriveKey`, `vm.rememberKey`,
     /// `vm.record`/`vm.accesses`, `vm.recordLogs`/`vm.getRecordedLogs`, `vm.toString`, `vm.sign`, `vm.envUint`/`envAddress`/
     /// `envBool`/`envString`/`envOr` (those four types) and the assertions `vm.assert*`,
     /// with forge's semantics and messages (failures revert with `Error(string)` where
     /// forge uses its `CheatcodeError(string)`: the same text). Any other forge
-    /// cheatcode (one in the ABI of a compiled `Vm`/`VmSafe` interface) reverts saying
-    /// harvey does not support it; a selector no cheatcode has reverts as in forge.
+    /// cheatcode (forge 1.7.1's, or one in the ABI of a compiled `Vm`/`VmSafe` interface)
+    /// reverts saying harvey does not support it; a selector no cheatcode has reverts as
+    /// in forge.
     ///
     /// Enable them before deploying what uses them. A chain without them treats the
     /// address as an empty account, and runs unobserved transactions without any
     /// inspector (the fastest way); with them, every transaction runs through revm's
     /// inspector. Block and chain-id changes last until [`Chain::reset`] (or are kept by
-    /// [`Chain::commit`]), and pranks end with the sequence at [`Chain::reset`].
+    /// [`Chain::commit`]), pranks and broadcasts end with the sequence at [`Chain::reset`],
+    /// and mocks, remembered keys and snapshots made before a commit last.
     pub fn enable_cheatcodes(&mut self) {
-        let abis = self
-            .artifacts
-            .contracts()
-            .filter(|artifact| artifact.name == "Vm" || artifact.name == "VmSafe")
-            .map(|artifact| &artifact.abi);
-        self.vm.get_mut().enable_cheatcodes(abis);
+        let artifacts = Arc::clone(&self.artifacts);
+        self.vm.get_mut().enable_cheatcodes(artifacts);
     }
 
     internal! {

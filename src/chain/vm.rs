@@ -204,15 +204,16 @@ impl Vm {
         Ok((result?, failed))
     }
 
-    /// Turns the cheatcodes on for every later transaction; `abis` are forge's `Vm`
-    /// interfaces as compiled (to name the cheatcodes harvey lacks). The cheatcode address
-    /// gets forge's one-byte code, so that Solidity's code-size check before a call passes.
-    pub(super) fn enable_cheatcodes<'a>(
+    /// Turns the cheatcodes on for every later transaction, over the project's `artifacts`
+    /// (`vm.getCode`; its compiled `Vm` interfaces name cheatcodes harvey lacks). The
+    /// cheatcode address gets forge's one-byte code, so that Solidity's code-size check
+    /// before a call passes.
+    pub(super) fn enable_cheatcodes(
         &mut self,
-        abis: impl IntoIterator<Item = &'a alloy_json_abi::JsonAbi>,
+        artifacts: std::sync::Arc<crate::project::Artifacts>,
     ) {
         if self.evm.inspector.cheats.is_none() {
-            self.evm.inspector.cheats = Some(Box::new(Cheatcodes::new(abis)));
+            self.evm.inspector.cheats = Some(Box::new(Cheatcodes::new(artifacts)));
         }
         // As forge: `vm.fee` may raise the base fee above the transactions' gas price of 0.
         self.evm.ctx.cfg.disable_base_fee = true;
@@ -247,6 +248,9 @@ impl Vm {
         self.evm.ctx.journaled_state.database.commit(state);
         self.base_block = self.evm.ctx.block.clone();
         self.base_chain_id = self.evm.ctx.cfg.chain_id;
+        if let Some(cheats) = self.evm.inspector.cheats.as_mut() {
+            cheats.commit();
+        }
     }
 
     /// Drops the pending state and restores the base block.

@@ -24,7 +24,7 @@ use alloy_primitives::{Address, U256, address};
 use crate::abi::changes_state;
 use crate::chain::{Chain, Delays, TxOptions};
 use crate::error::{Error, Result};
-use crate::oracle::Invariant;
+use crate::oracle::{Invariant, unsupported_place};
 use crate::project::{Artifacts, ChainSettings, ContractArtifact};
 use selection::{Declared, select};
 
@@ -184,9 +184,19 @@ impl Suite {
         if self.set_up {
             let outcome = chain.call_with(test, "setUp()", (), options)?;
             if !outcome.is_success() {
+                // A cheatcode harvey lacks is named with the contract and line that called
+                // it, not only the address its revert message gives.
+                let reason = match chain.take_unsupported() {
+                    Some(cheat) => format!(
+                        "setUp() called the cheatcode `{}` at {}, which harvey does not support; remove the call or run this suite with forge",
+                        cheat.signature,
+                        unsupported_place(&chain, &cheat, None)
+                    ),
+                    None => format!("setUp() {}", outcome.status),
+                };
                 return Err(Error::Suite {
                     suite: self.test.name.clone(),
-                    reason: format!("setUp() {}", outcome.status),
+                    reason,
                 });
             }
         }

@@ -436,3 +436,144 @@ fn recorded_logs_are_taken_once_with_topics_data_and_emitter() {
     assert_eq!(emitter, user);
     assert_eq!(again, U256::ZERO);
 }
+
+/// A chain with cheatcodes on and `ScriptCheats` deployed.
+fn scripting() -> (Chain, Address) {
+    let mut chain = chain();
+    chain.enable_cheatcodes();
+    let script = chain
+        .deploy("ScriptCheats", ())
+        .expect("ScriptCheats deploys");
+    (chain, script)
+}
+
+#[test]
+fn a_broadcast_is_a_prank_of_the_broadcaster_as_sender_and_origin() {
+    let (mut chain, script) = scripting();
+    let origin = chain.deployer();
+    let out = chain.call(script, "broadcastDefault()", ()).unwrap();
+    let (seen, at_nonce) = decode::<([Address; 5], bool)>(&out);
+    assert_eq!(seen[..4], [origin; 4], "creation and call from tx.origin");
+    assert_eq!(seen[4], script, "stopBroadcast ends it");
+    assert!(at_nonce, "the creation lands at the broadcaster's nonce");
+
+    let key = U256::from(0xb0b);
+    let signer: Address = chain.view(script, "keyAddress(uint256)", (key,)).unwrap();
+    let out = chain
+        .call(
+            script,
+            "broadcastKeys(uint256,uint256)",
+            (key, U256::from(7)),
+        )
+        .unwrap();
+    assert_eq!(
+        decode::<[Address; 3]>(&out),
+        [signer, script, signer],
+        "broadcast(key) covers the next call or creation only"
+    );
+
+    for (function, message) in [
+        ("broadcastTwice()", "a broadcast is active already"),
+        ("stopWithout()", "no broadcast in progress to stop"),
+        (
+            "prankThenBroadcast()",
+            "you have an active prank; broadcasting and pranks are not compatible",
+        ),
+    ] {
+        // A broadcast left running by a reverted call lasts until the sequence ends.
+        chain.reset();
+        let out = chain.call(script, function, ()).unwrap();
+        assert_eq!(reverted_with(&out), message, "{function}");
+    }
+}
+
+#[test]
+fn expect_revert_counts_and_reverters() {
+    let (mut chain, script) = scripting();
+    let out = chain.call(script, "expectCounts(bool)", (false,)).unwrap();
+    assert!(out.is_success(), "{}", out.status);
+    let out = chain.call(script, "expectCounts(bool)", (true,)).unwrap();
+    let message = reverted_with(&out);
+    assert!(
+        message.starts_with("Reverter != expected reverter: ")
+            && message.ends_with(&format!("!= {script}")),
+        "{message}"
+    );
+}
+
+#[test]
+fn expect_emit_checks_the_next_call() {
+    let (mut chain, script) = scripting();
+    let out = chain.call(script, "expectSeen(bool)", (false,)).unwrap();
+    assert!(out.is_success(), "{}", out.status);
+    let out = chain.call(script, "expectSeen(bool)", (true,)).unwrap();
+    assert_eq!(reverted_with(&out), "log != expected log: data differs");
+}
+
+#[test]
+fn mocked_calls_answer_until_cleared() {
+    let (mut chain, script) = scripting();
+    let out = chain.call(script, "mocked()", ()).unwrap();
+    assert!(out.is_success(), "{}", out.status);
+    let (mocked, real, revert) =
+        <(U256, U256, alloy_primitives::Bytes)>::abi_decode_params(&out.output).unwrap();
+    assert_eq!((mocked, real), (U256::from(42), U256::from(1)));
+    assert_eq!(revert.as_ref(), b"mocked");
+}
+
+#[test]
+fn snapshots_put_state_back() {
+    let (mut chain, script) = scripting();
+    let out = chain.call(script, "snapshots()", ()).unwrap();
+    assert_eq!(
+        decode::<(U256, U256, bool)>(&out),
+        (U256::from(1), U256::from(1), true)
+    );
+}
+
+#[test]
+fn artifact_code_and_keys() {
+    let (mut chain, script) = scripting();
+    let out = chain.call(script, "codes()", ()).unwrap();
+    assert!(
+        decode::<bool>(&out),
+        "getCode deploys getDeployedCode's code"
+    );
+    let salt = B256::with_last_byte(1);
+    let (key, create2) = chain
+        .view::<(U256, Address)>(script, "keys(bytes32)", (salt,))
+        .unwrap();
+    assert_eq!(
+        key,
+        U256::from_be_bytes(alloy_primitives::hex!(
+            "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"
+        ))
+    );
+    let forge_deployer = address!("0x4e59b44847b379578588920ca78fbf26c0b4956c");
+    assert_eq!(
+        create2,
+        forge_deployer.create2(salt, alloy_primitives::keccak256(""))
+    );
+}
+
+#[test]
+fn a_forge_cheatcode_missing_from_the_vm_interface_is_named() {
+    let (mut chain, _) = scripting();
+    // `getChainId()` is in forge 1.7.1's list, not in this project's interfaces.
+    let tx = Tx {
+        sender: chain.deployer(),
+        to: CHEATCODE_ADDRESS,
+        calldata: alloy_primitives::keccak256("getChainId()")[..4]
+            .to_vec()
+            .into(),
+        ..Tx::default()
+    };
+    let out = chain.execute(&tx).unwrap();
+    assert!(
+        reverted_with(&out).starts_with("harvey does not support the cheatcode `getChainId()`"),
+        "{}",
+        out.status
+    );
+    let unsupported = chain.take_unsupported().expect("it is recorded");
+    assert_eq!(unsupported.signature, "getChainId()");
+}

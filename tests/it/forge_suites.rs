@@ -295,4 +295,47 @@ fn an_assertion_harness_that_checked_nothing_does_not_pass() {
     let why = outcome.untested.as_deref().expect("nothing was tested");
     assert!(why.contains("UnfundedProperties"), "{why}");
     assert!(why.contains("every call reverted"), "{why}");
+
+/// The most common Foundry setUp (issue 29): the project's deploy script runs in setUp with
+/// `vm.startBroadcast()`, so the treasury it deploys is owned by forge's default sender, and
+/// the handler over it is what gets fuzzed; the planted self-transfer bug is found, the
+/// broadcast invariant holds.
+#[test]
+fn a_set_up_that_runs_a_broadcast_deploy_script_is_fuzzed() {
+    let outcome = run(suite("DeployedTreasuryTest").fail_fast(false).runs(1_500));
+    assert_eq!(
+        broken(&outcome),
+        ["invariant_balancesAddUp"],
+        "{}",
+        harvey::report::failures_report(&outcome.failures, None)
+    );
+    let failure = &outcome.failures[0];
+    assert!(
+        failure
+            .calls
+            .iter()
+            .all(|c| c.contract == "TreasuryHandler"),
+        "{:?}",
+        failure.calls
+    );
+    assert_eq!(
+        failure.calls.last().map(|c| c.signature.as_str()),
+        Some("transfer(uint256,uint256,uint256)")
+    );
+}
+
+/// A cheatcode the project's `Vm` lacks (declared by hand) called in setUp: the error names
+/// it from forge 1.7.1's list, with the calling contract and the line of the call.
+#[test]
+fn an_unsupported_cheatcode_in_set_up_is_named_with_its_contract_and_line() {
+    let err = suite("SetUpUnsupportedTest")
+        .runs(10)
+        .run()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("`getChainId()`"), "{err}");
+    assert!(
+        err.contains("test/SetUpUnsupported.t.sol:16 (ChainReader)"),
+        "{err}"
+    );
 }

@@ -317,5 +317,36 @@ fn spending_an_allowance_leaves_it_unchanged() {
             &[uint(amount)],
         );
         assert!(!outcome.is_success());
+
+/// A transfer to oneself credits the amount moved on top in `Treasury` (the system the
+/// `DeployedTreasuryTest` deploy script deploys): the balances stop adding up to `total`
+/// (`invariant_balancesAddUp`); a transfer to another holder keeps them adding up.
+#[test]
+fn a_self_transfer_credits_the_treasury() {
+    for (to_self, adds_up) in [(true, false), (false, true)] {
+        let (mut chain, treasury) = deployed("Treasury");
+        let (alice, bob) = (chain.senders()[0], chain.senders()[1]);
+        assert!(send_uint(&mut chain, alice, treasury, "deposit(uint256)", 10).is_success());
+        let to = if to_self { alice } else { bob };
+        let args = [DynSolValue::from(to), DynSolValue::from(U256::from(4))];
+        let moved = send(
+            &mut chain,
+            alice,
+            treasury,
+            "transfer(address,uint256)",
+            &args,
+            U256::ZERO,
+        );
+        assert!(moved.is_success(), "{moved:?}");
+        let held = |chain: &Chain, who: Address| -> U256 {
+            chain.view(treasury, "balanceOf(address)", (who,)).unwrap()
+        };
+        let sum = held(&chain, alice) + held(&chain, bob);
+        let total: U256 = chain.view(treasury, "total()", ()).unwrap();
+        assert_eq!(
+            sum == total,
+            adds_up,
+            "to self: {to_self}, {sum} vs {total}"
+        );
     }
 }

@@ -2,31 +2,43 @@
 //! so that existing Foundry suites (forge-std's `Test`, handlers using `vm.prank`,
 //! `vm.warp`, ...) run on harvey's chain.
 //!
-//! [`Cheatcodes`] is the state (pranks, labels, what was created, the cheatcodes a suite
-//! called that harvey lacks); [`Cheatcodes::apply`] decodes one call to the cheatcode
-//! address and runs it against the EVM context. The handlers live by topic: `env` (block,
-//! chain and accounts), `prank`. The inspector that routes calls here is `chain::hooks`.
+//! [`Cheatcodes`] is the state (pranks, broadcasts, mocks, expectations, snapshots, labels,
+//! the cheatcodes a suite called that harvey lacks); [`Cheatcodes::apply`] decodes one call
+//! to the cheatcode address and runs it against the EVM context (`scripting` dispatches the
+//! scripting and testing ones). The handlers live by topic:
+//! `env` (block, chain and accounts), `prank`, `broadcast`, `keys`, `code` (artifacts),
+//! `mock`, `expect` (reverts), `emit`, `snapshot`, `vars`, `assert`; `signatures` names
+//! every forge 1.7.1 cheatcode. The inspector that routes calls here is `chain::hooks`.
 //!
 //! Differences from forge, on purpose: failures revert with `Error(string)` (forge uses its
 //! own `CheatcodeError(string)`, which every tool decodes to the same text), and a cheatcode
-//! that is a real forge cheatcode (in the ABI of a compiled `Vm`/`VmSafe`) but that harvey
-//! does not implement reverts saying so, rather than as an unknown selector.
+//! that is a real forge cheatcode (forge 1.7.1's, or in the ABI of a compiled `Vm`/`VmSafe`)
+//! but that harvey does not implement reverts saying so, rather than as an unknown selector.
 
 mod assert;
+pub(super) mod broadcast;
+mod code;
+pub(super) mod emit;
 mod env;
 pub(super) mod expect;
+mod keys;
+pub(super) mod mock;
 mod prank;
+mod scripting;
+mod signatures;
+mod snapshot;
 mod vars;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
-use alloy_json_abi::JsonAbi;
 use alloy_primitives::{Address, B256, Bytes, Selector, U256, address, hex};
 use alloy_sol_types::{Revert, SolCall, SolError, SolInterface, SolValue, sol};
 use revm::handler::MainnetContext;
 use revm::interpreter::{CallInputs, CallOutcome, Gas, InstructionResult, InterpreterResult};
 
 use super::vm::Db;
+use crate::project::Artifacts;
 pub(super) use prank::Pranks;
 
 /// Where forge (and forge-std's `vm`) expects the cheatcodes: `address(uint160(uint256(
@@ -61,6 +73,21 @@ internal! {
         pub signature: String,
         /// The account that called it.
         pub caller: Address,
+        /// Where the call was made, when seen.
+        pub site: Option<CallSite>,
+    }
+}
+
+internal! {
+    /// A CALL instruction to the cheatcode address.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    struct CallSite {
+        /// The address of the code that ran it.
+        pub code: Address,
+        /// Its pc.
+        pub pc: u32,
+        /// That code (a contract its failed transaction created is gone from the chain).
+        pub bytecode: Bytes,
     }
 }
 
@@ -117,6 +144,53 @@ sol! {
         function toString(bool value) external pure returns (string memory stringifiedValue);
         function toString(uint256 value) external pure returns (string memory stringifiedValue);
         function toString(int256 value) external pure returns (string memory stringifiedValue);
+        function broadcast() external;
+        function broadcast(address signer) external;
+        function broadcast(uint256 privateKey) external;
+        function startBroadcast() external;
+        function startBroadcast(address signer) external;
+        function startBroadcast(uint256 privateKey) external;
+        function stopBroadcast() external;
+        function rememberKey(uint256 privateKey) external returns (address keyAddr);
+        function deriveKey(string calldata mnemonic, uint32 index) external pure returns (uint256 privateKey);
+        function deriveKey(string calldata mnemonic, string calldata derivationPath, uint32 index) external pure returns (uint256 privateKey);
+        function deriveKey(string calldata mnemonic, uint32 index, string calldata language) external pure returns (uint256 privateKey);
+        function deriveKey(string calldata mnemonic, string calldata derivationPath, uint32 index, string calldata language) external pure returns (uint256 privateKey);
+        function computeCreateAddress(address deployer, uint256 nonce) external pure returns (address);
+        function computeCreate2Address(bytes32 salt, bytes32 initCodeHash, address deployer) external pure returns (address);
+        function computeCreate2Address(bytes32 salt, bytes32 initCodeHash) external pure returns (address);
+        function getCode(string calldata artifactPath) external view returns (bytes memory creationBytecode);
+        function getDeployedCode(string calldata artifactPath) external view returns (bytes memory runtimeBytecode);
+        function expectRevert(bytes4 revertData, address reverter, uint64 count) external;
+        function expectRevert(bytes calldata revertData, address reverter, uint64 count) external;
+        function expectRevert(address reverter) external;
+        function expectRevert(bytes4 revertData, address reverter) external;
+        function expectRevert(bytes calldata revertData, address reverter) external;
+        function expectRevert(uint64 count) external;
+        function expectRevert(bytes4 revertData, uint64 count) external;
+        function expectRevert(bytes calldata revertData, uint64 count) external;
+        function expectRevert(address reverter, uint64 count) external;
+        function expectEmit(bool checkTopic1, bool checkTopic2, bool checkTopic3, bool checkData) external;
+        function expectEmit(bool checkTopic1, bool checkTopic2, bool checkTopic3, bool checkData, address emitter) external;
+        function expectEmit() external;
+        function expectEmit(address emitter) external;
+        function mockCall(address callee, bytes calldata data, bytes calldata returnData) external;
+        function mockCall(address callee, uint256 msgValue, bytes calldata data, bytes calldata returnData) external;
+        function mockCall(address callee, bytes4 data, bytes calldata returnData) external;
+        function mockCall(address callee, uint256 msgValue, bytes4 data, bytes calldata returnData) external;
+        function mockCallRevert(address callee, bytes calldata data, bytes calldata revertData) external;
+        function mockCallRevert(address callee, uint256 msgValue, bytes calldata data, bytes calldata revertData) external;
+        function mockCallRevert(address callee, bytes4 data, bytes calldata revertData) external;
+        function mockCallRevert(address callee, uint256 msgValue, bytes4 data, bytes calldata revertData) external;
+        function clearMockedCalls() external;
+        function snapshotState() external returns (uint256 snapshotId);
+        function snapshot() external returns (uint256 snapshotId);
+        function revertToState(uint256 snapshotId) external returns (bool success);
+        function revertTo(uint256 snapshotId) external returns (bool success);
+        function revertToStateAndDelete(uint256 snapshotId) external returns (bool success);
+        function revertToAndDelete(uint256 snapshotId) external returns (bool success);
+        function deleteStateSnapshot(uint256 snapshotId) external returns (bool success);
+        function deleteStateSnapshots() external;
     }
 }
 
@@ -124,7 +198,7 @@ sol! {
 type Answer = std::result::Result<Vec<u8>, Vec<u8>>;
 
 /// A failing cheatcode's revert data: `Error(message)`.
-fn fail(message: impl Into<String>) -> Vec<u8> {
+pub(super) fn fail(message: impl Into<String>) -> Vec<u8> {
     Revert::from(message.into()).abi_encode()
 }
 
@@ -133,12 +207,36 @@ fn shown(text: String) -> Vec<u8> {
     Vm::toString_0Call::abi_encode_returns(&text)
 }
 
+/// What cheatcodes set up that lasts beyond a sequence when set up in `setUp()` (kept by
+/// [`Cheatcodes::commit`], put back by [`Cheatcodes::reset`]).
+#[derive(Debug, Clone, Default)]
+struct Lasting {
+    /// `vm.mockCall`s.
+    mocks: mock::Mocks,
+    /// Keys remembered with `vm.rememberKey` and keyed broadcasts.
+    wallets: keys::Wallets,
+    /// `vm.snapshotState`s.
+    snapshots: snapshot::Snapshots,
+}
+
 /// The cheatcodes' state on one chain.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Cheatcodes {
     /// Signatures of forge's cheatcodes by selector (from the compiled `Vm`/`VmSafe`
     /// interfaces), to tell an unsupported cheatcode from an unknown selector.
     known: HashMap<Selector, String>,
+    /// The project's compiled contracts, for `vm.getCode`.
+    artifacts: Option<Arc<Artifacts>>,
+    /// The broadcast in force.
+    pub(super) broadcast: Option<broadcast::Broadcast>,
+    /// Mocks, wallets and snapshots in force.
+    lasting: Lasting,
+    /// [`Cheatcodes::lasting`] as committed.
+    base: Lasting,
+    /// The armed `vm.expectEmit`s.
+    pub(super) expected_emits: emit::ExpectedEmits,
+    /// The latest CALL to the cheatcode address, to place an unsupported cheatcode's call.
+    pub(super) call_site: Option<CallSite>,
     /// Active pranks (per sequence: [`Cheatcodes::reset`] clears them).
     pub(super) pranks: Pranks,
     /// Labels given with `vm.label`; the chain merges them after each transaction.
@@ -192,17 +290,33 @@ impl Cheatcodes {
         }
     }
 
-    /// Cheatcodes that know forge's signatures from `abis` (the compiled `Vm`/`VmSafe`).
-    pub(super) fn new<'a>(abis: impl IntoIterator<Item = &'a JsonAbi>) -> Cheatcodes {
-        let known = abis
-            .into_iter()
-            .flat_map(|abi| abi.functions())
+    /// Cheatcodes over the project's `artifacts`, knowing the signatures of its compiled
+    /// `Vm`/`VmSafe` interfaces.
+    pub(super) fn new(artifacts: Arc<Artifacts>) -> Cheatcodes {
+        let known = artifacts
+            .contracts()
+            .filter(|artifact| artifact.name == "Vm" || artifact.name == "VmSafe")
+            .flat_map(|artifact| artifact.abi.functions())
             .map(|function| (function.selector(), function.signature()))
             .collect();
         Cheatcodes {
             known,
+            artifacts: Some(artifacts),
             ..Cheatcodes::default()
         }
+    }
+
+    /// The mocked answer to a call, if mocks are in force and one matches.
+    pub(in crate::chain) fn mocked(
+        &self,
+        callee: Address,
+        calldata: &[u8],
+        value: Option<U256>,
+    ) -> Option<&mock::Answer> {
+        if self.lasting.mocks.is_empty() {
+            return None;
+        }
+        self.lasting.mocks.find(callee, calldata, value)
     }
 
     /// Runs the cheatcode `inputs` calls (a call to [`CHEATCODE_ADDRESS`]) and returns
@@ -237,8 +351,11 @@ impl Cheatcodes {
             return answer;
         }
         if !Vm::VmCalls::valid_selector(selector.0) {
-            return Err(match self.known.get(&selector) {
-                Some(signature) => self.unsupported(signature.clone(), inputs.caller),
+            let known = self.known.get(&selector).cloned();
+            let signature =
+                known.or_else(|| signatures::forge_signature(selector).map(String::from));
+            return Err(match signature {
+                Some(signature) => self.unsupported(signature, inputs.caller),
                 None => self.unknown(data),
             });
         }
@@ -262,8 +379,12 @@ impl Cheatcodes {
         let message = format!(
             "harvey does not support the cheatcode `{signature}` (called by {caller}); remove the call or run this suite with forge"
         );
-        self.unsupported
-            .get_or_insert(UnsupportedCheatcode { signature, caller });
+        let site = self.call_site.take().filter(|site| site.code == caller);
+        self.unsupported.get_or_insert(UnsupportedCheatcode {
+            signature,
+            caller,
+            site,
+        });
         fail(message)
     }
 
@@ -275,6 +396,15 @@ impl Cheatcodes {
     ) -> Answer {
         use Vm::VmCalls as C;
         let depth = context.journaled_state.inner.depth;
+        let prank = matches!(
+            call,
+            C::prank_0(_) | C::prank_1(_) | C::startPrank_0(_) | C::startPrank_1(_)
+        );
+        if prank && self.broadcast.is_some() {
+            return Err(fail(
+                "cannot `prank` for a broadcasted transaction; pass the desired `tx.origin` into the `broadcast` cheatcode call",
+            ));
+        }
         match call {
             C::prank_0(c) => self
                 .pranks
@@ -315,14 +445,9 @@ impl Cheatcodes {
                     .unwrap_or_else(|| format!("unlabeled:{}", c.account));
                 Ok(Vm::getLabelCall::abi_encode_returns(&label))
             }
-            C::expectRevert_0(_) => expect::arm(&mut self.expected_revert, depth, None),
-            C::expectRevert_1(c) => {
-                let reason = Bytes::copy_from_slice(c.revertData.as_slice());
-                expect::arm(&mut self.expected_revert, depth, Some(reason))
-            }
-            C::expectRevert_2(c) => {
-                expect::arm(&mut self.expected_revert, depth, Some(c.revertData))
-            }
+            C::expectRevert_0(_) => self.expect_revert(depth, None, None, 1),
+            C::expectRevert_1(c) => self.expect_revert(depth, Some(c.revertData.into()), None, 1),
+            C::expectRevert_2(c) => self.expect_revert(depth, Some(c.revertData), None, 1),
             C::envUint(c) => vars::read::<U256>(&c.name, None).map(|v| v.abi_encode()),
             C::envAddress(c) => vars::read::<Address>(&c.name, None).map(|v| v.abi_encode()),
             C::envBool(c) => vars::read::<bool>(&c.name, None).map(|v| v.abi_encode()),
@@ -363,10 +488,12 @@ impl Cheatcodes {
             C::toString_3(c) => Ok(shown(c.value.to_string())),
             C::toString_4(c) => Ok(shown(c.value.to_string())),
             C::toString_5(c) => Ok(shown(c.value.to_string())),
-            other => env::run(context, other),
+            other => self.run_script_and_test(context, inputs, depth, other),
         }
     }
+}
 
+impl Cheatcodes {
     /// The labels given since the last take, oldest first.
     pub(super) fn take_labels(&mut self) -> Vec<(Address, String)> {
         std::mem::take(&mut self.new_labels)
@@ -377,13 +504,22 @@ impl Cheatcodes {
         self.unsupported.take()
     }
 
-    /// Ends a sequence: forgets what applies to the next calls (pranks, recording, an
-    /// expected revert).
+    /// Ends a sequence: forgets what applies to the next calls (pranks, broadcasts,
+    /// recording, expectations) and puts mocks, wallets and snapshots back as committed.
     pub(super) fn reset(&mut self) {
         self.pranks = Pranks::default();
+        self.broadcast = None;
         self.accesses = None;
         self.expected_revert = None;
+        self.expected_emits = emit::ExpectedEmits::default();
         self.recorded_logs = None;
+        self.lasting = self.base.clone();
+    }
+
+    /// Keeps the mocks, wallets and snapshots in force for every later sequence (what
+    /// `setUp()` set up).
+    pub(super) fn commit(&mut self) {
+        self.base = self.lasting.clone();
     }
 }
 
@@ -413,11 +549,15 @@ mod tests {
 
     #[test]
     fn unknown_and_unsupported_messages() {
-        let abi: JsonAbi =
-            JsonAbi::parse(["function ffi(string[] calldata) external returns (bytes memory)"])
-                .unwrap();
-        let mut cheats = Cheatcodes::new([&abi]);
+        let abi = alloy_json_abi::JsonAbi::parse([
+            "function ffi(string[] calldata) external returns (bytes memory)",
+        ])
+        .unwrap();
         let ffi = abi.functions().next().unwrap().selector();
+        let mut cheats = Cheatcodes {
+            known: [(ffi, "ffi(string[])".to_string())].into(),
+            ..Cheatcodes::default()
+        };
         assert_eq!(
             cheats.known.get(&ffi).map(String::as_str),
             Some("ffi(string[])")

@@ -81,6 +81,11 @@ impl Pranks {
         self.by_depth.remove(&depth);
     }
 
+    /// Whether a prank set by the frame at `depth` is in force.
+    pub(super) fn at(&self, depth: usize) -> bool {
+        self.by_depth.contains_key(&depth)
+    }
+
     /// Whether no prank is in force (the common case, checked on every call).
     pub(in crate::chain) fn is_empty(&self) -> bool {
         self.by_depth.is_empty()
