@@ -8,7 +8,9 @@
 //!
 //! Run with `cargo bench --bench suites` (`HARVEY_BENCH_SEEDS=n`, default 3;
 //! `HARVEY_SUITES_TIME=s`, seconds per run, default 60; `HARVEY_SUITES_ONLY=a,b` to run only
-//! the named suites). The table is printed and written to `target/bench-suites.md`. CI does
+//! the named suites; `HARVEY_SUITES_UNPATCHED_ONLY=1` to run only the unpatched code,
+//! `HARVEY_SUITES_SKIP_FORGE=1` to run harvey alone, e.g. to see quickly which suites harvey
+//! cannot run yet). The table is printed and written to `target/bench-suites.md`. CI does
 //! not run it.
 //!
 //! What it needs: node/npm (forge 1.7.1 from `@foundry-rs/forge-linux-amd64`, OpenZeppelin
@@ -109,6 +111,11 @@ fn selected() -> Vec<&'static Suite> {
         .collect()
 }
 
+/// Whether the environment variable `name` is set to `1`.
+fn flag(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| v == "1")
+}
+
 /// One run of one tool on one case.
 struct Run {
     /// When the expected violation (on the unpatched code: any violation) was found.
@@ -139,10 +146,15 @@ fn main() {
     };
     let budget = budget();
     let forge = install::ensure_forge().unwrap_or_else(|e| panic!("{e}"));
+    let (unpatched_only, skip_forge) = (
+        flag("HARVEY_SUITES_UNPATCHED_ONLY"),
+        flag("HARVEY_SUITES_SKIP_FORGE"),
+    );
     let mut rows = Vec::new();
     for suite in selected() {
         let cases: Vec<Option<&Bug>> = std::iter::once(None)
             .chain(suite.bugs.iter().map(Some))
+            .take(if unpatched_only { 1 } else { usize::MAX })
             .collect();
         for bug in cases {
             let case = bug.map_or("unpatched", |b| b.name);
@@ -161,6 +173,7 @@ fn main() {
                 weth::check_witness(bug, &unpatched, &project).unwrap_or_else(|e| panic!("{e}"));
             }
             let built = match &suite.forge {
+                Forge::Invariants { .. } if skip_forge => None,
                 Forge::Invariants { .. } => Some(ForgeProject::build(&forge, &project)),
                 Forge::NotApplicable(why) => {
                     eprintln!("{label}: forge: n/a ({why})");
@@ -473,7 +486,7 @@ fn table(rows: &[Row], seeds: u64, budget: Duration) -> String {
                 )
             }
             (None, Forge::NotApplicable(why)) => format!("n/a | - | {why} | -"),
-            (None, _) => "- | - | - | -".into(),
+            (None, _) => "not run | - | - | -".into(),
         };
         let harvey = times(&row.harvey);
         text.push_str(&format!(
