@@ -337,18 +337,7 @@ pub(crate) const SUITES: &[Suite] = &[
         commit: "125071f38b632b9df2c3e9c3b228b30d0a88826c",
         subtree: None,
         root: "",
-        deps: &[
-            Dep::Mirror {
-                path: "lib/forge-std",
-                mirror: FORGE_STD,
-                commit: "035de35f5e366c8d6ed142aec4ccb57fe2dd87d4",
-            },
-            Dep::Mirror {
-                path: "lib/chimera",
-                mirror: "Recon-Fuzz+chimera",
-                commit: "d5cf52bc5bbf75f988f8aada23fd12d0bcf7798a",
-            },
-        ],
+        deps: VESTING_DEPS,
         // The other challenges (they need OpenZeppelin's submodules) and their harnesses.
         exclude: VESTING_EXCLUDE,
         foundry_toml: None,
@@ -364,17 +353,39 @@ pub(crate) const SUITES: &[Suite] = &[
             invariants: &["invariant_users_points_sum_eq_total_points"],
             state: &[],
         },
-        fix: Some(Patch {
-            file: "src/09-vesting/Vesting.sol",
-            from: "require(points != 0, \"Zero points invalid\");\n",
-            to: "require(points != 0, \"Zero points invalid\");\n        \
-                 require(to != msg.sender, \"Self transfer invalid\");\n",
-        }),
+        fix: Some(VESTING_FIX),
         bugs: &[Bug {
             name: "self-transfer-doubles-points",
             patch: None,
             expect: Expect::Invariant(&["invariant_users_points_sum_eq_total_points"]),
             forge_invariant: Some("invariant_users_points_sum_eq_total_points"),
+            witness: None,
+        }],
+    },
+    Suite {
+        name: "vesting-echidna",
+        mirror: "devdacian+solidity-fuzzing-comparison",
+        commit: "125071f38b632b9df2c3e9c3b228b30d0a88826c",
+        subtree: None,
+        root: "",
+        deps: VESTING_DEPS,
+        exclude: VESTING_EXCLUDE,
+        foundry_toml: None,
+        remappings: None,
+        solc_at: None,
+        test_contract: "VestingCryticTester",
+        style: "Chimera for Echidna/Medusa: property_* returning bool, constructor setup, \
+                handler with hevm.prank",
+        cheatcodes: "prank",
+        depth: 100,
+        fail_on_revert: false,
+        forge: Forge::NotApplicable("no test* or invariant* function: forge finds no tests"),
+        fix: Some(VESTING_FIX),
+        bugs: &[Bug {
+            name: "self-transfer-doubles-points",
+            patch: None,
+            expect: Expect::Invariant(&["property_users_points_sum_eq_total_points"]),
+            forge_invariant: None,
             witness: None,
         }],
     },
@@ -550,6 +561,29 @@ const BSC_EXERCISE4: &str = "program-analysis/echidna/exercises/exercise4";
 
 /// An Echidna exercise has no foundry.toml: its directory is the project.
 const EXERCISE_TOML: &str = "[profile.default]\nsrc = \".\"\nout = \"out\"\nlibs = []\n";
+
+/// forge-std and chimera at the commits devdacian/solidity-fuzzing-comparison pins.
+const VESTING_DEPS: &[Dep] = &[
+    Dep::Mirror {
+        path: "lib/forge-std",
+        mirror: FORGE_STD,
+        commit: "035de35f5e366c8d6ed142aec4ccb57fe2dd87d4",
+    },
+    Dep::Mirror {
+        path: "lib/chimera",
+        mirror: "Recon-Fuzz+chimera",
+        commit: "d5cf52bc5bbf75f988f8aada23fd12d0bcf7798a",
+    },
+];
+
+/// Challenge 09's fix: its published code lets a recipient transfer points to itself, which
+/// doubles them (the challenge's bug, the bug case of both vesting suites).
+const VESTING_FIX: Patch = Patch {
+    file: "src/09-vesting/Vesting.sol",
+    from: "require(points != 0, \"Zero points invalid\");\n",
+    to: "require(points != 0, \"Zero points invalid\");\n        \
+         require(to != msg.sender, \"Self transfer invalid\");\n",
+};
 
 /// Every challenge of devdacian/solidity-fuzzing-comparison but 09-vesting.
 const VESTING_EXCLUDE: &[&str] = &[
