@@ -453,14 +453,36 @@ fn reported(runs: &[Run]) -> String {
 
 /// The markdown table.
 fn table(rows: &[Row], seeds: u64, budget: Duration) -> String {
-    let mut text = format!(
-        "harvey vs forge 1.7.1 on public invariant/property suites run as they are, {seeds} \
+    let mut text = String::from(
+        "| suite | repository @ commit | test contract | style | harvey depth, fail_on_revert |\n\
+         |---|---|---|---|---|\n",
+    );
+    let mut listed: Vec<&str> = rows.iter().map(|r| r.suite).collect();
+    listed.dedup();
+    for name in listed {
+        let suite = SUITES
+            .iter()
+            .find(|s| s.name == name)
+            .expect("a suite of the table");
+        text.push_str(&format!(
+            "| {} | {}@{} | `{}` | {} | {}, {} |\n",
+            suite.name,
+            suite.mirror.replace('+', "/"),
+            &suite.commit[..7],
+            suite.test_contract,
+            suite.style,
+            suite.depth,
+            suite.fail_on_revert
+        ));
+    }
+    text.push_str(&format!(
+        "\nharvey vs forge 1.7.1 on public invariant/property suites run as they are, {seeds} \
          seeds, {}s budget per run, one thread each (suites: `benches/suites/README.md`):\n\n\
          | suite | case | expected | forge found | forge median time | forge reported \
          | forge calls/s | harvey found | harvey median time | harvey reported | harvey calls/s \
          | cheatcodes |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
         budget.as_secs()
-    );
+    ));
     for row in rows {
         let suite = SUITES
             .iter()
