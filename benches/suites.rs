@@ -10,7 +10,7 @@
 //! `HARVEY_SUITES_TIME=s`, seconds per run, default 60; `HARVEY_SUITES_ONLY=a,b` to run only
 //! the named suites; `HARVEY_SUITES_UNPATCHED_ONLY=1` to run only the unpatched code,
 //! `HARVEY_SUITES_SKIP_FORGE=1` to run harvey alone, e.g. to see quickly which suites harvey
-//! cannot run yet). The table is printed and written to `target/bench-suites.md`. CI does
+//! cannot run yet). The table is printed and written to `bench-suites.md` in the target directory. CI does
 //! not run it.
 //!
 //! What it needs: node/npm (forge 1.7.1 from `@foundry-rs/forge-linux-amd64`, OpenZeppelin
@@ -206,8 +206,12 @@ fn main() {
     }
     let table = table(&rows, seeds, budget);
     println!("{table}");
-    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-suites.md");
-    if let Err(e) = std::fs::write(&out, &table) {
+    // Beside the other benches' results, in whatever target directory is in use.
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
+    let out = target.join("bench-suites.md");
+    if let Err(e) = std::fs::create_dir_all(&target).and_then(|()| std::fs::write(&out, &table)) {
         eprintln!("{}: {e}", out.display());
     }
 }
