@@ -410,6 +410,20 @@ pub(crate) const SUITES: &[Suite] = &[
                 mirror: "dapphub+ds-test",
                 commit: "cd98eff28324bfac652e63a239a60632a761790b",
             },
+            // The project's remappings.txt also points `forge-std/` and `ds-test/` into
+            // its own `lib/` (which its empty .gitmodules never fills): forge ignores
+            // remappings no import uses, harvey refuses one whose directory is missing, so
+            // forge-std is put there too.
+            Dep::Mirror {
+                path: "tests/ERC20/foundry/lib/forge-std",
+                mirror: FORGE_STD,
+                commit: "5bbb2aa82d86456dbf03305c3704cbd4fa93473f",
+            },
+            Dep::Mirror {
+                path: "tests/ERC20/foundry/lib/forge-std/lib/ds-test",
+                mirror: "dapphub+ds-test",
+                commit: "cd98eff28324bfac652e63a239a60632a761790b",
+            },
         ],
         exclude: &[],
         foundry_toml: None,
