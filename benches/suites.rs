@@ -393,6 +393,16 @@ fn described(failure: &Failure) -> String {
         Violation::Panic { code, .. } => format!("Panic {code:?}"),
         Violation::AssertionFailed { message, .. } => format!("AssertionFailed({message})"),
         Violation::Reverted { reason, .. } => format!("revert {reason}"),
+        Violation::Vulnerability {
+            detector, place, ..
+        } => format!(
+            "detector {detector:?} at {}",
+            place.line.as_deref().unwrap_or(&place.contract)
+        ),
+        Violation::UnsupportedCheatcode { cheatcode, place } => format!(
+            "unsupported cheatcode {cheatcode} at {}",
+            place.line.as_deref().unwrap_or(&place.contract)
+        ),
         other => format!("{other:?}"),
     };
     let what = first_line(&what);
