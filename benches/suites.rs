@@ -243,7 +243,8 @@ fn run_forge(
         return failed_run("n/a".into());
     };
     let (pattern, timeout) = match bug.and_then(|b| b.forge_invariant) {
-        Some(invariant) => (format!("^{invariant}$"), budget),
+        // forge matches `--mt` against the signature, `invariant_C()`.
+        Some(invariant) => (format!("^{invariant}\\("), budget),
         None => (
             "^invariant".to_string(),
             budget / invariants.len().max(1) as u32,
