@@ -61,26 +61,26 @@ pub(crate) fn materialise(suite: &Suite, dir: &Path, bug: Option<&Bug>) -> Resul
     if let Some(fix) = &suite.fix {
         plant(dir, fix)?;
     }
-    match bug {
-        Some(bug) => match &bug.patch {
-            Some(patch) => plant(dir, patch)?,
-            // The bug is the repository's code: the fix left out.
-            None => {
-                let fix = suite
-                    .fix
-                    .as_ref()
-                    .ok_or_else(|| format!("{}: bug {} has no patch", suite.name, bug.name))?;
-                plant(
-                    dir,
-                    &Patch {
-                        file: fix.file,
-                        from: fix.to,
-                        to: fix.from,
-                    },
-                )?;
-            }
-        },
-        None => {}
+    let Some(bug) = bug else {
+        return Ok(root);
+    };
+    match &bug.patch {
+        Some(patch) => plant(dir, patch)?,
+        // The bug is the repository's code: the fix left out.
+        None => {
+            let fix = suite
+                .fix
+                .as_ref()
+                .ok_or_else(|| format!("{}: bug {} has no patch", suite.name, bug.name))?;
+            plant(
+                dir,
+                &Patch {
+                    file: fix.file,
+                    from: fix.to,
+                    to: fix.from,
+                },
+            )?;
+        }
     }
     Ok(root)
 }
