@@ -1,274 +1,85 @@
-//! harvey against forge 1.7.1 on a public forge invariant suite run as it is (issue 14):
-//! horsefacts/weth-invariant-testing, a handler-based WETH9 suite (a `Handler` with ghost
-//! variables, `vm.prank`/`deal`/`bound`, actor sets, `targetSelector`/`targetContract` in
-//! `setUp`, five `invariant_*` functions with forge-std assertions), unpatched and with
-//! planted bugs in WETH9. harvey runs the suite's own Solidity through
-//! `Campaign::forge_suite`; nothing of it is mirrored in Rust.
+//! harvey against forge 1.7.1 on public invariant and property suites run as they are
+//! (issues 14 and 29): forge handler suites, a DeFi protocol whose setUp runs its deploy
+//! script, Chimera suites, crytic/properties' ERC20 and ERC4626 harnesses and Echidna
+//! exercises, each fetched at a pinned commit, unpatched and with planted bugs. harvey runs
+//! the suite's own Solidity through `Campaign::forge_suite`; nothing of it is mirrored in
+//! Rust. The suites, their settings and bugs are in `suites/table.rs`; `suites/README.md`
+//! has them as a table (repository, commit, style, cheatcodes, bug, forge's results).
 //!
-//! Run with `cargo bench --bench suites` (`HARVEY_BENCH_SEEDS=n`, default 5;
-//! `HARVEY_SUITES_TIME=s`, seconds per run, default 60). The table is printed and written
-//! to `target/bench-suites.md`. CI does not run it.
+//! Run with `cargo bench --bench suites` (`HARVEY_BENCH_SEEDS=n`, default 3;
+//! `HARVEY_SUITES_TIME=s`, seconds per run, default 60; `HARVEY_SUITES_ONLY=a,b` to run only
+//! the named suites; `HARVEY_SUITES_UNPATCHED_ONLY=1` to run only the unpatched code,
+//! `HARVEY_SUITES_SKIP_FORGE=1` to run harvey alone, e.g. to see quickly which suites harvey
+//! cannot run yet). The table is printed and written to `bench-suites.md` in the target directory. CI does
+//! not run it.
 //!
-//! What it needs: node/npm (forge 1.7.1 from `@foundry-rs/forge-linux-amd64`, forge-std
-//! 1.9.7 as bundled by `@layerzerolabs/toolbox-foundry@0.1.13`, solcjs through the repo's
-//! shim) and the suite's git directory at
-//! `$HARVEY_REAL_REPOS_MIRRORS/horsefacts+weth-invariant-testing/repo` (default
-//! `/work/.mirror`; e.g. `git clone --bare
-//! https://github.com/horsefacts/weth-invariant-testing <that path>`), read at the commit
-//! pinned in [`SUITE`].
+//! What it needs: node/npm (forge 1.7.1 from `@foundry-rs/forge-linux-amd64`, OpenZeppelin
+//! and Chainlink packages by `npm pack`, forge-std 1.9.7 as bundled by
+//! `@layerzerolabs/toolbox-foundry@0.1.13`, solcjs through the repo's shim) and git
+//! directories of the suites and of their submodules' repositories under
+//! `$HARVEY_REAL_REPOS_MIRRORS` (default `/work/.mirror`), one `<owner>+<name>/repo` each
+//! (e.g. `git clone --bare https://github.com/<owner>/<name> <that path>`): the suites' own
+//! and foundry-rs/forge-std, dapphub/ds-test, maple-labs/erc20, transmissions11/solmate,
+//! Recon-Fuzz/chimera and Recon-Fuzz/setup-helpers.
 //!
-//! Per case (the unpatched code, then each bug in [`BUGS`]):
+//! Per suite and case (the unpatched code, then each bug):
 //! 1. The suite is materialised into a scratch directory under the target directory
-//!    (`git archive`), the bug planted by string replacement in `src/WETH9.sol`, forge-std
-//!    copied into `lib/forge-std` (the submodules are not in the archive) with a
-//!    `remappings.txt`, `test/WETH9.symbolic.t.sol` (a halmos test needing
-//!    `halmos-cheatcodes`, not part of the invariant suite) left out, and the project's
-//!    foundry.toml given the shim as `solc` and `offline = true`; its `[invariant]` table
-//!    (runs 2000, depth 25, fail_on_revert false, dictionary settings) is kept. Each bug's
-//!    witness (direct calls on a fresh WETH9 on harvey's chain, [`Bug::witness`]) must show
-//!    the bug on its copy and not on the unpatched one before anything is measured.
-//! 2. forge: `forge build` once (untimed), then per seed `forge test --mt <invariant>
-//!    --fuzz-seed <seed> -j 1` with `cache/invariant` deleted first (forge replays persisted
-//!    failures), `FOUNDRY_INVARIANT_TIMEOUT` = the budget and
+//!    (`suites/materialise.rs`): `git archive` of the pinned commit, the submodules'
+//!    libraries at their pinned commits or from npm, files it cannot build left out, its
+//!    foundry.toml given the shim as `solc` and `offline = true` (its `[invariant]` settings
+//!    kept), a challenge's fix applied, the bug planted by string replacement. weth's bugs
+//!    have witnesses (direct calls on a fresh WETH9) that must show each bug on its copy and
+//!    not on the unpatched one before anything is measured.
+//! 2. forge (suites it can run): `forge build` once (untimed), then per seed `forge test --mc
+//!    <contract> --mt <invariant> --fuzz-seed <seed> -j 1` under the suite's profile, with
+//!    `cache/invariant` (and any corpus directory) deleted first (forge replays persisted
+//!    failures), `FOUNDRY_INVARIANT_RUNS=1000000` and `FOUNDRY_INVARIANT_TIMEOUT` = the budget
+//!    (so the budget, not the run count, ends a clean campaign) and
 //!    `FOUNDRY_INVARIANT_SHRINK_RUN_LIMIT=0` (so its time is time to the violation, as
 //!    harvey's `found_after` is). `<invariant>` is the one the bug breaks (forge fuzzes each
 //!    invariant in its own campaign); the time is the suite time forge reports. Unpatched,
-//!    all five invariants run one after another, each with a fifth of the budget.
-//! 3. harvey: `Campaign::new(copy).forge_suite("WETH9Invariants")`, seed, time budget, one
-//!    worker, depth 25 (the suite's `[invariant] depth`, which `#[harvey::forge_suite]`
-//!    would read; the builder does not), in this bench's release build. Every invariant is
-//!    checked after every call, so a bug counts as found by whichever invariant harvey
-//!    reports first; the time is `Failure::found_after` (from the end of setUp; compiling
-//!    is not timed).
+//!    all the suite's invariants run one after another, each with an equal share of the
+//!    budget. A failure counts as the bug only if it is the expected one (the invariant, or
+//!    the revert reason under `fail_on_revert`).
+//! 3. harvey: `Campaign::new(project).forge_suite(contract)`, seed, time budget, one worker,
+//!    the suite's own depth and `fail_on_revert` (which `#[harvey::forge_suite]` would read
+//!    from foundry.toml; the builder does not), in this bench's release build. On a bug
+//!    `fail_fast` is off, so that a false alarm does not hide the bug: the time is the
+//!    `found_after` of the first violation that is the expected one (the invariant; the
+//!    revert's reason; for assertion mode, an assertion in the expected property function).
+//!    Every other violation is listed in the table as what it is: on the unpatched code, a
+//!    false alarm.
 //!
 //! calls/s: harvey's `Stats::transactions / Stats::elapsed`; forge's `calls` of the run
 //! summary over its reported time. forge 1.7.1 counts only the calls of completed runs (a
-//! campaign that fails in its first run says `calls: 0`), so forge's rate is given where it
-//! counted calls, i.e. on the unpatched suite.
+//! campaign that fails in its first run says `calls: 0`), so rates are given for the
+//! unpatched runs.
 
 #[allow(dead_code)]
 #[path = "peer/forge.rs"]
 mod forge;
 #[path = "peer/install.rs"]
 mod install;
+#[path = "suites/materialise.rs"]
+mod materialise;
 #[path = "support/repo.rs"]
 mod repo;
+#[path = "suites/table.rs"]
+mod table;
 #[allow(dead_code)]
 #[path = "support/timing.rs"]
 mod timing;
+#[path = "suites/weth.rs"]
+mod weth;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
-use std::sync::Arc;
-
-use alloy_dyn_abi::DynSolValue;
-use harvey::chain::{Chain, Tx, TxOptions};
-use harvey::prelude::*;
-use harvey::project::Artifacts;
-use harvey::{Campaign, Violation};
+use harvey::{Campaign, Failure, Violation};
 
 use forge::ForgeProject;
+use table::{Bug, Expect, Forge, SUITES, Suite};
 use timing::{bench_seeds, censored_median, hits, show};
-
-/// A public forge invariant suite at a pinned commit.
-struct Suite {
-    /// `<owner>+<name>` under the mirrors directory.
-    mirror: &'static str,
-    /// The pinned commit.
-    commit: &'static str,
-    /// The test contract `forge_suite` runs.
-    test_contract: &'static str,
-    /// Its invariants, all run on the unpatched code.
-    invariants: &'static [&'static str],
-    /// Files left out of the copy (they need what the bench does not install).
-    exclude: &'static [&'static str],
-    /// The file the bugs are planted in.
-    target: &'static str,
-    /// The suite's `[invariant] depth`, given to harvey.
-    depth: u32,
-}
-
-const SUITE: Suite = Suite {
-    mirror: "horsefacts+weth-invariant-testing",
-    commit: "652820729e1e37e5517edcd3cba60875dd32fd46",
-    test_contract: "WETH9Invariants",
-    invariants: &[
-        "invariant_conservationOfETH",
-        "invariant_solvencyDeposits",
-        "invariant_solvencyBalances",
-        "invariant_depositorBalances",
-        "invariant_callSummary",
-    ],
-    exclude: &["test/WETH9.symbolic.t.sol"],
-    target: "src/WETH9.sol",
-    depth: 25,
-};
-
-/// One planted bug: `from` replaced by `to` in the suite's target file.
-struct Bug {
-    /// Short name, also the copy's directory name.
-    name: &'static str,
-    from: &'static str,
-    to: &'static str,
-    /// The suite's invariant it breaks (checked with forge 1.7.1), the one forge fuzzes.
-    breaks: &'static str,
-    /// Direct calls on a fresh WETH9 from a funded sender, then whether the state is the
-    /// bug's: true on the patched copy and false on the unpatched one (checked before
-    /// measuring, so that each bug is known to be there and only there).
-    witness: fn(&mut Witness) -> bool,
-}
-
-/// Bugs 1-4 are the repository's own `bugs/bug{1..4}.patch` as replacements; bug 5 is this
-/// bench's.
-const BUGS: [Bug; 5] = [
-    Bug {
-        name: "deposit-credits-1-wei",
-        from: "balanceOf[msg.sender] += msg.value;",
-        to: "balanceOf[msg.sender] += 1;",
-        breaks: "invariant_solvencyBalances",
-        witness: |w| {
-            w.send("deposit()", &[], 2);
-            w.balance_of(w.alice) != U256::from(2)
-        },
-    },
-    Bug {
-        name: "withdraw-pays-1-wei",
-        from: "payable(msg.sender).transfer(wad);",
-        to: "payable(msg.sender).transfer(1);",
-        breaks: "invariant_conservationOfETH",
-        witness: |w| {
-            w.send("deposit()", &[], 2);
-            w.send("withdraw(uint256)", &[uint(2)], 0);
-            w.chain.balance(w.weth) != U256::ZERO
-        },
-    },
-    Bug {
-        name: "fallback-does-not-deposit",
-        from: "    fallback() external payable {\n        deposit();\n    }",
-        to: "    fallback() external payable {\n    }",
-        breaks: "invariant_solvencyBalances",
-        witness: |w| {
-            w.send_plain(2);
-            w.balance_of(w.alice) != U256::from(2)
-        },
-    },
-    Bug {
-        name: "transferFrom-unchecked-credits-1-wei",
-        from: "        require(balanceOf[src] >= wad);\n\n        \
-               if (src != msg.sender && allowance[src][msg.sender] != type(uint256).max) {\n            \
-               require(allowance[src][msg.sender] >= wad);\n            \
-               allowance[src][msg.sender] -= wad;\n        }\n\n        \
-               balanceOf[src] -= wad;\n        balanceOf[dst] += wad;",
-        to: "        balanceOf[src] -= wad;\n        balanceOf[dst] += 1;",
-        breaks: "invariant_solvencyBalances",
-        witness: |w| {
-            w.send("deposit()", &[], 2);
-            let to = DynSolValue::from(w.bob);
-            w.send("transfer(address,uint256)", &[to, uint(2)], 0);
-            w.balance_of(w.bob) != U256::from(2)
-        },
-    },
-    Bug {
-        name: "withdraw-keeps-balance",
-        from: "        balanceOf[msg.sender] -= wad;\n        payable",
-        to: "        payable",
-        breaks: "invariant_solvencyBalances",
-        witness: |w| {
-            w.send("deposit()", &[], 2);
-            w.send("withdraw(uint256)", &[uint(2)], 0);
-            w.balance_of(w.alice) != U256::ZERO
-        },
-    },
-];
-
-/// A fresh WETH9 of one copy on harvey's chain, and two funded senders.
-struct Witness {
-    chain: Chain,
-    weth: Address,
-    alice: Address,
-    bob: Address,
-}
-
-impl Witness {
-    /// Deploys WETH9 from the copy's artifacts.
-    fn new(artifacts: Arc<Artifacts>) -> Result<Witness, String> {
-        let mut chain = Chain::new(artifacts);
-        let weth = chain.deploy("WETH9", ()).map_err(|e| e.to_string())?;
-        let (alice, bob) = (chain.senders()[0], chain.senders()[1]);
-        Ok(Witness {
-            chain,
-            weth,
-            alice,
-            bob,
-        })
-    }
-
-    /// alice calls `signature` on WETH9 with `value` wei; the call must succeed.
-    fn send(&mut self, signature: &str, args: &[DynSolValue], value: u64) {
-        let options = TxOptions {
-            sender: Some(self.alice),
-            value: U256::from(value),
-        };
-        let outcome = self
-            .chain
-            .call_with(self.weth, signature, args, options)
-            .unwrap_or_else(|e| panic!("witness: {signature}: {e}"));
-        assert!(outcome.is_success(), "witness: {signature}: {outcome:?}");
-    }
-
-    /// alice sends `value` wei to WETH9 with no calldata (its fallback).
-    fn send_plain(&mut self, value: u64) {
-        let tx = Tx {
-            sender: self.alice,
-            to: self.weth,
-            value: U256::from(value),
-            ..Tx::default()
-        };
-        let outcome = self
-            .chain
-            .execute(&tx)
-            .unwrap_or_else(|e| panic!("witness: plain transfer: {e}"));
-        assert!(outcome.is_success(), "witness: plain transfer: {outcome:?}");
-        self.chain.commit();
-    }
-
-    /// WETH9's `balanceOf(holder)`.
-    fn balance_of(&self, holder: Address) -> U256 {
-        self.chain
-            .view(self.weth, "balanceOf(address)", (holder,))
-            .unwrap_or_else(|e| panic!("witness: balanceOf: {e}"))
-    }
-}
-
-/// A `uint256` argument.
-fn uint(value: u64) -> DynSolValue {
-    DynSolValue::Uint(U256::from(value), 256)
-}
-
-/// Runs each bug's witness on the unpatched copy (`unpatched`) and on the bug's copy:
-/// the bug's state must show on the latter only.
-fn check_witness(bug: &Bug, unpatched: &Path, patched: &Path) -> Result<(), String> {
-    for (dir, expected) in [(unpatched, false), (patched, true)] {
-        let artifacts = harvey::project::compiled(dir).map_err(|e| e.to_string())?;
-        let mut witness = Witness::new(artifacts)?;
-        if (bug.witness)(&mut witness) != expected {
-            return Err(format!(
-                "{}: the witness {} the bug in {}",
-                bug.name,
-                if expected { "does not show" } else { "shows" },
-                dir.display()
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// forge-std 1.9.7, bundled by this npm package (npm's own `forge-std` is a broken 1.1.2).
-const FORGE_STD_PACKAGE: &str = "@layerzerolabs/toolbox-foundry@0.1.13";
-
-/// Where forge-std lies inside the installed package.
-const FORGE_STD_IN_PACKAGE: &str = "node_modules/@layerzerolabs/toolbox-foundry/lib/forge-std";
 
 /// Each run's budget: `HARVEY_SUITES_TIME` seconds, default 60.
 fn budget() -> Duration {
@@ -279,21 +90,49 @@ fn budget() -> Duration {
     Duration::from_secs(secs)
 }
 
+/// The suites to run: `HARVEY_SUITES_ONLY` (comma-separated names), else all.
+fn selected() -> Vec<&'static Suite> {
+    let only = std::env::var("HARVEY_SUITES_ONLY").unwrap_or_default();
+    let names: Vec<&str> = only
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    for name in &names {
+        assert!(
+            SUITES.iter().any(|s| s.name == *name),
+            "HARVEY_SUITES_ONLY: no suite {name} (suites: {})",
+            SUITES.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+        );
+    }
+    SUITES
+        .iter()
+        .filter(|s| names.is_empty() || names.contains(&s.name))
+        .collect()
+}
+
+/// Whether the environment variable `name` is set to `1`.
+fn flag(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| v == "1")
+}
+
 /// One run of one tool on one case.
 struct Run {
-    /// When the first violation was found, if one was.
+    /// When the expected violation (on the unpatched code: any violation) was found.
     found: Option<Duration>,
-    /// The invariant reported broken (harvey: the first violation's invariant).
-    invariant: Option<String>,
+    /// What the tool reported: the violations, expected or not, or why it could not run.
+    reported: Vec<String>,
     /// Calls per second, where the tool counted calls.
     rate: Option<f64>,
 }
 
 /// One row of the table.
 struct Row {
+    suite: &'static str,
     case: String,
-    breaks: String,
-    forge: Vec<Run>,
+    expected: String,
+    /// `None`: forge cannot run the suite.
+    forge: Option<Vec<Run>>,
     harvey: Vec<Run>,
     /// Whether the runs spent their whole budget fuzzing (the unpatched code), so that
     /// their calls/s are the tools' speed rather than start-up and the first sequences.
@@ -302,193 +141,285 @@ struct Row {
 
 /// Runs everything and prints the table.
 fn main() {
-    let Some(seeds) = bench_seeds(5) else {
+    let Some(seeds) = bench_seeds(3) else {
         return;
     };
     let budget = budget();
     let forge = install::ensure_forge().unwrap_or_else(|e| panic!("{e}"));
-    let forge_std = ensure_forge_std().unwrap_or_else(|e| panic!("{e}"));
-    let cases: Vec<Option<&Bug>> = std::iter::once(None).chain(BUGS.iter().map(Some)).collect();
+    let (unpatched_only, skip_forge) = (
+        flag("HARVEY_SUITES_UNPATCHED_ONLY"),
+        flag("HARVEY_SUITES_SKIP_FORGE"),
+    );
     let mut rows = Vec::new();
-    for bug in cases {
-        let name = bug.map_or("unpatched", |b| b.name);
-        let dir = scratch().join(name);
-        materialise(&dir, &forge_std, bug).unwrap_or_else(|e| panic!("{name}: {e}"));
-        if let Some(bug) = bug {
-            check_witness(bug, &scratch().join("unpatched"), &dir)
-                .unwrap_or_else(|e| panic!("{e}"));
+    for suite in selected() {
+        let cases: Vec<Option<&Bug>> = std::iter::once(None)
+            .chain(suite.bugs.iter().map(Some))
+            .take(if unpatched_only { 1 } else { usize::MAX })
+            .collect();
+        for bug in cases {
+            let case = bug.map_or("unpatched", |b| b.name);
+            let label = format!("{}/{case}", suite.name);
+            let dir = materialise::scratch().join(suite.name).join(case);
+            let project = match materialise::materialise(suite, &dir, bug) {
+                Ok(project) => project,
+                Err(e) => {
+                    eprintln!("{label}: could not materialise: {e}");
+                    continue;
+                }
+            };
+            if let Some(bug) = bug {
+                let unpatched = materialise::scratch().join(suite.name).join("unpatched");
+                let unpatched = unpatched.join(suite.root);
+                weth::check_witness(bug, &unpatched, &project).unwrap_or_else(|e| panic!("{e}"));
+            }
+            let built = match &suite.forge {
+                Forge::Invariants { .. } if skip_forge => None,
+                Forge::Invariants { .. } => Some(ForgeProject::build(&forge, &project)),
+                Forge::NotApplicable(why) => {
+                    eprintln!("{label}: forge: n/a ({why})");
+                    None
+                }
+            };
+            let mut row = Row {
+                suite: suite.name,
+                case: case.to_string(),
+                expected: bug.map_or("nothing".into(), |b| b.expect.describe()),
+                forge: built.as_ref().map(|_| Vec::new()),
+                harvey: Vec::new(),
+                full_runs: bug.is_none(),
+            };
+            for seed in 1..=seeds {
+                if let (Some(built), Some(runs)) = (&built, &mut row.forge) {
+                    let run = match built {
+                        Ok(project) => run_forge(suite, project, bug, seed, budget),
+                        Err(e) => failed_run(format!("forge build: {}", first_line(e))),
+                    };
+                    eprintln!("{label} seed {seed} forge: {}", shown(&run));
+                    runs.push(run);
+                }
+                let run = run_harvey(suite, &project, bug, seed, budget);
+                eprintln!("{label} seed {seed} harvey: {}", shown(&run));
+                row.harvey.push(run);
+            }
+            rows.push(row);
         }
-        let project = ForgeProject::build(&forge, &dir).unwrap_or_else(|e| panic!("{e}"));
-        let mut row = Row {
-            case: name.to_string(),
-            breaks: bug.map_or("none (all 5 must hold)".into(), |b| b.breaks.to_string()),
-            forge: Vec::new(),
-            harvey: Vec::new(),
-            full_runs: bug.is_none(),
-        };
-        for seed in 1..=seeds {
-            let run = run_forge(&project, bug, seed, budget).unwrap_or_else(|e| panic!("{e}"));
-            eprintln!("{name} seed {seed} forge: {}", shown(&run));
-            row.forge.push(run);
-            let run = run_harvey(&dir, seed, budget);
-            eprintln!("{name} seed {seed} harvey: {}", shown(&run));
-            row.harvey.push(run);
-        }
-        rows.push(row);
     }
     let table = table(&rows, seeds, budget);
     println!("{table}");
-    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-suites.md");
-    if let Err(e) = std::fs::write(&out, &table) {
+    // Beside the other benches' results, in whatever target directory is in use.
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
+    let out = target.join("bench-suites.md");
+    if let Err(e) = std::fs::create_dir_all(&target).and_then(|()| std::fs::write(&out, &table)) {
         eprintln!("{}: {e}", out.display());
     }
 }
 
-/// This bench's scratch directory, beside the other benches'.
-fn scratch() -> PathBuf {
-    install::scratch().join("suites")
-}
-
-/// forge-std 1.9.7 from npm, installed into the scratch directory on first use.
-fn ensure_forge_std() -> Result<PathBuf, String> {
-    let prefix = scratch().join("deps");
-    let forge_std = prefix.join(FORGE_STD_IN_PACKAGE);
-    if forge_std.join("Test.sol").exists() {
-        return Ok(forge_std);
-    }
-    std::fs::create_dir_all(&prefix).map_err(|e| format!("{}: {e}", prefix.display()))?;
-    repo::run(
-        std::process::Command::new("npm")
-            .args([
-                "install",
-                "--no-audit",
-                "--no-fund",
-                "--loglevel=error",
-                "--prefix",
-            ])
-            .arg(&prefix)
-            .arg(FORGE_STD_PACKAGE),
-        &format!("npm install {FORGE_STD_PACKAGE} (is npm installed and the registry reachable?)"),
-    )?;
-    Ok(forge_std)
-}
-
-/// A fresh copy of the suite at `dir` with `bug` planted, laid out for forge and harvey.
-fn materialise(dir: &Path, forge_std: &Path, bug: Option<&Bug>) -> Result<(), String> {
-    let _ = std::fs::remove_dir_all(dir);
-    repo::materialise(SUITE.mirror, SUITE.commit, dir)?;
-    for file in SUITE.exclude {
-        std::fs::remove_file(dir.join(file)).map_err(|e| format!("{file}: {e}"))?;
-    }
-    // The submodule directories are empty in the archive; forge-std comes from npm.
-    let lib = dir.join("lib/forge-std");
-    let _ = std::fs::remove_dir_all(&lib);
-    repo::run(
-        std::process::Command::new("cp")
-            .arg("-r")
-            .arg(forge_std)
-            .arg(&lib),
-        "cp -r forge-std",
-    )?;
-    std::fs::write(dir.join("remappings.txt"), "forge-std/=lib/forge-std/\n")
-        .map_err(|e| format!("remappings.txt: {e}"))?;
-    let solc = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/solc-shim/solc");
-    repo::replace_once(
-        dir,
-        "foundry.toml",
-        "[profile.default]\n",
-        &format!(
-            "[profile.default]\nsolc = \"{}\"\noffline = true\n",
-            solc.display()
-        ),
-    )?;
-    match bug {
-        Some(bug) => repo::replace_once(dir, SUITE.target, bug.from, bug.to),
-        None => Ok(()),
+/// A run that could not happen, with why.
+fn failed_run(why: String) -> Run {
+    Run {
+        found: None,
+        reported: vec![why],
+        rate: None,
     }
 }
 
-/// forge on `bug`'s broken invariant (all invariants, each with a share of the budget,
-/// when unpatched).
+/// forge on `bug`'s invariant (all invariants, each with a share of the budget, when
+/// unpatched).
 fn run_forge(
+    suite: &Suite,
     project: &ForgeProject,
     bug: Option<&Bug>,
     seed: u64,
     budget: Duration,
-) -> Result<Run, String> {
-    let (pattern, timeout) = match bug {
-        Some(bug) => (bug.breaks.to_string(), budget),
+) -> Run {
+    let Forge::Invariants {
+        profile,
+        invariants,
+        state,
+    } = &suite.forge
+    else {
+        return failed_run("n/a".into());
+    };
+    let (pattern, timeout) = match bug.and_then(|b| b.forge_invariant) {
+        // forge matches `--mt` against the signature, `invariant_C()`.
+        Some(invariant) => (format!("^{invariant}\\("), budget),
         None => (
-            "^invariant_".to_string(),
-            budget / SUITE.invariants.len() as u32,
+            "^invariant".to_string(),
+            budget / invariants.len().max(1) as u32,
         ),
     };
     let mut command = forge::test_command(project, seed);
+    for dir in *state {
+        let _ = std::fs::remove_dir_all(project_dir(project).join(dir));
+    }
     command
+        .args(["--mc", &format!("^{}$", suite.test_contract)])
         .args(["--mt", &pattern, "-j", "1"])
+        .env("FOUNDRY_INVARIANT_RUNS", "1000000")
         .env(
             "FOUNDRY_INVARIANT_TIMEOUT",
             timeout.as_secs().max(1).to_string(),
         )
         .env("FOUNDRY_INVARIANT_SHRINK_RUN_LIMIT", "0");
-    let run = forge::run_invariants(command)?;
-    let failed = run.results.iter().find(|r| r.failed);
+    if let Some(profile) = profile {
+        command.env("FOUNDRY_PROFILE", profile);
+    }
+    let run = match forge::run_invariants(command) {
+        Ok(run) => run,
+        Err(e) => return failed_run(format!("forge: {}", first_line(&e))),
+    };
+    let failed: Vec<&forge::InvariantResult> = run.results.iter().filter(|r| r.failed).collect();
+    let reported = failed
+        .iter()
+        .map(|r| format!("{}: {}", r.name, r.reason.as_deref().unwrap_or("failed")))
+        .collect();
+    let expected = failed.iter().any(|r| match bug.map(|b| &b.expect) {
+        None => true,
+        Some(Expect::Invariant(names)) => names.contains(&r.name.as_str()),
+        Some(Expect::Revert(texts)) => r
+            .reason
+            .as_deref()
+            .is_some_and(|reason| texts.iter().any(|t| reason.contains(t))),
+        Some(Expect::AssertionIn(_)) => false,
+    });
     let calls: u64 = run.results.iter().map(|r| r.calls).sum();
     let rate = run
         .reported
         .filter(|t| calls > 0 && !t.is_zero())
         .map(|t| calls as f64 / t.as_secs_f64());
-    Ok(Run {
-        found: failed.and(run.reported),
-        invariant: failed.map(|r| r.name.clone()),
+    Run {
+        found: if expected { run.reported } else { None },
+        reported,
         rate,
-    })
+    }
 }
 
-/// harvey's campaign on the suite in `dir`; a campaign that cannot run is reported as not
-/// found, with its error on stderr (a finding: what harvey does not support yet).
-fn run_harvey(dir: &Path, seed: u64, budget: Duration) -> Run {
-    let result = Campaign::new(dir)
-        .forge_suite(SUITE.test_contract)
+/// The directory of a built forge project.
+fn project_dir(project: &ForgeProject) -> &Path {
+    project.dir()
+}
+
+/// harvey's campaign on the suite in `project`; a campaign that cannot run is reported as
+/// not found, with its error (a finding: what harvey does not support yet).
+fn run_harvey(
+    suite: &Suite,
+    project: &Path,
+    bug: Option<&Bug>,
+    seed: u64,
+    budget: Duration,
+) -> Run {
+    let result = Campaign::new(project)
+        .forge_suite(suite.test_contract)
         .seed(seed)
         .time(budget)
         .workers(1)
-        .depth(SUITE.depth)
+        .depth(suite.depth)
+        .fail_on_revert(suite.fail_on_revert)
+        .fail_fast(bug.is_none())
         .run();
-    match result {
+    let outcome = match result {
         Err(e) => {
-            eprintln!("harvey could not run the suite in {}: {e}", dir.display());
-            Run {
-                found: None,
-                invariant: Some("error".into()),
-                rate: None,
-            }
+            eprintln!(
+                "harvey could not run {} in {}: {e}",
+                suite.name,
+                project.display()
+            );
+            return failed_run(format!("error: {}", first_line(&e.to_string())));
         }
-        Ok(outcome) => {
-            let stats = &outcome.stats;
-            let rate = (!stats.elapsed.is_zero())
-                .then(|| stats.transactions as f64 / stats.elapsed.as_secs_f64());
-            let failure = outcome.failure();
-            if let Some(failure) = failure {
-                eprintln!("{}", harvey::report::failure_report(failure, None));
-            }
-            Run {
-                found: failure.map(|f| f.found_after),
-                invariant: failure.map(|f| violated(&f.violation)),
-                rate,
-            }
+        Ok(outcome) => outcome,
+    };
+    for warning in &outcome.warnings {
+        eprintln!("harvey warning: {warning}");
+    }
+    for failure in &outcome.failures {
+        eprintln!("{}", harvey::report::failure_report(failure, None));
+    }
+    let stats = &outcome.stats;
+    let rate =
+        (!stats.elapsed.is_zero()).then(|| stats.transactions as f64 / stats.elapsed.as_secs_f64());
+    let found = outcome
+        .failures
+        .iter()
+        .filter(|f| bug.is_none_or(|b| is_expected(&b.expect, f)))
+        .map(|f| f.found_after)
+        .min();
+    Run {
+        found,
+        reported: outcome.failures.iter().map(described).collect(),
+        rate,
+    }
+}
+
+/// Whether harvey's `failure` is the bug `expect` describes.
+fn is_expected(expect: &Expect, failure: &Failure) -> bool {
+    let text = format!("{:?}", failure.violation);
+    match expect {
+        Expect::Invariant(names) => {
+            matches!(&failure.violation, Violation::Invariant { name, .. } if names.contains(&name.as_str()))
+        }
+        Expect::Revert(texts) => texts.iter().any(|t| text.contains(t)),
+        Expect::AssertionIn(functions) => {
+            let asserted = matches!(
+                &failure.violation,
+                Violation::Panic { .. }
+                    | Violation::AssertionFailed { .. }
+                    | Violation::Reverted { .. }
+            );
+            let last = failure
+                .calls
+                .last()
+                .map(|c| c.signature.as_str())
+                .unwrap_or("");
+            asserted
+                && functions.iter().any(|f| {
+                    last.strip_prefix(f)
+                        .is_some_and(|rest| rest.starts_with('('))
+                })
         }
     }
 }
 
-/// The invariant a violation broke, or the violation itself when it is not an invariant's.
-fn violated(violation: &Violation) -> String {
-    match violation {
-        Violation::Invariant { name, .. } => name.clone(),
-        other => format!("{other:?}")
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" "),
+/// A violation in a few words: the invariant's name, or the violation and the function of
+/// the last call.
+fn described(failure: &Failure) -> String {
+    let last = failure
+        .calls
+        .last()
+        .map(|c| c.signature.split('(').next().unwrap_or("").to_string())
+        .unwrap_or_default();
+    let what = match &failure.violation {
+        Violation::Invariant { name, .. } => return name.clone(),
+        Violation::Panic { code, .. } => format!("Panic {code:?}"),
+        Violation::AssertionFailed { message, .. } => format!("AssertionFailed({message})"),
+        Violation::Reverted { reason, .. } => format!("revert {reason}"),
+        Violation::Vulnerability {
+            detector, place, ..
+        } => format!(
+            "detector {detector:?} at {}",
+            place.line.as_deref().unwrap_or(&place.contract)
+        ),
+        Violation::UnsupportedCheatcode { cheatcode, place } => format!(
+            "unsupported cheatcode {cheatcode} at {}",
+            place.line.as_deref().unwrap_or(&place.contract)
+        ),
+        other => format!("{other:?}"),
+    };
+    let what = first_line(&what);
+    if last.is_empty() {
+        what
+    } else {
+        format!("{what} in {last}")
+    }
+}
+
+/// The first line of `text`, at most 160 characters, with `|` escaped for the table.
+fn first_line(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("").replace('|', "\\|");
+    match line.char_indices().nth(160) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line,
     }
 }
 
@@ -497,7 +428,11 @@ fn shown(run: &Run) -> String {
     format!(
         "found {} ({}), {}",
         show(run.found),
-        run.invariant.as_deref().unwrap_or("-"),
+        if run.reported.is_empty() {
+            "-".into()
+        } else {
+            run.reported.join("; ")
+        },
         rate(std::slice::from_ref(run))
     )
 }
@@ -515,21 +450,60 @@ fn rate(runs: &[Run]) -> String {
     }
 }
 
+/// The distinct things the runs reported, for the table.
+fn reported(runs: &[Run]) -> String {
+    let mut all: Vec<&str> = runs
+        .iter()
+        .flat_map(|r| r.reported.iter())
+        .map(String::as_str)
+        .collect();
+    all.sort();
+    all.dedup();
+    if all.is_empty() {
+        "-".into()
+    } else {
+        all.join("; ")
+    }
+}
+
 /// The markdown table.
 fn table(rows: &[Row], seeds: u64, budget: Duration) -> String {
-    let mut text = format!(
-        "harvey vs forge 1.7.1 on horsefacts/weth-invariant-testing@{} \
-         (`WETH9Invariants`, handler suite run as it is), {seeds} seeds, {}s budget per run, \
-         one thread each:\n\n\
-         | case | invariant broken | forge found | forge median time | forge calls/s \
-         | harvey found | harvey median time | harvey invariant | harvey calls/s |\n\
-         |---|---|---|---|---|---|---|---|---|\n",
-        &SUITE.commit[..7],
-        budget.as_secs()
+    let mut text = String::from(
+        "| suite | repository @ commit | test contract | style | harvey depth, fail_on_revert |\n\
+         |---|---|---|---|---|\n",
     );
+    let mut listed: Vec<&str> = rows.iter().map(|r| r.suite).collect();
+    listed.dedup();
+    for name in listed {
+        let suite = SUITES
+            .iter()
+            .find(|s| s.name == name)
+            .expect("a suite of the table");
+        text.push_str(&format!(
+            "| {} | {}@{} | `{}` | {} | {}, {} |\n",
+            suite.name,
+            suite.mirror.replace('+', "/"),
+            &suite.commit[..7],
+            suite.test_contract,
+            suite.style,
+            suite.depth,
+            suite.fail_on_revert
+        ));
+    }
+    text.push_str(&format!(
+        "\nharvey vs forge 1.7.1 on public invariant/property suites run as they are, {seeds} \
+         seeds, {}s budget per run, one thread each (suites: `benches/suites/README.md`):\n\n\
+         | suite | case | expected | forge found | forge median time | forge reported \
+         | forge calls/s | harvey found | harvey median time | harvey reported | harvey calls/s \
+         | cheatcodes |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        budget.as_secs()
+    ));
     for row in rows {
+        let suite = SUITES
+            .iter()
+            .find(|s| s.name == row.suite)
+            .expect("a suite of the table");
         let times = |runs: &[Run]| runs.iter().map(|r| r.found).collect::<Vec<_>>();
-        let (forge, harvey) = (times(&row.forge), times(&row.harvey));
         let rate = |runs: &[Run]| {
             if row.full_runs {
                 rate(runs)
@@ -537,37 +511,40 @@ fn table(rows: &[Row], seeds: u64, budget: Duration) -> String {
                 "-".into()
             }
         };
-        let mut invariants: Vec<&str> = row
-            .harvey
-            .iter()
-            .filter_map(|r| r.invariant.as_deref())
-            .collect();
-        invariants.sort();
-        invariants.dedup();
+        let forge = match (&row.forge, &suite.forge) {
+            (Some(runs), _) => {
+                let found = times(runs);
+                format!(
+                    "{}/{seeds} | {} | {} | {}",
+                    hits(&found),
+                    show(censored_median(&found)),
+                    reported(runs),
+                    rate(runs)
+                )
+            }
+            (None, Forge::NotApplicable(why)) => format!("n/a | - | {why} | -"),
+            (None, _) => "not run | - | - | -".into(),
+        };
+        let harvey = times(&row.harvey);
         text.push_str(&format!(
-            "| {} | {} | {}/{seeds} | {} | {} | {}/{seeds} | {} | {} | {} |\n",
+            "| {} | {} | {} | {forge} | {}/{seeds} | {} | {} | {} | {} |\n",
+            row.suite,
             row.case,
-            row.breaks,
-            hits(&forge),
-            show(censored_median(&forge)),
-            rate(&row.forge),
+            row.expected,
             hits(&harvey),
             show(censored_median(&harvey)),
-            if invariants.is_empty() {
-                "-".into()
-            } else {
-                invariants.join(", ")
-            },
+            reported(&row.harvey),
             rate(&row.harvey),
+            suite.cheatcodes,
         ));
     }
     text.push_str(
-        "\nforge runs only the invariant the bug breaks (unpatched: all five, a fifth of the \
-         budget each); harvey checks all five after every call. forge's time is the suite \
-         time it reports, harvey's is `found_after`; neither includes compiling or shrinking. \
-         calls/s are given for the unpatched runs, which fuzz for the whole budget (forge \
-         counts calls only of completed runs; a bug found within milliseconds says little \
-         of either tool's speed).\n",
+        "\n\"found\" on an unpatched row counts runs that reported anything (false alarms); on a \
+         bug's row, runs that reported the expected violation. forge runs only the invariant the \
+         bug breaks (unpatched: every invariant, an equal share of the budget each); harvey \
+         checks every invariant after every call. forge's time is the suite time it reports, \
+         harvey's is `found_after`; neither includes compiling or shrinking. calls/s are given \
+         for the unpatched runs, which fuzz for the whole budget.\n",
     );
     text
 }

@@ -115,6 +115,11 @@ pub(crate) fn write_project(
 }
 
 impl ForgeProject {
+    /// The project's directory.
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The forge project at `dir` (a generated one, or a materialised public suite),
     /// compiled once with `forge build` (untimed) so that the timed runs only fuzz.
     pub(crate) fn build(forge: &Path, dir: &Path) -> Result<ForgeProject, String> {
@@ -169,6 +174,9 @@ pub(crate) struct InvariantResult {
     pub(crate) name: String,
     /// Whether it failed (`[FAIL…]`), rather than passed.
     pub(crate) failed: bool,
+    /// The reason of a failure as forge prints it (`assertion failed`, `panic: division or
+    /// modulo by zero (0x12)`, a revert reason), `None` for a pass or a bare `[FAIL]`.
+    pub(crate) reason: Option<String>,
     /// The calls forge counts for it (`calls: N` of its run summary; forge 1.7.1 counts
     /// the calls of completed runs, so a campaign that failed in its first run says 0).
     pub(crate) calls: u64,
@@ -213,13 +221,18 @@ pub(crate) fn run_invariants(mut command: Command) -> Result<InvariantsRun, Stri
 /// breaks the line after a failure's reason).
 fn invariant_results(stdout: &str) -> Vec<InvariantResult> {
     let mut failed = false;
+    let mut reason = None;
     let mut results = Vec::new();
     for line in stdout.lines() {
         let line = line.trim();
         if line.starts_with("[PASS]") {
             failed = false;
-        } else if line.starts_with("[FAIL") {
+            reason = None;
+        } else if let Some(rest) = line.strip_prefix("[FAIL") {
             failed = true;
+            reason = rest
+                .strip_prefix(": ")
+                .and_then(|r| r.split_once(']').map(|(r, _)| r.to_string()));
         }
         let Some((head, summary)) = line.split_once(" (runs: ") else {
             continue;
@@ -236,6 +249,7 @@ fn invariant_results(stdout: &str) -> Vec<InvariantResult> {
         results.push(InvariantResult {
             name: name.trim_end_matches("()").to_string(),
             failed,
+            reason: reason.clone(),
             calls,
         });
     }
