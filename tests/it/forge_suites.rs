@@ -295,6 +295,7 @@ fn an_assertion_harness_that_checked_nothing_does_not_pass() {
     let why = outcome.untested.as_deref().expect("nothing was tested");
     assert!(why.contains("UnfundedProperties"), "{why}");
     assert!(why.contains("every call reverted"), "{why}");
+}
 
 /// The most common Foundry setUp (issue 29): the project's deploy script runs in setUp with
 /// `vm.startBroadcast()`, so the treasury it deploys is owned by forge's default sender, and

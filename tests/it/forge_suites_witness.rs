@@ -317,6 +317,8 @@ fn spending_an_allowance_leaves_it_unchanged() {
             &[uint(amount)],
         );
         assert!(!outcome.is_success());
+    }
+}
 
 /// A transfer to oneself credits the amount moved on top in `Treasury` (the system the
 /// `DeployedTreasuryTest` deploy script deploys): the balances stop adding up to `total`
