@@ -4,7 +4,7 @@
 //! bug planted.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use super::install;
 use super::repo;
@@ -123,38 +123,7 @@ fn place(dep: &Dep, dir: &Path) -> Result<(), String> {
 
 /// `git archive <commit> [<subtree>] | tar -x -C <into>` from mirror `mirror`.
 fn extract(mirror: &str, commit: &str, subtree: Option<&str>, into: &Path) -> Result<(), String> {
-    if subtree.is_none() {
-        return repo::materialise(mirror, commit, into);
-    }
-    std::fs::create_dir_all(into).map_err(|e| format!("{}: {e}", into.display()))?;
-    let git_dir = repo::git_dir(mirror);
-    let mut archive = Command::new("git")
-        .arg(format!("--git-dir={}", git_dir.display()))
-        .args(["archive", commit])
-        .args(subtree)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("git could not run: {e}"))?;
-    let tar = archive
-        .stdout
-        .take()
-        .map(Stdio::from)
-        .unwrap_or_else(Stdio::null);
-    let untar = repo::run(
-        Command::new("tar").arg("-x").arg("-C").arg(into).stdin(tar),
-        "tar -x",
-    );
-    let archived = archive.wait_with_output().map_err(|e| e.to_string())?;
-    if !archived.status.success() {
-        return Err(format!(
-            "git archive {mirror}@{commit}: {} (is {} a git directory of github:{}?)",
-            String::from_utf8_lossy(&archived.stderr).trim(),
-            git_dir.display(),
-            mirror.replace('+', "/")
-        ));
-    }
-    untar.map(drop)
+    repo::materialise_paths(mirror, commit, subtree.as_slice(), into)
 }
 
 /// An npm package's files (`npm pack`, without its dependencies), unpacked once into the

@@ -41,9 +41,19 @@ pub(crate) fn run(command: &mut Command, what: &str) -> Result<String, String> {
 /// `git archive <commit> | tar -x -C <into>` from repository `mirror`, with an error that
 /// says where the git directory was looked for and how to get it.
 pub(crate) fn materialise(mirror: &str, commit: &str, into: &Path) -> Result<(), String> {
+    materialise_paths(mirror, commit, &[], into)
+}
+
+/// [`materialise`], of only `paths` of the tree (all of it when empty).
+pub(crate) fn materialise_paths(
+    mirror: &str,
+    commit: &str,
+    paths: &[&str],
+    into: &Path,
+) -> Result<(), String> {
     std::fs::create_dir_all(into).map_err(|e| format!("{}: {e}", into.display()))?;
     let git_dir = git_dir(mirror);
-    extract(&git_dir, commit, into).map_err(|e| {
+    extract(&git_dir, commit, paths, into).map_err(|e| {
         format!(
             "materialising {mirror}@{commit} (is {} a git directory of github:{}? \
              clone it there or set HARVEY_REAL_REPOS_MIRRORS): {e}",
@@ -53,11 +63,12 @@ pub(crate) fn materialise(mirror: &str, commit: &str, into: &Path) -> Result<(),
     })
 }
 
-/// `git archive <commit> | tar -x -C <into>`.
-fn extract(git_dir: &Path, commit: &str, into: &Path) -> Result<(), String> {
+/// `git archive <commit> [<paths>] | tar -x -C <into>`.
+fn extract(git_dir: &Path, commit: &str, paths: &[&str], into: &Path) -> Result<(), String> {
     let mut archive = Command::new("git")
         .arg(format!("--git-dir={}", git_dir.display()))
         .args(["archive", commit])
+        .args(paths)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
