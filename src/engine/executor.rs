@@ -9,7 +9,7 @@
 use alloy_primitives::{Address, Bytes, U256};
 
 use crate::chain::Chain;
-use crate::chain::Tx;
+use crate::chain::{Tx, is_assume_rejection};
 use crate::detect::Detectors;
 use crate::engine::dataflow::Slot;
 use crate::engine::input::{Sequence, TxInput};
@@ -64,6 +64,9 @@ pub(crate) struct Run {
     /// The distinct violations the run showed, in order: at most one when the executor
     /// stops at the first (the run ends after its transaction).
     pub(crate) violations: Vec<Found>,
+    /// Transactions a `vm.assume` rejected: not calls, as forge discards them (they are
+    /// neither counted against the `calls` budget nor in the functions' calls and reverts).
+    pub(crate) rejected: usize,
 }
 
 /// One transaction a regular run executed, as a [`Sink`] sees it.
@@ -225,6 +228,7 @@ impl<'a> Executor<'a> {
         let mut path = 0;
         let mut new_edges = 0;
         let mut violations: Vec<Found> = Vec::new();
+        let mut rejected = 0;
         for (index, input) in sequence.txs.iter().enumerate() {
             let Some(tx) = self.resolve(input) else {
                 path = extend_path(self.demand_driven, path, REFUSED_PATH);
@@ -253,7 +257,12 @@ impl<'a> Executor<'a> {
                 }
             };
             let reverted = !outcome.is_success();
-            if reverted {
+            if reverted && is_assume_rejection(&outcome.output) {
+                // As forge: a call `vm.assume` rejects is discarded, not a call.
+                self.counts[input.function].calls -= 1;
+                self.transactions -= 1;
+                rejected += 1;
+            } else if reverted {
                 self.counts[input.function].reverts += 1;
             }
             self.note_created(created_before);
@@ -316,6 +325,7 @@ impl<'a> Executor<'a> {
                         path,
                         new_edges,
                         violations,
+                        rejected,
                     };
                 }
             }
@@ -336,6 +346,7 @@ impl<'a> Executor<'a> {
             path,
             new_edges,
             violations,
+            rejected,
         }
     }
 

@@ -676,7 +676,9 @@ impl<'a> Worker<'a> {
             Some(found) if self.shared.fail_fast() => found.tx + 1,
             _ => sequence.txs.len(),
         };
-        self.shared.count_transactions(executed);
+        // Calls `vm.assume` rejected are not calls (forge draws another in their place).
+        self.shared
+            .count_transactions(executed.saturating_sub(run.rejected));
         if let Some(targeting) = &mut self.targeting {
             for (target, tx) in targeting.newly_reached() {
                 self.shared.reach(target, sequence.through(tx));

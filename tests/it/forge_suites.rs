@@ -91,6 +91,16 @@ fn rejected_assumptions_are_not_violations_and_after_invariant_runs() {
         "{}",
         harvey::report::failures_report(&outcome.failures, None)
     );
+    // As forge, a call `vm.assume` rejects is discarded: not a call, not a revert (the
+    // handler's `transfer` reverts only through its assumptions).
+    let transfer = outcome
+        .stats
+        .functions
+        .iter()
+        .find(|f| f.signature == "transfer(uint8,uint8,uint256)")
+        .expect("the handler's transfer is fuzzed");
+    assert!(transfer.calls > 0, "{transfer:?}");
+    assert_eq!(transfer.reverts, 0, "{transfer:?}");
 }
 
 #[test]
