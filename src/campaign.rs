@@ -20,8 +20,7 @@ use crate::engine::{Engine, Fuzz, Seeds, ShrinkBudget, Watch};
 use crate::error::{Error, Result};
 use crate::oracle::{IntoCheck, Invariant, Oracles};
 use crate::outcome::{
-    Failure, FunctionStats, KeptCorpus, Outcome, Progress, Stats, TargetReach, TargetStats,
-    Violation, Warps,
+    Failure, KeptCorpus, Outcome, Progress, Stats, TargetReach, TargetStats, Violation, Warps,
 };
 use crate::project::{self, Artifacts};
 use crate::regression::RegressionFile;
@@ -525,9 +524,11 @@ impl<'a> Campaign<'a> {
             save_failures(&mut failures, file, &settings)?;
         }
         stats.kept_corpus = kept_corpus;
+        // A violation found means something was tested.
         let untested = suite
             .as_ref()
-            .and_then(|suite| untested(suite, &failures, &stats));
+            .filter(|_| failures.is_empty())
+            .and_then(|suite| suite.untested(&stats.functions));
         let outcome = Outcome {
             failures,
             stats,
@@ -594,31 +595,6 @@ fn warn_oversized(chain: &Chain, warnings: &mut Vec<String>) {
             ));
         }
     }
-}
-
-/// Why a suite in assertion mode tested nothing, when it did: no call of the property
-/// contract's own functions ever ran to its end, so none of their assertions was checked
-/// (every call reverted, or none was made). A violation found means something was tested.
-fn untested(suite: &Suite, failures: &[Failure], stats: &Stats) -> Option<String> {
-    if !suite.assertion_mode() || !failures.is_empty() {
-        return None;
-    }
-    let own: Vec<&FunctionStats> = stats
-        .functions
-        .iter()
-        .filter(|f| f.contract == suite.name())
-        .collect();
-    if own.iter().any(|f| f.calls > f.reverts) {
-        return None;
-    }
-    let calls: u64 = own.iter().map(|f| f.calls).sum();
-    Some(format!(
-        "no assertion of {} was ever checked: its {} fuzzed functions were called {calls} \
-         times and every call reverted before returning (a `require` that always fails, \
-         a missing setup, or a harness whose functions are all excluded)",
-        suite.name(),
-        own.len()
-    ))
 }
 
 /// The sequences saved in `corpus` (if kept), rebuilt against the engine's fuzzed functions,

@@ -25,6 +25,7 @@ use crate::abi::changes_state;
 use crate::chain::{Chain, Delays, TxOptions};
 use crate::error::{Error, Result};
 use crate::oracle::{Invariant, unsupported_place};
+use crate::outcome::FunctionStats;
 use crate::project::{Artifacts, ChainSettings, ContractArtifact};
 use selection::{Declared, select};
 
@@ -299,8 +300,33 @@ impl Suite {
 
     /// Whether the suite runs in Echidna's assertion mode: a property contract with no
     /// property functions, whose own functions' assertions are what is tested.
-    pub(crate) fn assertion_mode(&self) -> bool {
+    fn assertion_mode(&self) -> bool {
         self.style == Style::Properties && self.invariants.is_empty()
+    }
+
+    /// Why a campaign of this suite that found no violation tested nothing, when it did: in
+    /// assertion mode, no call of the property contract's own functions (`functions`, the
+    /// campaign's counts) ever ran to its end, so none of their assertions was checked
+    /// (every call reverted, or none was made).
+    pub(crate) fn untested(&self, functions: &[FunctionStats]) -> Option<String> {
+        if !self.assertion_mode() {
+            return None;
+        }
+        let own: Vec<&FunctionStats> = functions
+            .iter()
+            .filter(|f| f.contract == self.test.name)
+            .collect();
+        if own.iter().any(|f| f.calls > f.reverts) {
+            return None;
+        }
+        let calls: u64 = own.iter().map(|f| f.calls).sum();
+        Some(format!(
+            "no assertion of {} was ever checked: its {} fuzzed functions were called {calls} \
+             times and every call reverted before returning (a `require` that always fails, \
+             a missing setup, or a harness whose functions are all excluded)",
+            self.test.name,
+            own.len()
+        ))
     }
 
     /// Whether a reverting fuzzed call can be a violation (`fail_on_revert`): in forge
@@ -308,11 +334,6 @@ impl Suite {
     /// whose `require`s are how a property rejects inputs that do not apply.
     pub(crate) fn counts_reverts(&self) -> bool {
         self.style == Style::Forge
-    }
-
-    /// The test contract's name.
-    pub(crate) fn name(&self) -> &str {
-        &self.test.name
     }
 
     /// The suite's invariant functions as the campaign's invariants: each is called on the
