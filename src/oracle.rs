@@ -18,11 +18,12 @@ use crate::chain::{
     UnsupportedCheatcode, is_assume_rejection,
 };
 use crate::config::DetectorSet;
-use crate::observe::{LogSite, RevertSite, StorageAccess, StorageOp, Trace};
+use crate::observe::{LogSite, RecentTransfers, RevertSite, StorageAccess, StorageOp, Trace};
 use crate::outcome::{Place, Violation};
 use crate::project::{Artifacts, ContractArtifact};
 
 mod messages;
+mod statement;
 pub(crate) use messages::messages;
 
 /// The slot of the arbitrary-storage-write detector (SWC-124): fixed and arbitrary (a hash
@@ -172,7 +173,7 @@ impl<'a> Oracles<'a> {
             found.push(Violation::ArbitraryStorageWrite {
                 contract: write.address,
                 slot: self.arbitrary_slot,
-                place: place_of(chain, write.code, write.pc, []),
+                place: place_of(chain, write.code, write.pc),
             });
         }
         if let Some((code, origin)) = panic {
@@ -201,7 +202,7 @@ impl<'a> Oracles<'a> {
                 .collect::<Vec<_>>()
                 .join(", ");
             let place = match site {
-                Some(site) => place_of(chain, site.code, site.pc, []),
+                Some(site) => raised_place(chain, site.code, site.pc, &site.transfers),
                 None => unknown_place(chain, emitter, u32::MAX),
             };
             found.push(Violation::AssertionFailed {
@@ -374,7 +375,7 @@ fn bubbled_from(reverts: &[RevertSite], same: impl Fn(&RevertSite) -> bool) -> O
 /// `fallback`'s code when the trace shows none.
 fn revert_place(chain: &Chain, site: Option<RevertSite>, fallback: Address) -> Place {
     match site {
-        Some(site) => place_of(chain, site.code, site.pc, site.recent_jumps()),
+        Some(site) => raised_place(chain, site.code, site.pc, &site.transfers),
         None => unknown_place(chain, fallback, u32::MAX),
     }
 }
@@ -390,40 +391,51 @@ pub(crate) fn unsupported_place(
         // A contract a failed transaction created is gone from the chain: its code names it.
         Some(site) => match chain.artifact_at(site.code) {
             None => match chain.artifacts().by_runtime_code(&site.bytecode) {
-                Some(artifact) => artifact_place(artifact, site.pc, []),
-                None => place_of(chain, site.code, site.pc, []),
+                Some(artifact) => artifact_place(artifact, site.pc, None),
+                None => place_of(chain, site.code, site.pc),
             },
-            Some(_) => place_of(chain, site.code, site.pc, []),
+            Some(_) => place_of(chain, site.code, site.pc),
         },
         None => revert_place(chain, revert, cheat.caller),
     }
 }
 
-/// The place of the instruction at `pc` in the code at `code`, with the source line of the
-/// first of `pc` and then `callers` (the frame's recent jumps, newest first) that the source
-/// map attributes to a user's file: solc's shared helpers (the Panic helper, checked
-/// arithmetic) map to generated code, the jump into them to the statement.
-pub(crate) fn place_of(
-    chain: &Chain,
-    code: Address,
-    pc: u32,
-    callers: impl IntoIterator<Item = u32>,
-) -> Place {
-    let Some(artifact) = chain.artifact_at(code) else {
-        return unknown_place(chain, code, pc);
-    };
-    artifact_place(artifact, pc, callers)
+/// The place of the instruction at `pc` in the code at `code`, with its own source line.
+pub(crate) fn place_of(chain: &Chain, code: Address, pc: u32) -> Place {
+    match chain.artifact_at(code) {
+        Some(artifact) => artifact_place(artifact, pc, None),
+        None => unknown_place(chain, code, pc),
+    }
 }
 
-/// The place of the instruction at `pc` in `artifact`'s runtime code, as [`place_of`].
+/// The place of the REVERT or LOG at `pc` in the code at `code`, with the line of the
+/// statement that ran it, found from its frame's last `transfers` (`statement`): solc's
+/// shared helpers and the code the optimizer shares between statements map elsewhere.
+fn raised_place(chain: &Chain, code: Address, pc: u32, transfers: &RecentTransfers) -> Place {
+    match chain.artifact_at(code) {
+        Some(artifact) => artifact_place(artifact, pc, Some(transfers)),
+        None => unknown_place(chain, code, pc),
+    }
+}
+
+/// The place of the instruction at `pc` in `artifact`'s runtime code: the line of the
+/// statement that ran it when its frame's `transfers` are known ([`raised_place`]), else
+/// its own.
 fn artifact_place(
     artifact: &ContractArtifact,
     pc: u32,
-    callers: impl IntoIterator<Item = u32>,
+    transfers: Option<&RecentTransfers>,
 ) -> Place {
-    let line = std::iter::once(pc)
-        .chain(callers)
-        .find_map(|pc| artifact.source_location(pc as usize))
+    let statement = transfers.and_then(|transfers| {
+        statement::statement_pc(
+            artifact,
+            pc,
+            &transfers.oldest_first(),
+            transfers.since_frame_start(),
+        )
+    });
+    let line = artifact
+        .source_location(statement.unwrap_or(pc) as usize)
         .map(|location| format!("{}:{}", location.file.path.display(), location.line));
     Place {
         contract: artifact.name.clone(),
@@ -496,7 +508,7 @@ mod tests {
             pc,
             depth,
             panic: panic.map(U256::from),
-            jumps: [u32::MAX; crate::observe::RECENT_JUMPS],
+            transfers: RecentTransfers::default(),
         }
     }
 

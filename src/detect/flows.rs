@@ -51,7 +51,7 @@ pub(super) fn findings(chain: &mut Chain, succeeded: bool) -> Vec<Violation> {
 /// The finding a flow makes.
 fn flow_violation(chain: &Chain, flow: &Flow) -> Violation {
     let contract = who(chain, flow.code);
-    let here = place_of(chain, flow.code, flow.pc, []);
+    let here = place_of(chain, flow.code, flow.pc);
     let line = |place: &Place| {
         place
             .line
@@ -66,7 +66,7 @@ fn flow_violation(chain: &Chain, flow: &Flow) -> Violation {
             };
             Violation::Vulnerability {
                 detector: Detector::IntegerOverflow,
-                place: place_of(chain, wrap.code, wrap.pc, []),
+                place: place_of(chain, wrap.code, wrap.pc),
                 explanation: format!(
                     "{contract} computed {} {} {} = {} (wrapped around 2^256), and the \
                      result, or a value computed from it, {sink}{} without being compared \

@@ -281,7 +281,7 @@ impl Detectors {
         if can_send {
             return None;
         }
-        let place = place_of(chain, tx.to, u32::MAX, []);
+        let place = place_of(chain, tx.to, u32::MAX);
         Some(Violation::Vulnerability {
             detector: Detector::LockedEther,
             explanation: format!(
@@ -373,7 +373,7 @@ fn who(chain: &Chain, account: Address) -> String {
 /// The place of the instruction at `site`, or of `fallback`'s code when none was recorded.
 fn site_place(chain: &Chain, site: Option<(Address, u32)>, fallback: Address) -> Place {
     let (code, pc) = site.unwrap_or((fallback, u32::MAX));
-    place_of(chain, code, pc, [])
+    place_of(chain, code, pc)
 }
 
 /// The 32-byte words of `calldata`'s arguments (after the selector) that hold an address:

@@ -38,7 +38,7 @@ use taint::{At, Taint};
 
 pub use trace::{
     CallKind, CallRecord, CmpOp, Comparison, Edge, Flow, FlowKind, FlowSet, LogSite,
-    MAX_LOG_SITES, MAX_PATH, RECENT_JUMPS, RevertSite, SelfDestruct, Sink, StorageAccess,
+    MAX_LOG_SITES, MAX_PATH, RecentTransfers, RevertSite, Transfer, SelfDestruct, Sink, StorageAccess,
     StorageOp, Trace,
 };
 
@@ -74,11 +74,11 @@ pub struct Observer {
     path_depth: Option<usize>,
     /// Per code address: which pcs are watched target block starts ([`Trace::target_hits`]).
     watched: Vec<(Address, Vec<bool>)>,
-    /// The running frame's last JUMPs, for [`RevertSite::jumps`].
-    jumps: JumpRing,
+    /// The running frame's last control transfers, for [`RevertSite::transfers`].
+    jumps: RecentTransfers,
     /// The rings of the frames below the running one: saved when a frame calls, restored
     /// when the call ends.
-    outer_jumps: Vec<JumpRing>,
+    outer_jumps: Vec<RecentTransfers>,
     /// The call, create or `SELFDESTRUCT` instruction that ran last (code address, pc):
     /// the site of the frame or destruction the next hook records.
     call_site: Option<(Address, u32)>,
@@ -91,36 +91,6 @@ pub struct Observer {
     taint: Taint,
     /// Whether the last LOG instruction was recorded and waits for its data (`log`).
     log_pending: bool,
-}
-
-/// The last [`RECENT_JUMPS`] JUMP pcs of one frame, in a ring.
-#[derive(Debug, Clone, Copy)]
-struct JumpRing {
-    pcs: [u32; RECENT_JUMPS],
-    /// Where the next JUMP goes.
-    next: usize,
-}
-
-impl Default for JumpRing {
-    fn default() -> Self {
-        JumpRing {
-            pcs: [u32::MAX; RECENT_JUMPS],
-            next: 0,
-        }
-    }
-}
-
-impl JumpRing {
-    #[inline]
-    fn push(&mut self, pc: u32) {
-        self.pcs[self.next] = pc;
-        self.next = (self.next + 1) % RECENT_JUMPS;
-    }
-
-    /// The pcs, newest first (`u32::MAX` where none was recorded yet).
-    fn newest_first(&self) -> [u32; RECENT_JUMPS] {
-        std::array::from_fn(|i| self.pcs[(self.next + RECENT_JUMPS - 1 - i) % RECENT_JUMPS])
-    }
 }
 
 /// A comparison result being followed towards a JUMPI.
@@ -152,7 +122,7 @@ impl Observer {
         self.pending = None;
         self.storage_in_flight = false;
         self.path_depth = None;
-        self.jumps = JumpRing::default();
+        self.jumps = RecentTransfers::default();
         self.outer_jumps.clear();
         self.call_site = None;
         self.frames.clear();
@@ -390,14 +360,17 @@ impl Observer {
         }
         let (dest, cond) = (stack[n - 1], stack[n - 2]);
         let taken = !cond.is_zero();
-        if !taken {
+        let to = u32::try_from(dest).unwrap_or(u32::MAX);
+        if taken {
+            self.jumps.push(pc, to);
+        } else {
             self.on_block(pc + 1, interp);
         }
         let code = code_address(interp);
         self.trace.edges.push(Edge {
             code,
             pc,
-            dest: u32::try_from(dest).unwrap_or(u32::MAX),
+            dest: to,
             taken,
         });
         if let Some(p) = pending.filter(|p| p.slot == n - 2 && p.value == taken) {
@@ -456,7 +429,7 @@ impl Observer {
             pc,
             depth: u32::try_from(depth).unwrap_or(u32::MAX),
             panic,
-            jumps: self.jumps.newest_first(),
+            transfers: self.jumps,
         });
     }
 
@@ -473,6 +446,7 @@ impl Observer {
             code: code_address(interp),
             pc,
             emitter: interp.input.target_address(),
+            transfers: self.jumps,
             topic0: stack[n - 3],
             data: Bytes::new(),
         });
@@ -565,7 +539,9 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
             }
             opcode::JUMP => {
                 self.settle(interp);
-                self.jumps.push(pc);
+                if let Some(&to) = interp.stack.data().last() {
+                    self.jumps.push(pc, u32::try_from(to).unwrap_or(u32::MAX));
+                }
             }
             opcode::REVERT => {
                 self.settle(interp);

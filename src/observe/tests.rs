@@ -1,6 +1,7 @@
 //! Observer tests on hand-assembled bytecode: each program isolates one linking rule.
 
 use super::*;
+use super::trace::RECENT_TRANSFERS;
 use revm::bytecode::Bytecode;
 use revm::context::{Context, TxEnv};
 use revm::database::{CacheDB, EmptyDB};
@@ -328,34 +329,51 @@ fn clear_keeps_capacity() {
 }
 
 #[test]
-fn a_panic_revert_keeps_its_code_and_the_frames_last_jumps() {
+fn a_panic_revert_keeps_its_code_and_the_frames_last_transfers() {
     let (t, success) = run_to_end(&[
         PUSH1, 4, opcode::JUMP, // 0: to 4
         opcode::INVALID,
         opcode::JUMPDEST, // 4
-        PUSH1, 9, opcode::JUMP, // 5: to 9
+        PUSH1, 1, PUSH1, 12, opcode::JUMPI, // 5: taken, to 12
         opcode::INVALID,
-        opcode::JUMPDEST, // 9: mstore(0, Panic selector << 224); mstore(4, 0x11)
+        opcode::JUMPDEST, // 11
+        opcode::JUMPDEST, // 12
+        PUSH1, 0, PUSH1, 11, opcode::JUMPI, // 13: not taken
+        PUSH1, 21, opcode::JUMP, // 18: to 21
+        opcode::JUMPDEST, // 21: mstore(0, Panic selector << 224); mstore(4, 0x11)
         opcode::PUSH4, 0x4e, 0x48, 0x7b, 0x71,
         PUSH1, 224, opcode::SHL,
         PUSH1, 0, opcode::MSTORE,
         PUSH1, 0x11, PUSH1, 4, opcode::MSTORE,
-        PUSH1, 36, PUSH1, 0, opcode::REVERT, // 30: revert(0, 36)
+        PUSH1, 36, PUSH1, 0, opcode::REVERT, // 42: revert(0, 36)
     ]);
     assert!(!success);
-    let mut jumps = [u32::MAX; RECENT_JUMPS];
-    jumps[..2].copy_from_slice(&[7, 2]);
+    let site = t.reverts()[0];
+    assert_eq!((site.code, site.pc, site.depth), (CODE_AT, 42, 1));
+    assert_eq!(site.panic, Some(U256::from(0x11)));
     assert_eq!(
-        t.reverts(),
-        &[RevertSite {
-            code: CODE_AT,
-            pc: 30,
-            depth: 1,
-            panic: Some(U256::from(0x11)),
-            jumps,
-        }]
+        site.transfers.oldest_first(),
+        [
+            Transfer { from: 2, to: 4 },
+            Transfer { from: 9, to: 12 },
+            Transfer { from: 20, to: 21 },
+        ]
     );
-    assert_eq!(t.reverts()[0].recent_jumps().collect::<Vec<_>>(), [7, 2]);
+    assert!(site.transfers.since_frame_start());
+}
+
+#[test]
+fn the_transfer_ring_keeps_the_last_ones() {
+    let mut ring = RecentTransfers::default();
+    let made = RECENT_TRANSFERS as u32 + 3;
+    for i in 0..made {
+        ring.push(i, i + 100);
+    }
+    let kept = ring.oldest_first();
+    assert_eq!(kept.len(), RECENT_TRANSFERS);
+    assert_eq!(kept[0], Transfer { from: 3, to: 103 });
+    assert_eq!(kept.last(), Some(&Transfer { from: made - 1, to: made + 99 }));
+    assert!(!ring.since_frame_start());
 }
 
 #[test]
@@ -365,7 +383,7 @@ fn other_reverts_carry_no_panic_code() {
         let (t, _) = run_to_end(&code);
         assert_eq!(t.reverts().len(), 1);
         assert_eq!(t.reverts()[0].panic, None);
-        assert_eq!(t.reverts()[0].recent_jumps().count(), 0);
+        assert!(t.reverts()[0].transfers.oldest_first().is_empty());
     }
 }
 
@@ -384,6 +402,7 @@ fn logs_with_a_topic_are_sited() {
             code: CODE_AT,
             pc: 16,
             emitter: CODE_AT,
+            transfers: RecentTransfers::default(),
             topic0: U256::from(0x77),
             data: Bytes::from_static(&[0xab]),
         }]

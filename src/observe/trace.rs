@@ -284,12 +284,63 @@ pub(super) const MAX_FLOWS: usize = 16;
 /// looks for split points in the first 8,192.
 pub const MAX_PATH: usize = 65_536;
 
-/// How many recent JUMPs a [`RevertSite`] keeps: enough to step back out of the compiler's
-/// helpers (a checked addition's helper calls the Panic helper) to the user's statement.
-pub const RECENT_JUMPS: usize = 8;
+/// How many recent control transfers a [`RevertSite`] or [`LogSite`] keeps: enough to step
+/// back out of solc's helpers (a checked addition's helper calls the Panic helper) and out
+/// of the code the optimizer shares between statements, to the statement that raised it.
+pub(super) const RECENT_TRANSFERS: usize = 16;
+
+/// A control transfer of one frame: a JUMP, or a JUMPI that jumped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Transfer {
+    /// The JUMP or JUMPI.
+    pub from: u32,
+    /// Where it went (`u32::MAX` beyond any code).
+    pub to: u32,
+}
+
+/// The last [`RECENT_TRANSFERS`] control transfers of one frame, in a ring.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecentTransfers {
+    ring: [Transfer; RECENT_TRANSFERS],
+    /// How many transfers the frame made (the ring holds the last of them).
+    made: u32,
+}
+
+impl Default for RecentTransfers {
+    fn default() -> Self {
+        RecentTransfers {
+            ring: [Transfer { from: 0, to: 0 }; RECENT_TRANSFERS],
+            made: 0,
+        }
+    }
+}
+
+impl RecentTransfers {
+    /// Records a transfer.
+    #[inline]
+    pub(super) fn push(&mut self, from: u32, to: u32) {
+        self.ring[self.made as usize % RECENT_TRANSFERS] = Transfer { from, to };
+        self.made = self.made.wrapping_add(1);
+    }
+
+    /// The transfers kept, oldest first.
+    pub fn oldest_first(&self) -> Vec<Transfer> {
+        let kept = (self.made as usize).min(RECENT_TRANSFERS);
+        let first = self.made as usize - kept;
+        (first..first + kept)
+            .map(|i| self.ring[i % RECENT_TRANSFERS])
+            .collect()
+    }
+
+    /// Whether the ring holds every transfer since the frame began (so the oldest one's
+    /// code ran from the frame's first instruction).
+    pub fn since_frame_start(&self) -> bool {
+        (self.made as usize) <= RECENT_TRANSFERS
+    }
+}
 
 /// A REVERT instruction that ran: where, in which frame, whether its data was a Panic, and
-/// the JUMPs its frame made last (solc raises Panics in shared helper functions, so the
+/// the transfers its frame made last (solc raises Panics in shared helper functions, so the
 /// REVERT's own pc names the helper; the jump into it names the statement).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RevertSite {
@@ -300,15 +351,8 @@ pub struct RevertSite {
     pub depth: u32,
     /// The Panic code, when the revert data is `Panic(uint256)`.
     pub panic: Option<U256>,
-    /// The pcs of the frame's last JUMPs, newest first; unused entries are `u32::MAX`.
-    pub jumps: [u32; RECENT_JUMPS],
-}
-
-impl RevertSite {
-    /// The frame's recent JUMP pcs, newest first.
-    pub fn recent_jumps(&self) -> impl Iterator<Item = u32> + '_ {
-        self.jumps.iter().copied().take_while(|&pc| pc != u32::MAX)
-    }
+    /// The frame's last control transfers.
+    pub transfers: RecentTransfers,
 }
 
 /// A LOG1..LOG4 instruction that ran (a log with a first topic: an event's selector).
@@ -319,6 +363,8 @@ pub struct LogSite {
     pub pc: u32,
     /// The account the log is emitted from.
     pub emitter: Address,
+    /// The frame's last control transfers (the optimizer shares one LOG between `emit`s).
+    pub transfers: RecentTransfers,
     /// The first topic.
     pub topic0: U256,
     /// The log's data (its non-indexed arguments), kept even when a frame later reverts

@@ -13,7 +13,7 @@ use alloy_primitives::Bytes;
 
 use crate::error::{Error, Result};
 use crate::project::config::ChainSettings;
-use crate::project::source_map::PcIndex;
+use crate::project::source_map::{JumpKind, PcIndex};
 
 /// One Solidity source file of a build, with its solc source id.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,6 +106,22 @@ pub struct SourceLocation<'a> {
     pub offset: u32,
     /// Length of the range in bytes.
     pub length: u32,
+}
+
+impl SourceLocation<'_> {
+    /// The source text of the range.
+    pub fn text(&self) -> &str {
+        let start = self.offset as usize;
+        let end = start.saturating_add(self.length as usize);
+        self.file.content.get(start..end).unwrap_or_default()
+    }
+
+    /// Whether the two ranges share no byte (ranges in different files never do).
+    pub(crate) fn is_disjoint_from(&self, other: &SourceLocation<'_>) -> bool {
+        self.file.id != other.file.id
+            || self.offset + self.length <= other.offset
+            || other.offset + other.length <= self.offset
+    }
 }
 
 /// One compiled contract.
@@ -259,6 +275,17 @@ impl ContractArtifact {
             offset: span.offset,
             length: span.length,
         })
+    }
+
+    /// The pcs of runtime instructions that have a source location, from `pc` (included)
+    /// down.
+    pub(crate) fn located_pcs_down_from(&self, pc: u32) -> impl Iterator<Item = u32> + '_ {
+        self.pc_index.pcs_down_from(pc)
+    }
+
+    /// What the runtime jump at `pc` does, as the source map says.
+    pub(crate) fn jump_kind(&self, pc: u32) -> JumpKind {
+        self.pc_index.jump_kind(pc)
     }
 
     /// Every runtime instruction's pc with its source location, in pc order. Later work
