@@ -18,6 +18,8 @@
 //!    pushed) lands on code whose location is disjoint from the statement that jumped,
 //!    that code is shared and the jumping statement is the one running it.
 
+use revm::bytecode::opcode::{JUMP, JUMPDEST, JUMPI, PUSH0, PUSH32};
+
 use crate::observe::Transfer;
 use crate::project::{ContractArtifact, JumpKind, SourceLocation};
 
@@ -137,6 +139,19 @@ impl Walk<'_> {
         None
     }
 
+    /// The position of the code that made transfer `index`: its jump, or for a return the
+    /// call it ends (the code before the callee, not the callee that returned).
+    fn made_by(&self, index: usize) -> Option<Position> {
+        let transfer = self.transfers[index];
+        match self.artifact.jump_kind(transfer.from) {
+            JumpKind::Out => {
+                let call = self.call_of(index)?;
+                Some((self.transfers[call].from, call))
+            }
+            JumpKind::Into | JumpKind::Regular => Some((transfer.from, index)),
+        }
+    }
+
     /// Step 1: the last instruction at or before `pc` on the executed path with a
     /// statement's location, with its position.
     fn located(&self, pc: u32, after: usize) -> Option<Position> {
@@ -146,16 +161,7 @@ impl Walk<'_> {
             if let Some(found) = self.statement_before(pc, after) {
                 return Some((found, after));
             }
-            let last = after.checked_sub(1)?;
-            let transfer = self.transfers[last];
-            (pc, after) = match self.artifact.jump_kind(transfer.from) {
-                // The code before the call, not the callee that returned.
-                JumpKind::Out => {
-                    let call = self.call_of(last)?;
-                    (self.transfers[call].from, call)
-                }
-                JumpKind::Into | JumpKind::Regular => (transfer.from, last),
-            };
+            (pc, after) = self.made_by(after.checked_sub(1)?)?;
         }
         None
     }
@@ -197,14 +203,10 @@ impl Walk<'_> {
         if !self.straight(transfer.to, pc) {
             return None;
         }
-        let (from, before) = match self.artifact.jump_kind(transfer.from) {
-            JumpKind::Into => return None,
-            JumpKind::Out => {
-                let call = self.call_of(last)?;
-                (self.transfers[call].from, call)
-            }
-            JumpKind::Regular => (transfer.from, last),
-        };
+        if self.artifact.jump_kind(transfer.from) == JumpKind::Into {
+            return None;
+        }
+        let (from, before) = self.made_by(last)?;
         Some(Entry {
             target: transfer.to,
             by: (self.statement_before(from, before)?, before),
@@ -237,17 +239,6 @@ struct Entry {
     /// The statement that made it.
     by: Position,
 }
-
-/// The JUMP opcode.
-const JUMP: u8 = 0x56;
-/// The JUMPDEST opcode.
-const JUMPDEST: u8 = 0x5b;
-/// The PUSH0 opcode (PUSH0..=PUSH32 push 0..=32 immediate bytes).
-const PUSH0: u8 = 0x5f;
-/// The PUSH32 opcode.
-const PUSH32: u8 = 0x7f;
-/// The JUMPI opcode.
-const JUMPI: u8 = 0x57;
 
 /// Whether a source range is a whole definition (a contract's, a function's, ...), which
 /// solc gives to code it generates for the definition and, through the IR, to code shared
