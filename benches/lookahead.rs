@@ -75,7 +75,7 @@ fn workloads() -> Vec<Workload> {
     let mut chain = Chain::new(artifacts.clone());
     let loops = chain.deploy("Loops", ()).expect("Loops deploys");
     chain
-        .call(loops, "setMode(uint256)", &[uint(2)])
+        .try_call(loops, "setMode(uint256)", &[uint(2)])
         .expect("setMode");
     chain.record_paths(true);
     let loops_paths = (0..PATHS)
@@ -105,7 +105,7 @@ fn workloads() -> Vec<Workload> {
         ("dispute(uint256)", 3),
     ] {
         chain
-            .call(escrow, signature, &[uint(arg)])
+            .try_call(escrow, signature, &[uint(arg)])
             .expect(signature);
     }
     chain.record_paths(true);

@@ -215,7 +215,7 @@ fn check_witnesses(project: &Path, mazes: &[Maze]) {
                 .unwrap_or_else(|e| panic!("{what}: {e}"));
             for m in &witness.moves {
                 let outcome = chain
-                    .call(at, m.signature(), ())
+                    .try_call(at, m.signature(), ())
                     .unwrap_or_else(|e| panic!("{what}: {e}"));
                 assert_eq!(
                     outcome.status,
@@ -233,7 +233,7 @@ fn check_witnesses(project: &Path, mazes: &[Maze]) {
             );
             let [a, b, c, d] = witness.args;
             let outcome = chain
-                .call(at, "probe(uint64,uint64,uint64,uint64)", (a, b, c, d))
+                .try_call(at, "probe(uint64,uint64,uint64,uint64)", (a, b, c, d))
                 .unwrap_or_else(|e| panic!("{what}: {e}"));
             assert_eq!(
                 outcome.status,

@@ -26,7 +26,8 @@ fn main() -> harvey::Result<()> {
         sender: Some(alice),
         value,
     };
-    let outcome = chain.call_with(vault, "deposit()", &[], deposit(U256::from(3u64) * ether))?;
+    let outcome =
+        chain.try_call_with(vault, "deposit()", &[], deposit(U256::from(3u64) * ether))?;
     println!("alice deposit(3 ether)   -> {}", outcome.status);
 
     let amount = DynSolValue::Uint(U256::from(5u64) * ether, 256);
@@ -34,11 +35,11 @@ fn main() -> harvey::Result<()> {
         sender: Some(bob),
         value: U256::ZERO,
     };
-    let outcome = chain.call_with(vault, "withdraw(uint256)", &[amount], bob_call)?;
+    let outcome = chain.try_call_with(vault, "withdraw(uint256)", &[amount], bob_call)?;
     println!("bob withdraw(5 ether)    -> {}", outcome.status);
 
     let over_cap = deposit(U256::from(1_000u64) * ether);
-    let outcome = chain.call_with(vault, "deposit()", &[], over_cap)?;
+    let outcome = chain.try_call_with(vault, "deposit()", &[], over_cap)?;
     println!("alice deposit(1000 ether)-> {}", outcome.status);
 
     let total: U256 = chain.view(vault, "totalDeposits()", ())?;
@@ -61,7 +62,7 @@ fn main() -> harvey::Result<()> {
         ),
     ] {
         let shown: Vec<String> = args.iter().map(|a| SolDisplay(a).to_string()).collect();
-        let outcome = chain.call(outcomes, signature, &args)?;
+        let outcome = chain.try_call(outcomes, signature, &args)?;
         println!(
             "Outcomes.{signature} with ({}) -> {}",
             shown.join(", "),

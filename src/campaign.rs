@@ -140,7 +140,7 @@ impl<'a> Campaign<'a> {
 
     /// The seed of worker 0.
     pub fn seed(mut self, seed: u64) -> Self {
-        self.config.seed = seed;
+        self.config.seed = Some(seed);
         self
     }
 
@@ -302,14 +302,14 @@ impl<'a> Campaign<'a> {
 
     /// Adds the campaign's line coverage of the Solidity sources to the lcov tracefile at
     /// `path` (relative to the project's root). See [`Config::lcov`].
-    pub fn lcov(mut self, path: impl Into<String>) -> Self {
+    pub fn lcov(mut self, path: impl Into<PathBuf>) -> Self {
         self.config.lcov = Some(path.into());
         self
     }
 
     /// Adds the campaign's findings to the SARIF 2.1.0 file at `path` (relative to the
     /// project's root). See [`Config::sarif`].
-    pub fn sarif(mut self, path: impl Into<String>) -> Self {
+    pub fn sarif(mut self, path: impl Into<PathBuf>) -> Self {
         self.config.sarif = Some(path.into());
         self
     }
@@ -317,6 +317,7 @@ impl<'a> Campaign<'a> {
     /// Where the test running this campaign is (`file!()`, `line!()`): where a SARIF result
     /// goes when its violation has no Solidity line (a Rust invariant's). The harvey
     /// attributes set it.
+    #[doc(hidden)]
     pub fn test_location(mut self, file: impl Into<String>, line: u32) -> Self {
         self.test_location = Some((file.into(), line));
         self
@@ -325,7 +326,7 @@ impl<'a> Campaign<'a> {
     /// Keeps the corpus in directory `dir` between runs (relative to the project's root):
     /// the sequences saved there for this campaign (by its [`Campaign::name`]) are run
     /// before fuzzing, and its corpus is saved back after. See [`Config::corpus`].
-    pub fn corpus(mut self, dir: impl Into<String>) -> Self {
+    pub fn corpus(mut self, dir: impl Into<PathBuf>) -> Self {
         self.config.corpus = Some(dir.into());
         self
     }
@@ -352,7 +353,9 @@ impl<'a> Campaign<'a> {
 
     /// Runs the campaign. `Err` for setup problems (compile errors, a failing setup, a
     /// corrupt regression file, nothing to fuzz); a violation is an `Ok` outcome.
-    pub fn run(self) -> Result<Outcome> {
+    pub fn run(mut self) -> Result<Outcome> {
+        // The one seed of this run: the configured one, or drawn from the clock now.
+        let seed = *self.config.seed.get_or_insert_with(clock_seed);
         if self.config.depth == 0 || self.config.workers == 0 {
             return Err(Error::Config("depth and workers must be at least 1".into()));
         }
@@ -448,7 +451,7 @@ impl<'a> Campaign<'a> {
         let start = Instant::now();
         let mut stats = Stats {
             name: self.name,
-            seed: self.config.seed,
+            seed,
             workers: self.config.workers,
             senders: engine.senders().to_vec(),
             labels: labels.clone(),
@@ -463,7 +466,7 @@ impl<'a> Campaign<'a> {
         let mut failures: Vec<Failure> = engine
             .check_initial_state()
             .into_iter()
-            .map(|violation| initial_failure(violation, self.config.seed, start))
+            .map(|violation| initial_failure(violation, seed, start))
             .collect();
         // Failing fast, the first violation ends the campaign; otherwise every saved failure
         // is replayed and fuzzing goes on for new ones.
@@ -489,13 +492,14 @@ impl<'a> Campaign<'a> {
                 seeds: &seeds,
                 keep_corpus: corpus.is_some(),
                 lines: self.config.lcov.is_some(),
+                seed,
             };
             let fuzzed = engine.fuzz(&plan, &mut stats)?;
             stats.targets = target_stats(&placed.labels, fuzzed.reaches);
             sightings = fuzzed.sightings;
             stats.lines = fuzzed.lines;
             if let (Some(dir), Some(kept)) = (&corpus, &mut kept_corpus) {
-                match dir.save(self.config.seed, &fuzzed.corpus) {
+                match dir.save(seed, &fuzzed.corpus) {
                     Ok(saved) => kept.saved = saved,
                     // The campaign's result stands; only the next run starts colder.
                     Err(e) => warnings.push(format!("the corpus was not saved: {e}")),
@@ -511,7 +515,7 @@ impl<'a> Campaign<'a> {
         let budget = ShrinkBudget::for_campaign(self.config.run_bound(), self.config.time)
             .each_of(sightings.len());
         for sighting in sightings {
-            failures.push(engine.shrink(sighting, budget, self.config.seed));
+            failures.push(engine.shrink(sighting, budget, seed));
         }
         for failure in &mut failures {
             failure.labels = labels.clone();
@@ -835,4 +839,18 @@ fn target_stats(
             reached,
         })
         .collect()
+}
+
+/// A seed for a run that did not fix one; only the seed comes from the clock, everything
+/// after it comes from the seeded RNG.
+fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    // splitmix64 finaliser: spreads nearby clock values over the whole range.
+    let mut z = nanos.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }

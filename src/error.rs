@@ -1,6 +1,8 @@
 //! The crate's error type: everything that stops a campaign from *starting* (compiling,
-//! finding solc, deploying, bad configuration, unreadable files). A broken invariant is an
-//! outcome of a campaign, never an `Error`.
+//! finding solc, deploying, bad configuration, unreadable files), a direct call that failed,
+//! and an invariant's own "does not hold" ([`Error::Invariant`], what `ensure!` returns). A
+//! broken invariant is reported as an outcome of the campaign, never as an `Err` of
+//! `Campaign::run`.
 
 use std::path::PathBuf;
 
@@ -105,6 +107,22 @@ pub enum Error {
     /// A call the user made directly (in setup or an invariant) could not be made or decoded.
     #[error("{0}")]
     Call(String),
+
+    /// A call the user made directly with [`Chain::call`](crate::chain::Chain::call) (or a
+    /// view) reverted or halted. `status` carries the decoded revert reason (`Error(string)`,
+    /// a custom error with its arguments, a Panic) or the halt.
+    #[error("{call} reverted: {status}")]
+    Reverted {
+        /// The call: function signature, contract and address.
+        call: String,
+        /// How it ended.
+        status: crate::chain::TxStatus,
+    },
+
+    /// An invariant's own report that it does not hold, with its message: what
+    /// [`ensure!`](crate::ensure) returns.
+    #[error("{0}")]
+    Invariant(String),
 
     /// A function signature, argument list or return type that does not fit the ABI.
     #[error("ABI error: {0}")]

@@ -72,6 +72,44 @@ pub use targets::{SourceLine, TargetSpec};
 #[doc(hidden)]
 pub mod __private;
 
+/// Fails an invariant with a message unless `condition` holds, as `assert!` fails a test
+/// (and `prop_assert!` a property): returns `Err(harvey::Error::Invariant(message))` from
+/// the enclosing function, which returns a `harvey::Result`. The message is built only when
+/// the condition fails; without one, it names the condition.
+///
+/// ```
+/// use harvey::prelude::*;
+///
+/// fn bank_accounts_add_up(chain: &Chain) -> harvey::Result<()> {
+///     let bank = chain.get("Bank");
+///     let owed: U256 = chain.view(bank, "total()", ())?;
+///     harvey::ensure!(
+///         chain.balance(bank) == owed,
+///         "the bank holds {} wei but owes {owed}",
+///         chain.balance(bank)
+///     );
+///     Ok(())
+/// }
+/// ```
+#[macro_export]
+macro_rules! ensure {
+    ($condition:expr $(,)?) => {
+        if !$condition {
+            return ::core::result::Result::Err($crate::Error::Invariant(
+                ::core::concat!("condition does not hold: ", ::core::stringify!($condition))
+                    .into(),
+            ));
+        }
+    };
+    ($condition:expr, $($message:tt)+) => {
+        if !$condition {
+            return ::core::result::Result::Err($crate::Error::Invariant(::std::format!(
+                $($message)+
+            )));
+        }
+    };
+}
+
 /// The names a setup function and an invariant need, in one import: the chain and its call
 /// options, the value types arguments and views use, runtime ABI values, the trait of
 /// `sol!` event types (`sol!` itself expands to paths of the `alloy-sol-types` crate, so a

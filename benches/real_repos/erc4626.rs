@@ -19,12 +19,12 @@ fn setup(chain: &mut Chain) -> harvey::Result<()> {
     let asset = chain.deploy("MockERC20", ("Asset", "ASSET", 18u8))?;
     let token = chain.deploy("Basic4626Deposit", (asset, "Token", "TOKEN", 18u8))?;
     for sender in chain.senders().to_vec() {
-        chain.call(
+        chain.try_call(
             asset,
             "mint(address,uint256)",
             (sender, U256::from(ASSETS_PER_SENDER)),
         )?;
-        chain.call_as(
+        chain.try_call_as(
             sender,
             asset,
             "approve(address,uint256)",

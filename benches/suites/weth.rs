@@ -128,7 +128,7 @@ impl Witness {
         };
         let outcome = self
             .chain
-            .call_with(self.weth, signature, args, options)
+            .try_call_with(self.weth, signature, args, options)
             .unwrap_or_else(|e| panic!("witness: {signature}: {e}"));
         assert!(outcome.is_success(), "witness: {signature}: {outcome:?}");
     }

@@ -13,6 +13,14 @@ pub const RUNS_WITHOUT_BUDGET: u64 = 10_000;
 const BUDGET: [&str; 3] = ["runs", "time", "calls"];
 
 impl Config {
+    /// The defaults overridden by the process's `HARVEY_*` variables: what a
+    /// `#[harvey::invariant]` test with no arguments runs, for `Campaign` users who want CI
+    /// to tune their campaigns the same way (`HARVEY_TIME=5m cargo test`). Errors name the
+    /// variable and the accepted spellings.
+    pub fn from_env() -> Result<Config, Invalid> {
+        Config::from_attributes(&[])
+    }
+
     /// The configuration from the attribute's `(name, text)` pairs, overridden by the
     /// process environment.
     pub fn from_attributes(attributes: &[(&str, &str)]) -> Result<Config, Invalid> {
@@ -67,20 +75,6 @@ impl Config {
     }
 }
 
-/// A seed for runs that did not fix one; only the seed comes from the clock, everything after
-/// it comes from the seeded RNG.
-pub(crate) fn clock_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(0);
-    // splitmix64 finaliser: spreads nearby clock values over the whole range.
-    let mut z = nanos.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
@@ -106,7 +100,7 @@ mod tests {
         let c = Config::resolve(&[("seed", "1")], env(&[])).unwrap();
         assert_eq!(
             (c.runs, c.time, c.depth, c.workers, c.seed),
-            (None, None, 8, 1, 1)
+            (None, None, 8, 1, Some(1))
         );
         assert_eq!(c.run_bound(), Some(RUNS_WITHOUT_BUDGET));
         assert_eq!(Config::default().run_bound(), Some(10_000));
@@ -138,7 +132,7 @@ mod tests {
             "an environment budget replaces the attribute's"
         );
         assert_eq!(c.run_bound(), None);
-        assert_eq!((c.seed, c.depth, c.workers), (16, 20, 2));
+        assert_eq!((c.seed, c.depth, c.workers), (Some(16), 20, 2));
         let c = Config::resolve(&attrs, env(&[("HARVEY_RUNS", "7")])).unwrap();
         assert_eq!((c.runs, c.time), (Some(7), None));
     }

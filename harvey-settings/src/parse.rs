@@ -86,13 +86,13 @@ pub(crate) fn switch(text: &str) -> Result<bool, Invalid> {
 }
 
 /// A path: any text but blank or holding a NUL byte (no file system takes it).
-pub(crate) fn path(text: &str) -> Result<String, Invalid> {
+pub(crate) fn path(text: &str) -> Result<std::path::PathBuf, Invalid> {
     match text.trim() {
         "" => Err(Invalid::new(format!("`{text}` is not a path: it is empty"))),
         path if path.contains('\0') => Err(Invalid::new(format!(
             "`{text}` is not a path: it holds a NUL byte"
         ))),
-        path => Ok(path.to_string()),
+        path => Ok(path.into()),
     }
 }
 

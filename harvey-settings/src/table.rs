@@ -6,7 +6,6 @@
 
 use std::time::Duration;
 
-use crate::config::clock_seed;
 use crate::parse;
 use crate::{DetectorSet, Invalid, PanicSet, Steering, TargetSpec};
 
@@ -82,7 +81,11 @@ macro_rules! settings {
     )*) => {
         /// How long and how a campaign runs. Every field documents its default, its
         /// attribute argument and its `HARVEY_*` variable ([`SETTINGS`] has them all).
+        ///
+        /// `#[non_exhaustive]`: start from [`Config::default`] (or [`Config::from_env`])
+        /// and set fields, so new settings do not break your code.
         #[derive(Debug, Clone, PartialEq, Eq)]
+        #[non_exhaustive]
         pub struct Config {
             $(
                 $(#[doc = $doc])*
@@ -93,8 +96,8 @@ macro_rules! settings {
         }
 
         impl Default for Config {
-            /// Every default, with a seed from the clock: what a campaign runs when nothing
-            /// is set.
+            /// Every default: what a campaign runs when nothing is set. Deterministic (no
+            /// seed is drawn here; an unset seed is drawn when a campaign starts).
             fn default() -> Config {
                 Config { $($field: $default,)* }
             }
@@ -149,11 +152,12 @@ settings! {
     parse parse::small_count;
 
     /// Seed of worker 0's RNG (worker `i` uses `seed + i`), decimal or `0x`-hex. Default:
-    /// drawn from the clock and printed in every report so the run can be replayed.
-    seed: u64 = clock_seed();
+    /// none, and the campaign draws one from the clock when it starts, printed in every
+    /// report so the run can be replayed.
+    seed: Option<u64> = None;
     "seed" as Literal::Integer, expected "an unsigned integer without a suffix, e.g. 1000";
     "HARVEY_SEED";
-    parse parse::seed;
+    parse |text| parse::seed(text).map(Some);
 
     /// Worker threads. Default 1 (deterministic).
     workers: u32 = 1;
@@ -309,7 +313,7 @@ settings! {
     /// first, and the campaign's corpus is saved back after fuzzing, so a CI run starts
     /// where the last one stopped. Several directories (shards with other seeds) merge by
     /// copying their files into one. Default none.
-    corpus: Option<String> = None;
+    corpus: Option<std::path::PathBuf> = None;
     "corpus" as Literal::Str, expected "a directory path such as \"harvey-corpus\"";
     "HARVEY_CORPUS";
     parse |text| parse::path(text).map(Some);
@@ -319,7 +323,7 @@ settings! {
     /// one per target line never reached. Tests running in parallel, in threads or
     /// processes, merge into one file; a test's results replace its earlier ones. For
     /// GitHub code scanning. Default none.
-    sarif: Option<String> = None;
+    sarif: Option<std::path::PathBuf> = None;
     "sarif" as Literal::Str, expected "a file path such as \"harvey.sarif\"";
     "HARVEY_SARIF";
     parse |text| parse::path(text).map(Some);
@@ -328,7 +332,7 @@ settings! {
     /// (relative paths from the project's root): which lines of the deployed contracts
     /// fuzzing executed, for `genhtml` or a coverage service. Tests running in parallel merge
     /// into one file; a test's records replace its earlier ones. Default none.
-    lcov: Option<String> = None;
+    lcov: Option<std::path::PathBuf> = None;
     "lcov" as Literal::Str, expected "a file path such as \"lcov.info\"";
     "HARVEY_LCOV";
     parse |text| parse::path(text).map(Some);
@@ -488,7 +492,7 @@ mod properties {
             let c = Config::resolve(&[("runs", &grouped)], |_| None).unwrap();
             prop_assert_eq!(c.runs, Some(n));
             let c = Config::resolve(&[], |var| (var == "HARVEY_SEED").then(|| format!("{n:#x}"))).unwrap();
-            prop_assert_eq!(c.seed, n);
+            prop_assert_eq!(c.seed, Some(n));
         }
 
         /// A set's text (what the summary and the regression file's settings show) reads back

@@ -111,6 +111,16 @@ pub struct TxOptions {
     pub value: U256,
 }
 
+impl From<Address> for TxOptions {
+    /// A call from `sender` with no ether.
+    fn from(sender: Address) -> TxOptions {
+        TxOptions {
+            sender: Some(sender),
+            value: U256::ZERO,
+        }
+    }
+}
+
 /// Time passing before a transaction: added to `block.timestamp` and `block.number`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Warp {
@@ -543,8 +553,11 @@ impl Chain {
 
     /// Calls `signature` (`"withdraw(uint256)"`, or a selector `"0x2e1a7d4d"`) on `to` from
     /// [`DEPLOYER`] with `args` (a tuple, as for [`Chain::deploy`], or `&[DynSolValue]`), and
-    /// commits. A revert is an `Ok` outcome; `Err` means the call could not be made (bad
-    /// signature or arguments, value above the balance).
+    /// commits. A call that reverts or halts is an [`Error::Reverted`] with the decoded
+    /// reason (its state changes are undone), so setup code and invariants write
+    /// `chain.call(..)?`; [`Chain::try_call`] returns the outcome of a call that is allowed to
+    /// revert. Other errors: the call could not be made (bad signature or arguments, value
+    /// above the balance).
     pub fn call(&mut self, to: Address, signature: &str, args: impl SolArgs) -> Result<TxOutcome> {
         self.call_with(to, signature, args, TxOptions::default())
     }
@@ -557,15 +570,67 @@ impl Chain {
         signature: &str,
         args: impl SolArgs,
     ) -> Result<TxOutcome> {
-        let options = TxOptions {
-            sender: Some(sender),
-            value: U256::ZERO,
-        };
-        self.call_with(to, signature, args, options)
+        self.call_with(to, signature, args, TxOptions::from(sender))
     }
 
     /// [`Chain::call`] with a sender and a value.
     pub fn call_with(
+        &mut self,
+        to: Address,
+        signature: &str,
+        args: impl SolArgs,
+        options: TxOptions,
+    ) -> Result<TxOutcome> {
+        let outcome = self.try_call_with(to, signature, args, options)?;
+        if outcome.is_success() {
+            return Ok(outcome);
+        }
+        Err(Error::Reverted {
+            call: self.describe_call(to, signature),
+            status: outcome.status,
+        })
+    }
+
+    /// [`Chain::call`], decoding the return value as `T` (a Rust type such as `U256`,
+    /// `Address`, `bool`, or a tuple for several values):
+    /// `let shares: U256 = chain.call_returning(vault, "deposit(uint256)", (amount,))?;`.
+    /// Errors as [`Chain::call`], plus [`Error::Abi`] when `T` does not fit the function's
+    /// return types.
+    pub fn call_returning<T: SolReturns>(
+        &mut self,
+        to: Address,
+        signature: &str,
+        args: impl SolArgs,
+    ) -> Result<T> {
+        let outcome = self.call(to, signature, args)?;
+        decode_returns::<T>(&outcome.output, signature)
+    }
+
+    /// Calls `signature` on `to` as [`Chain::call`] does, but a revert or a halt is an `Ok`
+    /// outcome (its [`TxOutcome::status`] says how it ended, with the decoded reason): for
+    /// calls that are expected or allowed to revert. `Err` means the call could not be made.
+    pub fn try_call(
+        &mut self,
+        to: Address,
+        signature: &str,
+        args: impl SolArgs,
+    ) -> Result<TxOutcome> {
+        self.try_call_with(to, signature, args, TxOptions::default())
+    }
+
+    /// [`Chain::try_call`] from `sender`.
+    pub fn try_call_as(
+        &mut self,
+        sender: Address,
+        to: Address,
+        signature: &str,
+        args: impl SolArgs,
+    ) -> Result<TxOutcome> {
+        self.try_call_with(to, signature, args, TxOptions::from(sender))
+    }
+
+    /// [`Chain::try_call`] with a sender and a value.
+    pub fn try_call_with(
         &mut self,
         to: Address,
         signature: &str,
@@ -582,6 +647,14 @@ impl Chain {
         self.settle(&outcome);
         self.commit();
         Ok(outcome)
+    }
+
+    /// "`signature` on Name (address)": how errors name a call.
+    fn describe_call(&self, to: Address, signature: &str) -> String {
+        match self.label_of(to) {
+            Some(label) => format!("`{signature}` on {label} ({to})"),
+            None => format!("`{signature}` on {to}"),
+        }
     }
 
     /// The calldata of `signature` on `to` with `args`: the selector and the arguments
@@ -837,22 +910,17 @@ impl Chain {
         )?;
         let outcome = self.outcome(address, result);
         if !outcome.is_success() {
-            return Err(Error::Call(format!(
-                "view `{signature}` on {address} {}",
-                outcome.status
-            )));
+            return Err(Error::Reverted {
+                call: format!("view {}", self.describe_call(address, signature)),
+                status: outcome.status,
+            });
         }
         if outcome.output.is_empty() && !vm.has_code(address) {
             return Err(Error::Call(format!(
                 "view `{signature}`: there is no contract at {address}"
             )));
         }
-        T::abi_decode_returns(&outcome.output).map_err(|e| {
-            Error::Abi(format!(
-                "the return data of `{signature}` does not decode as {}: {e}",
-                T::return_types()
-            ))
-        })
+        decode_returns::<T>(&outcome.output, signature)
     }
 
     /// View `signature` on `address` with return type `T`, resolved and checked once:
@@ -987,18 +1055,38 @@ impl Chain {
         saturating_u64(self.vm.borrow().block().number)
     }
 
-    /// Advances `block.timestamp` by `seconds` (pending, like every block change).
-    pub fn warp(&mut self, seconds: u64) {
+    /// Moves `block.timestamp` forward by `seconds` (pending, like every block change):
+    /// forge-std's `skip`.
+    pub fn skip(&mut self, seconds: u64) {
         advance(self.vm.get_mut().block_mut(), Warp { seconds, blocks: 0 });
     }
 
-    /// Advances `block.number` by `blocks`.
-    pub fn roll(&mut self, blocks: u64) {
+    /// Moves `block.number` forward by `blocks`.
+    pub fn skip_blocks(&mut self, blocks: u64) {
         advance(self.vm.get_mut().block_mut(), Warp { seconds: 0, blocks });
+    }
+
+    /// Sets `block.timestamp` to `timestamp`, forward or back: forge's `vm.warp`.
+    pub fn warp_to(&mut self, timestamp: u64) {
+        self.vm.get_mut().block_mut().timestamp = U256::from(timestamp);
+    }
+
+    /// Sets `block.number` to `number`, forward or back: forge's `vm.roll`.
+    pub fn roll_to(&mut self, number: u64) {
+        self.vm.get_mut().block_mut().number = U256::from(number);
     }
 }
 
-/// The constructor's parameter types, `()` when it has none.
+/// `output`, the return data of `signature`, decoded as `T`.
+fn decode_returns<T: SolReturns>(output: &[u8], signature: &str) -> Result<T> {
+    T::abi_decode_returns(output).map_err(|e| {
+        Error::Abi(format!(
+            "the return data of `{signature}` does not decode as {}: {e}",
+            T::return_types()
+        ))
+    })
+}
+
 fn advance(block: &mut BlockEnv, warp: Warp) {
     block.timestamp = block.timestamp.saturating_add(U256::from(warp.seconds));
     block.number = block.number.saturating_add(U256::from(warp.blocks));

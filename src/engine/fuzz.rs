@@ -28,7 +28,7 @@ use super::worker::{Worker, WorkerReport};
 /// Runs `plan.config.workers` workers on `surface` (the campaign chain's; every worker's
 /// must match, since workers exchange sequences by function and sender index) from
 /// `dictionary`, until the budget is spent or (failing fast) one finds a violation. Worker
-/// `i` is seeded with `config.seed + i`. Writes what they did into `stats`; returns the
+/// `i` is seeded with `plan.seed + i`. Writes what they did into `stats`; returns the
 /// distinct violations found, in order, the first reach of each target, and (when the plan
 /// keeps it) every worker's corpus.
 pub(super) fn run(

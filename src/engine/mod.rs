@@ -112,6 +112,8 @@ pub(crate) struct Fuzz<'a> {
     pub(crate) keep_corpus: bool,
     /// Whether to return the line coverage.
     pub(crate) lines: bool,
+    /// The campaign's seed: worker `i` seeds its RNG with `seed + i`.
+    pub(crate) seed: u64,
 }
 
 /// What a fuzzing run found besides its statistics.

@@ -226,7 +226,7 @@ impl<'a> Worker<'a> {
         shared: &'a Shared<'a>,
     ) -> Self {
         let config = plan.config;
-        let seed = config.seed.wrapping_add(id as u64);
+        let seed = plan.seed.wrapping_add(id as u64);
         let mut corpus = Corpus::default();
         if targeting.as_ref().is_some_and(Targeting::steers) {
             corpus.schedule(match config.lookahead {

@@ -183,7 +183,7 @@ impl Suite {
         chain.set_balance(FORGE_SENDER, FORGE_BALANCE);
         chain.commit();
         if self.set_up {
-            let outcome = chain.call_with(test, "setUp()", (), options)?;
+            let outcome = chain.try_call_with(test, "setUp()", (), options)?;
             if !outcome.is_success() {
                 // A cheatcode harvey lacks is named with the contract and line that called
                 // it, not only the address its revert message gives.

@@ -182,7 +182,7 @@ fn every_outcome_kind_is_decoded() {
     let o = chain.deploy("Outcomes", ()).unwrap();
     let thrower = chain.deploy("Thrower", ()).unwrap();
 
-    let ok = chain.call(o, "succeed(uint256)", &[uint(41)]).unwrap();
+    let ok = chain.try_call(o, "succeed(uint256)", &[uint(41)]).unwrap();
     assert_eq!(ok.status, TxStatus::Success);
     let f = chain
         .artifact_at(o)
@@ -196,10 +196,14 @@ fn every_outcome_kind_is_decoded() {
         vec![uint(42), DynSolValue::Bool(true)]
     );
 
-    let r = chain.call(o, "requireFails(uint256)", &[uint(1)]).unwrap();
+    let r = chain
+        .try_call(o, "requireFails(uint256)", &[uint(1)])
+        .unwrap();
     assert_eq!(revert_of(&r), &RevertReason::Error("x must be zero".into()));
 
-    let r = chain.call(o, "customError(uint256)", &[uint(7)]).unwrap();
+    let r = chain
+        .try_call(o, "customError(uint256)", &[uint(7)])
+        .unwrap();
     assert_eq!(
         revert_of(&r).to_string(),
         format!(
@@ -235,25 +239,25 @@ fn every_outcome_kind_is_decoded() {
         ("zeroFunction()", vec![], PanicCode::ZeroInternalFunction),
     ];
     for (signature, args, code) in panics {
-        let r = chain.call(o, signature, &args).unwrap();
+        let r = chain.try_call(o, signature, &args).unwrap();
         assert_eq!(revert_of(&r), &RevertReason::Panic(code), "{signature}");
     }
 
-    let r = chain.call(o, "bareRevert()", &[]).unwrap();
+    let r = chain.try_call(o, "bareRevert()", &[]).unwrap();
     assert_eq!(revert_of(&r), &RevertReason::Bare);
 
     let r = chain
-        .call(o, "burnGas(uint256)", &[uint(u64::MAX)])
+        .try_call(o, "burnGas(uint256)", &[uint(u64::MAX)])
         .unwrap();
     assert_eq!(r.status, TxStatus::Halt(HaltReason::OutOfGas));
     assert_eq!(r.gas_used, harvey::chain::TX_GAS_LIMIT);
 
-    let r = chain.call(o, "invalidOpcode()", &[]).unwrap();
+    let r = chain.try_call(o, "invalidOpcode()", &[]).unwrap();
     assert_eq!(r.status, TxStatus::Halt(HaltReason::InvalidOpcode));
 
     // Thrower.Boom is not in Outcomes' ABI: found in the other artifacts.
     let nested = chain
-        .call(o, "nested(address,uint256)", &[thrower.into(), uint(9)])
+        .try_call(o, "nested(address,uint256)", &[thrower.into(), uint(9)])
         .unwrap();
     assert_eq!(revert_of(&nested).to_string(), "Thrower.Boom(x: 9)");
 }
@@ -263,7 +267,7 @@ fn call_errors_are_harness_problems_only() {
     let mut chain = chain();
     let vault = chain.deploy("Vault", (U256::from(1000),)).unwrap();
     let err = chain
-        .call(vault, "withdraw(uint256)", &[DynSolValue::Bool(true)])
+        .try_call(vault, "withdraw(uint256)", &[DynSolValue::Bool(true)])
         .unwrap_err();
     assert!(matches!(err, Error::Abi(_)), "{err:?}");
     assert!(err.to_string().contains("takes (uint256)"), "{err}");
@@ -273,7 +277,7 @@ fn call_errors_are_harness_problems_only() {
         value: U256::from(5),
     };
     let err = chain
-        .call_with(vault, "deposit()", &[], options)
+        .try_call_with(vault, "deposit()", &[], options)
         .unwrap_err();
     assert!(matches!(err, Error::Evm(_)), "{err:?}");
     assert!(
@@ -291,7 +295,7 @@ fn call_errors_are_harness_problems_only() {
         .unwrap()[0]
         .selector();
     let by_selector = format!("0x{}", alloy_primitives::hex::encode(selector));
-    let r = chain.call(vault, &by_selector, &[uint(3)]).unwrap();
+    let r = chain.try_call(vault, &by_selector, &[uint(3)]).unwrap();
     assert_eq!(
         revert_of(&r).to_string(),
         "Vault.InsufficientBalance(have: 0, want: 3)"
@@ -310,12 +314,12 @@ fn deploy_call_and_view_share_one_calling_convention() {
     };
     assert!(
         chain
-            .call_with(vault, "deposit()", (), options)
+            .try_call_with(vault, "deposit()", (), options)
             .unwrap()
             .is_success()
     );
     let withdrawn = chain
-        .call_as(alice, vault, "withdraw(uint256)", (15u8,))
+        .try_call_as(alice, vault, "withdraw(uint256)", (15u8,))
         .unwrap();
     assert!(withdrawn.is_success(), "{}", withdrawn.status);
     assert_eq!(
@@ -326,11 +330,13 @@ fn deploy_call_and_view_share_one_calling_convention() {
     );
     // The same call with runtime values.
     let r = chain
-        .call_as(alice, vault, "withdraw(uint256)", &[uint(5)])
+        .try_call_as(alice, vault, "withdraw(uint256)", &[uint(5)])
         .unwrap();
     assert!(r.is_success(), "{}", r.status);
     // A value that does not fit names the argument.
-    let err = chain.call(vault, "withdraw(uint256)", (-1,)).unwrap_err();
+    let err = chain
+        .try_call(vault, "withdraw(uint256)", (-1,))
+        .unwrap_err();
     assert_eq!(
         err.to_string(),
         "ABI error: `withdraw(uint256)` takes (uint256): argument 1 (-1) does not fit `uint256`"
@@ -354,7 +360,9 @@ fn logs_of_setup_stay_and_logs_of_a_sequence_go_with_reset() {
         sender: Some(alice),
         value: U256::from(value),
     };
-    chain.call_with(vault, "deposit()", (), deposit(7)).unwrap();
+    chain
+        .try_call_with(vault, "deposit()", (), deposit(7))
+        .unwrap();
     assert_eq!((chain.logs().len(), chain.sequence_logs().len()), (1, 0));
     let mut fuzzed = tx(&chain, vault, "deposit()", &[]);
     fuzzed.value = U256::from(3);
@@ -391,7 +399,7 @@ fn reset_restores_the_committed_base_state_and_block() {
     };
     assert!(
         chain
-            .call_with(vault, "deposit()", &[], setup)
+            .try_call_with(vault, "deposit()", &[], setup)
             .unwrap()
             .is_success()
     );
@@ -448,8 +456,8 @@ fn commit_makes_pending_state_the_new_base() {
     let who = Address::with_last_byte(0x42);
     chain.set_balance(who, U256::from(7));
     chain.set_storage(probe, U256::ZERO, U256::from(5)); // hits
-    chain.warp(100);
-    chain.roll(2);
+    chain.skip(100);
+    chain.skip_blocks(2);
     assert_eq!(
         chain.view::<U256>(probe, "hits()", ()).unwrap(),
         U256::from(5)
@@ -460,7 +468,7 @@ fn commit_makes_pending_state_the_new_base() {
 
     chain.set_balance(who, U256::from(7));
     chain.set_storage(probe, U256::ZERO, U256::from(5));
-    chain.warp(100);
+    chain.skip(100);
     chain.commit();
     chain.reset();
     assert_eq!(chain.balance(who), U256::from(7));
@@ -775,7 +783,7 @@ fn deal_token_writes_the_balance_slot_balance_of_reads() {
     // Dealt tokens are real: they can be transferred, and the deployer's are untouched.
     let bob = chain.senders()[1];
     let sent = chain
-        .call_as(alice, token, "transfer(address,uint256)", (bob, 70))
+        .try_call_as(alice, token, "transfer(address,uint256)", (bob, 70))
         .unwrap();
     assert!(sent.is_success(), "{}", sent.status);
     let deployer: U256 = chain

@@ -73,7 +73,7 @@ fn block_and_chain_cheatcodes_last_until_reset_or_commit() {
     assert_ne!(height, args.1);
     assert_eq!(id, U256::from(harvey::chain::CHAIN_ID));
     // A committed call keeps them.
-    chain.call(user, signature, args).unwrap();
+    chain.try_call(user, signature, args).unwrap();
     chain.reset();
     let (time, _, id) = chain
         .view::<(U256, U256, U256)>(user, "now_()", ())
@@ -86,7 +86,7 @@ fn account_cheatcodes_write_the_state() {
     let (mut chain, user) = cheating();
     let amount = U256::from(123_456u64);
     let dealt = chain
-        .call(user, "dealAndRead(address,uint256)", (ALICE, amount))
+        .try_call(user, "dealAndRead(address,uint256)", (ALICE, amount))
         .unwrap();
     assert_eq!(decode::<U256>(&dealt), amount);
     assert_eq!(chain.balance(ALICE), amount);
@@ -94,7 +94,7 @@ fn account_cheatcodes_write_the_state() {
     let slot = B256::with_last_byte(7);
     let value = B256::with_last_byte(0x2a);
     let loaded = chain
-        .call(
+        .try_call(
             user,
             "storeAndLoad(address,bytes32,bytes32)",
             (BOB, slot, value),
@@ -106,16 +106,18 @@ fn account_cheatcodes_write_the_state() {
     // PUSH1 0x2a PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN: returns 42.
     let code = Bytes::from_static(&[0x60, 0x2a, 0x60, 0, 0x52, 0x60, 32, 0x60, 0, 0xf3]);
     let out = chain
-        .call(user, "etchAndCall(address,bytes)", (BOB, code))
+        .try_call(user, "etchAndCall(address,bytes)", (BOB, code))
         .unwrap();
     let returned = decode::<Bytes>(&out);
     assert_eq!(U256::from_be_slice(&returned), U256::from(42));
 
     let nonces = chain
-        .call(user, "nonces(address,uint64)", (ALICE, 9u64))
+        .try_call(user, "nonces(address,uint64)", (ALICE, 9u64))
         .unwrap();
     assert_eq!(decode::<(u64, u64)>(&nonces), (0, 9));
-    let lowered = chain.call(user, "lowerNonce(address)", (ALICE,)).unwrap();
+    let lowered = chain
+        .try_call(user, "lowerNonce(address)", (ALICE,))
+        .unwrap();
     assert!(
         reverted_with(&lowered).starts_with("new nonce (0) must be strictly equal to or higher")
     );
@@ -140,7 +142,7 @@ fn addr_and_labels() {
     );
 
     let named = chain
-        .call(user, "labelAndRead(address,string)", (ALICE, "alice"))
+        .try_call(user, "labelAndRead(address,string)", (ALICE, "alice"))
         .unwrap();
     assert_eq!(decode::<String>(&named), "alice");
     assert_eq!(chain.label_of(ALICE), Some("alice"));
@@ -151,7 +153,7 @@ fn addr_and_labels() {
 fn prank_changes_the_sender_of_the_next_call_only() {
     let (mut chain, user) = cheating();
     let out = chain
-        .call(user, "prankOnce(address,address)", (ALICE, BOB))
+        .try_call(user, "prankOnce(address,address)", (ALICE, BOB))
         .unwrap();
     let (pranked, origin, after) = decode::<(Address, Address, Address)>(&out);
     assert_eq!(pranked, ALICE);
@@ -164,7 +166,9 @@ fn prank_changes_the_sender_of_the_next_call_only() {
         chain.deployer()
     );
 
-    let twice = chain.call(user, "prankTwice(address)", (ALICE,)).unwrap();
+    let twice = chain
+        .try_call(user, "prankTwice(address)", (ALICE,))
+        .unwrap();
     assert_eq!(
         reverted_with(&twice),
         "cannot overwrite a prank until it is applied at least once"
@@ -178,23 +182,25 @@ fn start_prank_lasts_across_transactions_until_stopped_or_reset() {
     // The prank is set by the top frame at one depth, and applies at that depth in the
     // next transactions too (forge keeps cheatcode state across a sequence's calls).
     chain
-        .call(user, "startPranking(address)", (ALICE,))
+        .try_call(user, "startPranking(address)", (ALICE,))
         .unwrap();
-    chain.call(user, "touchWitness()", ()).unwrap();
+    chain.try_call(user, "touchWitness()", ()).unwrap();
     assert_eq!(
         chain.view::<Address>(witness, "lastSender()", ()).unwrap(),
         ALICE
     );
-    chain.call(user, "stopPranking()", ()).unwrap();
-    chain.call(user, "touchWitness()", ()).unwrap();
+    chain.try_call(user, "stopPranking()", ()).unwrap();
+    chain.try_call(user, "touchWitness()", ()).unwrap();
     assert_eq!(
         chain.view::<Address>(witness, "lastSender()", ()).unwrap(),
         user
     );
 
-    chain.call(user, "startPranking(address)", (BOB,)).unwrap();
+    chain
+        .try_call(user, "startPranking(address)", (BOB,))
+        .unwrap();
     chain.reset();
-    chain.call(user, "touchWitness()", ()).unwrap();
+    chain.try_call(user, "touchWitness()", ()).unwrap();
     assert_eq!(
         chain.view::<Address>(witness, "lastSender()", ()).unwrap(),
         user,
@@ -214,10 +220,10 @@ fn prank_applies_to_creations_and_take_created_sees_them() {
     let witness: Address = chain.view(user, "witness()", ()).unwrap();
     assert_eq!(setup_created, vec![witness, user], "inner creation first");
 
-    let out = chain.call(user, "build(address)", (ALICE,)).unwrap();
+    let out = chain.try_call(user, "build(address)", (ALICE,)).unwrap();
     let (built, deployer) = decode::<(Address, Address)>(&out);
     assert_eq!(deployer, ALICE);
-    let undone = chain.call(user, "buildAndRevert()", ()).unwrap();
+    let undone = chain.try_call(user, "buildAndRevert()", ()).unwrap();
     assert_eq!(reverted_with(&undone), "undone");
     assert_eq!(
         created_addresses(&mut chain),
@@ -230,9 +236,9 @@ fn prank_applies_to_creations_and_take_created_sees_them() {
 #[test]
 fn assume_false_reverts_with_forges_magic_bytes() {
     let (mut chain, user) = cheating();
-    let kept = chain.call(user, "assumeIt(bool)", (true,)).unwrap();
+    let kept = chain.try_call(user, "assumeIt(bool)", (true,)).unwrap();
     assert_eq!(decode::<U256>(&kept), U256::from(1));
-    let rejected = chain.call(user, "assumeIt(bool)", (false,)).unwrap();
+    let rejected = chain.try_call(user, "assumeIt(bool)", (false,)).unwrap();
     assert!(!rejected.is_success());
     assert!(is_assume_rejection(&rejected.output));
     assert!(!is_assume_rejection(&kept.output));
@@ -241,7 +247,7 @@ fn assume_false_reverts_with_forges_magic_bytes() {
 #[test]
 fn unsupported_and_unknown_cheatcodes_revert_and_say_why() {
     let (mut chain, user) = cheating();
-    let ffi = chain.call(user, "useFfi()", ()).unwrap();
+    let ffi = chain.try_call(user, "useFfi()", ()).unwrap();
     let message = reverted_with(&ffi);
     assert!(
         message.starts_with("harvey does not support the cheatcode `ffi(string[])` (called by "),
@@ -252,7 +258,7 @@ fn unsupported_and_unknown_cheatcodes_revert_and_say_why() {
     assert_eq!(unsupported.caller, user);
     assert_eq!(chain.take_unsupported(), None);
 
-    let unknown = chain.call(user, "callUnknown()", ()).unwrap();
+    let unknown = chain.try_call(user, "callUnknown()", ()).unwrap();
     assert!(
         reverted_with(&unknown).starts_with("unknown cheatcode with selector 0xb32e2421; "),
         "{}",
@@ -268,7 +274,7 @@ fn unsupported_and_unknown_cheatcodes_revert_and_say_why() {
 #[test]
 fn probe_runs_a_call_and_leaves_no_trace() {
     let (mut chain, user) = cheating();
-    chain.call(user, "assumeIt(bool)", (true,)).unwrap();
+    chain.try_call(user, "assumeIt(bool)", (true,)).unwrap();
     chain.take_created();
     let before_logs = chain.logs().len();
     let before_time = chain.block_timestamp();
@@ -299,7 +305,9 @@ fn probe_runs_a_call_and_leaves_no_trace() {
     };
     let mut fresh = cheating().0;
     let fresh_user = fresh.try_get("CheatUser").unwrap();
-    fresh.call(fresh_user, "assumeIt(bool)", (true,)).unwrap();
+    fresh
+        .try_call(fresh_user, "assumeIt(bool)", (true,))
+        .unwrap();
     let expected = fresh
         .execute(&Tx {
             to: fresh_user,
@@ -320,11 +328,11 @@ fn without_cheatcodes_the_address_is_an_empty_account() {
     let mut chain = chain();
     let user = chain.deploy("CheatUser", ()).unwrap();
     // A low-level call to an account without code succeeds with no data...
-    let unknown = chain.call(user, "callUnknown()", ()).unwrap();
+    let unknown = chain.try_call(user, "callUnknown()", ()).unwrap();
     assert!(unknown.is_success(), "{}", unknown.status);
     // ...and Solidity's high-level calls revert: there is no code to call.
     let warp = chain
-        .call(
+        .try_call(
             user,
             "timeAndBlock(uint256,uint256,uint256,uint256)",
             (U256::from(1), U256::from(1), U256::from(1), U256::from(1)),
@@ -375,7 +383,7 @@ fn assertions_revert_with_forges_messages() {
 #[test]
 fn record_accesses_and_to_string() {
     let (mut chain, user) = cheating();
-    let out = chain.call(user, "recordAccesses()", ()).unwrap();
+    let out = chain.try_call(user, "recordAccesses()", ()).unwrap();
     assert!(out.is_success(), "{}", out.status);
     let (reads, writes) = <(Vec<B256>, Vec<B256>)>::abi_decode_params(&out.output).unwrap();
     let slot = B256::with_last_byte(1);
@@ -393,14 +401,14 @@ fn record_accesses_and_to_string() {
 #[test]
 fn expect_revert_turns_the_next_revert_into_a_success() {
     let (mut chain, user) = cheating();
-    let out = chain.call(user, "expectBoom()", ()).unwrap();
+    let out = chain.try_call(user, "expectBoom()", ()).unwrap();
     assert_eq!(decode::<U256>(&out), U256::from(7));
-    let other = chain.call(user, "expectOther()", ()).unwrap();
+    let other = chain.try_call(user, "expectOther()", ()).unwrap();
     assert_eq!(
         reverted_with(&other),
         "Error != expected error: boom != other"
     );
-    let none = chain.call(user, "expectAnyButNone()", ()).unwrap();
+    let none = chain.try_call(user, "expectAnyButNone()", ()).unwrap();
     assert_eq!(reverted_with(&none), "next call did not revert as expected");
 }
 
@@ -425,7 +433,7 @@ fn env_cheatcodes_read_the_process_environment() {
 #[test]
 fn recorded_logs_are_taken_once_with_topics_data_and_emitter() {
     let (mut chain, user) = cheating();
-    let outcome = chain.call(user, "recordedLogs()", ()).unwrap();
+    let outcome = chain.try_call(user, "recordedLogs()", ()).unwrap();
     assert!(outcome.is_success(), "{}", outcome.status);
     let (count, topic0, topic1, data, emitter, again) =
         <(U256, B256, B256, Bytes, Address, U256)>::abi_decode_params(&outcome.output).unwrap();
@@ -451,7 +459,7 @@ fn scripting() -> (Chain, Address) {
 fn a_broadcast_is_a_prank_of_the_broadcaster_as_sender_and_origin() {
     let (mut chain, script) = scripting();
     let origin = chain.deployer();
-    let out = chain.call(script, "broadcastDefault()", ()).unwrap();
+    let out = chain.try_call(script, "broadcastDefault()", ()).unwrap();
     let (seen, at_nonce) = decode::<([Address; 5], bool)>(&out);
     assert_eq!(seen[..4], [origin; 4], "creation and call from tx.origin");
     assert_eq!(seen[4], script, "stopBroadcast ends it");
@@ -460,7 +468,7 @@ fn a_broadcast_is_a_prank_of_the_broadcaster_as_sender_and_origin() {
     let key = U256::from(0xb0b);
     let signer: Address = chain.view(script, "keyAddress(uint256)", (key,)).unwrap();
     let out = chain
-        .call(
+        .try_call(
             script,
             "broadcastKeys(uint256,uint256)",
             (key, U256::from(7)),
@@ -482,7 +490,7 @@ fn a_broadcast_is_a_prank_of_the_broadcaster_as_sender_and_origin() {
     ] {
         // A broadcast left running by a reverted call lasts until the sequence ends.
         chain.reset();
-        let out = chain.call(script, function, ()).unwrap();
+        let out = chain.try_call(script, function, ()).unwrap();
         assert_eq!(reverted_with(&out), message, "{function}");
     }
 }
@@ -490,9 +498,13 @@ fn a_broadcast_is_a_prank_of_the_broadcaster_as_sender_and_origin() {
 #[test]
 fn expect_revert_counts_and_reverters() {
     let (mut chain, script) = scripting();
-    let out = chain.call(script, "expectCounts(bool)", (false,)).unwrap();
+    let out = chain
+        .try_call(script, "expectCounts(bool)", (false,))
+        .unwrap();
     assert!(out.is_success(), "{}", out.status);
-    let out = chain.call(script, "expectCounts(bool)", (true,)).unwrap();
+    let out = chain
+        .try_call(script, "expectCounts(bool)", (true,))
+        .unwrap();
     let message = reverted_with(&out);
     assert!(
         message.starts_with("Reverter != expected reverter: ")
@@ -504,16 +516,18 @@ fn expect_revert_counts_and_reverters() {
 #[test]
 fn expect_emit_checks_the_next_call() {
     let (mut chain, script) = scripting();
-    let out = chain.call(script, "expectSeen(bool)", (false,)).unwrap();
+    let out = chain
+        .try_call(script, "expectSeen(bool)", (false,))
+        .unwrap();
     assert!(out.is_success(), "{}", out.status);
-    let out = chain.call(script, "expectSeen(bool)", (true,)).unwrap();
+    let out = chain.try_call(script, "expectSeen(bool)", (true,)).unwrap();
     assert_eq!(reverted_with(&out), "log != expected log: data differs");
 }
 
 #[test]
 fn mocked_calls_answer_until_cleared() {
     let (mut chain, script) = scripting();
-    let out = chain.call(script, "mocked()", ()).unwrap();
+    let out = chain.try_call(script, "mocked()", ()).unwrap();
     assert!(out.is_success(), "{}", out.status);
     let (mocked, real, revert) =
         <(U256, U256, alloy_primitives::Bytes)>::abi_decode_params(&out.output).unwrap();
@@ -524,7 +538,7 @@ fn mocked_calls_answer_until_cleared() {
 #[test]
 fn snapshots_put_state_back() {
     let (mut chain, script) = scripting();
-    let out = chain.call(script, "snapshots()", ()).unwrap();
+    let out = chain.try_call(script, "snapshots()", ()).unwrap();
     assert_eq!(
         decode::<(U256, U256, bool)>(&out),
         (U256::from(1), U256::from(1), true)
@@ -534,7 +548,7 @@ fn snapshots_put_state_back() {
 #[test]
 fn artifact_code_and_keys() {
     let (mut chain, script) = scripting();
-    let out = chain.call(script, "codes()", ()).unwrap();
+    let out = chain.try_call(script, "codes()", ()).unwrap();
     assert!(
         decode::<bool>(&out),
         "getCode deploys getDeployedCode's code"

@@ -194,9 +194,9 @@ fn a_reverting_set_up_and_bad_names_are_errors() {
 fn the_thermostat_overheats_by_direct_calls() {
     let (mut chain, thermostat) = crate::support::deployed("Thermostat");
     for _ in 0..3 {
-        chain.call(thermostat, "up()", ()).unwrap();
+        chain.try_call(thermostat, "up()", ()).unwrap();
     }
-    chain.call(thermostat, "boost()", ()).unwrap();
+    chain.try_call(thermostat, "boost()", ()).unwrap();
     let holds: bool = chain
         .view(thermostat, "echidna_never_overheats()", ())
         .unwrap();

@@ -96,7 +96,7 @@ fn a_loyalty_bonus_makes_the_leaky_vault_insolvent() {
         assert!(send(&mut chain, owner, vault, "fund()", &[], ether(10)).is_success());
         let alice = chain.senders()[0];
         deposit(&mut chain, vault, alice, ether(100));
-        chain.warp(30 * 24 * 60 * 60);
+        chain.skip(30 * 24 * 60 * 60);
         let withdrawn = send(
             &mut chain,
             alice,
@@ -275,9 +275,9 @@ fn the_lender_refuses_a_stale_price_only_after_time_passes() {
         .unwrap();
     let lender = chain.deploy("OracleLender", (feed,)).unwrap();
     assert!(call(&mut chain, lender, "deposit(uint256)", &[uint(10)]).is_success());
-    chain.warp(3 * 3_600);
+    chain.skip(3 * 3_600);
     assert!(call(&mut chain, lender, "deposit(uint256)", &[uint(10)]).is_success());
-    chain.warp(1);
+    chain.skip(1);
     let stale = call(&mut chain, lender, "deposit(uint256)", &[uint(10)]);
     assert!(
         stale.status.to_string().contains("StalePrice"),

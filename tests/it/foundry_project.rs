@@ -150,14 +150,14 @@ fn openzeppelin_vault_keeps_assets_above_share_value() {
     let ok =
         |outcome: harvey::chain::TxOutcome| assert!(outcome.is_success(), "{}", outcome.status);
     ok(chain
-        .call(
+        .try_call(
             asset,
             "mint(address,uint256)",
             &[alice.into(), ether(10).into()],
         )
         .unwrap());
     ok(chain
-        .call_with(
+        .try_call_with(
             asset,
             "approve(address,uint256)",
             &[vault.into(), U256::MAX.into()],
@@ -165,7 +165,7 @@ fn openzeppelin_vault_keeps_assets_above_share_value() {
         )
         .unwrap());
     ok(chain
-        .call_with(
+        .try_call_with(
             vault,
             "deposit(uint256,address)",
             &[ether(4).into(), alice.into()],
@@ -174,7 +174,7 @@ fn openzeppelin_vault_keeps_assets_above_share_value() {
         .unwrap());
     // A donation straight to the vault raises the share price; the invariant still holds.
     ok(chain
-        .call_with(
+        .try_call_with(
             asset,
             "transfer(address,uint256)",
             &[vault.into(), ether(1).into()],
@@ -193,7 +193,7 @@ fn openzeppelin_vault_keeps_assets_above_share_value() {
     assert!(invariant(&chain));
     let shares: U256 = chain.view(vault, "balanceOf(address)", (alice,)).unwrap();
     ok(chain
-        .call_with(
+        .try_call_with(
             vault,
             "redeem(uint256,address,address)",
             &[(shares / U256::from(2)).into(), alice.into(), alice.into()],
@@ -209,7 +209,7 @@ fn solmate_token_reverts_transfers_above_the_balance_by_checked_arithmetic() {
     let token = chain.deploy("Token", (U256::from(1000),)).unwrap();
     let bob = chain.senders()[1];
     let over = chain
-        .call(
+        .try_call(
             token,
             "transfer(address,uint256)",
             &[bob.into(), U256::from(1001).into()],
@@ -220,7 +220,7 @@ fn solmate_token_reverts_transfers_above_the_balance_by_checked_arithmetic() {
         Some(&RevertReason::Panic(PanicCode::ArithmeticOverflow))
     );
     let within = chain
-        .call(
+        .try_call(
             token,
             "transfer(address,uint256)",
             &[bob.into(), U256::from(10).into()],
@@ -241,7 +241,7 @@ fn weth_receive_takes_ether_without_crediting_anyone() {
         chain.balance(weth) == supply
     };
     let deposit = chain
-        .call_with(
+        .try_call_with(
             weth,
             "deposit()",
             &[],
@@ -287,7 +287,7 @@ fn weth_handler_from_test_dir_drives_the_receive_bug_too() {
         )
         .unwrap();
     let sent = chain
-        .call(handler, "sendPlain(uint256)", &[ether(1).into()])
+        .try_call(handler, "sendPlain(uint256)", &[ether(1).into()])
         .unwrap();
     assert!(sent.is_success(), "{}", sent.status);
     let ghost: U256 = chain.view(handler, "ghostDeposited()", ()).unwrap();
@@ -341,12 +341,12 @@ fn treasury_links_fee_math_once_and_pays_out_more_than_it_debits() {
         chain.balance(treasury) >= owed
     };
     let deposit = chain
-        .call_with(treasury, "deposit()", &[], as_alice(ether(1)))
+        .try_call_with(treasury, "deposit()", &[], as_alice(ether(1)))
         .unwrap();
     assert!(deposit.is_success() && solvent(&chain));
     // The planted bug: withdrawing pays `amount` but debits `amount - fee`.
     let withdraw = chain
-        .call_with(
+        .try_call_with(
             treasury,
             "withdraw(uint256)",
             &[ether(1).into()],
@@ -409,8 +409,12 @@ fn campaign_on_the_openzeppelin_vault_finds_no_violation() {
             let asset = chain.deploy("MockAsset", ())?;
             let vault = chain.deploy("Vault", (asset,))?;
             for sender in chain.senders().to_vec() {
-                succeeded(chain.call(asset, "mint(address,uint256)", (sender, ether(1_000)))?)?;
-                succeeded(chain.call_as(
+                succeeded(chain.try_call(
+                    asset,
+                    "mint(address,uint256)",
+                    (sender, ether(1_000)),
+                )?)?;
+                succeeded(chain.try_call_as(
                     sender,
                     asset,
                     "approve(address,uint256)",
@@ -451,7 +455,11 @@ fn campaign_on_the_solmate_token_counts_no_checked_arithmetic_revert() {
         .setup(|chain: &mut Chain| {
             let token = chain.deploy("Token", (ether(1_000_000),))?;
             for sender in chain.senders().to_vec() {
-                succeeded(chain.call(token, "transfer(address,uint256)", (sender, ether(100)))?)?;
+                succeeded(chain.try_call(
+                    token,
+                    "transfer(address,uint256)",
+                    (sender, ether(100)),
+                )?)?;
             }
             chain.fuzz(token);
             Ok(())

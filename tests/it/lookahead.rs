@@ -42,7 +42,7 @@ fn paths(chain: &mut Chain, loops: Address, inputs: &[Input]) -> Vec<Vec<u32>> {
         .iter()
         .map(|&(mode, a, b, n, k)| {
             chain
-                .call_with(
+                .try_call_with(
                     loops,
                     "setMode(uint256)",
                     &[uint(mode)],
@@ -186,7 +186,7 @@ fn the_analysis_is_sound_on_the_escrow_too() {
     ] {
         assert!(
             chain
-                .call(escrow, signature, &[uint(arg)])
+                .try_call(escrow, signature, &[uint(arg)])
                 .unwrap()
                 .is_success()
         );

@@ -15,11 +15,11 @@ fn linear_and_quadratic_assert_exactly_at_42() {
     let mut chain = chain();
     for contract in ["Linear", "Quadratic"] {
         let at = chain.deploy(contract, ()).unwrap();
-        assert_assert(&chain.call(at, "check(uint64)", &[uint64(42)]).unwrap());
+        assert_assert(&chain.try_call(at, "check(uint64)", &[uint64(42)]).unwrap());
         for other in [0, 41, 43, u64::MAX] {
             assert!(
                 chain
-                    .call(at, "check(uint64)", &[uint64(other)])
+                    .try_call(at, "check(uint64)", &[uint64(other)])
                     .unwrap()
                     .is_success()
             );
@@ -32,11 +32,15 @@ fn xor_asserts_exactly_at_k_xor_m() {
     let mut chain = chain();
     let xor = chain.deploy("Xor", ()).unwrap();
     let magic = U256::from(0x5a5a5a5a5a5a5a5au64 ^ 0x1234567890abcdefu64);
-    assert_assert(&chain.call(xor, "check(uint256)", &[magic.into()]).unwrap());
+    assert_assert(
+        &chain
+            .try_call(xor, "check(uint256)", &[magic.into()])
+            .unwrap(),
+    );
     let other = magic ^ U256::from(1);
     assert!(
         chain
-            .call(xor, "check(uint256)", &[other.into()])
+            .try_call(xor, "check(uint256)", &[other.into()])
             .unwrap()
             .is_success()
     );
@@ -56,7 +60,7 @@ fn baz_takes_each_of_its_five_paths() {
     ] {
         let (a, b, c) = args;
         let outcome = chain
-            .call(
+            .try_call(
                 baz,
                 "baz(int64,int64,int64)",
                 &[int64(a), int64(b), int64(c)],
@@ -74,7 +78,12 @@ fn an_underflowed_bonus_array_lets_anyone_overwrite_the_owner() {
     let wallet = chain.deploy("BonusWallet", ()).unwrap();
     let owner: Address = chain.view(wallet, "owner()", ()).unwrap();
     assert_eq!(owner, chain.deployer());
-    assert!(chain.call(wallet, "popCode()", &[]).unwrap().is_success());
+    assert!(
+        chain
+            .try_call(wallet, "popCode()", &[])
+            .unwrap()
+            .is_success()
+    );
     assert_eq!(
         chain.view::<U256>(wallet, "codes()", ()).unwrap(),
         U256::MAX
@@ -85,7 +94,7 @@ fn an_underflowed_bonus_array_lets_anyone_overwrite_the_owner() {
     let index = U256::ZERO.wrapping_sub(base);
     let attacker = U256::from(0xbad);
     let outcome = chain
-        .call(
+        .try_call(
             wallet,
             "setCodeAt(uint256,uint256)",
             &[index.into(), attacker.into()],

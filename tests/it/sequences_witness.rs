@@ -48,7 +48,7 @@ fn crowdsale_flips_on_the_investment_after_the_goal_then_anyone_withdraws() {
             sender: Some(from),
             value,
         };
-        chain.call_with(sale, "invest()", &[], options).unwrap()
+        chain.try_call_with(sale, "invest()", &[], options).unwrap()
     };
     assert!(invest(&mut chain, a, U256::from(1000) * ether).is_success());
     assert!(

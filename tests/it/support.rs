@@ -145,7 +145,7 @@ pub(crate) fn send(
         value,
     };
     chain
-        .call_with(to, signature, args, options)
+        .try_call_with(to, signature, args, options)
         .unwrap_or_else(|e| panic!("calling {signature}: {e}"))
 }
 

@@ -212,7 +212,7 @@ fn the_escrow_appeal_is_reachable_by_direct_calls() {
         ("appeal(uint256)", vec![n(12)]),
     ];
     for (i, (signature, args)) in steps.iter().enumerate() {
-        let outcome = chain.call(escrow, signature, args).unwrap();
+        let outcome = chain.try_call(escrow, signature, args).unwrap();
         // The wrong bond (11) must be refused; everything else succeeds.
         assert_eq!(
             outcome.is_success(),
