@@ -153,28 +153,16 @@ fn run_test(campaign: Campaign<'_>, crate_dir: &Path, module_path: &str, name: &
     }
     out.push_str(&report::summary(&outcome));
     print!("{out}");
-    if let Some(why) = &outcome.untested {
-        panic!("harvey: {name}: nothing was tested: {why}");
+    let mut outcome = outcome;
+    for failure in &mut outcome.failures {
+        // Shown relative to the crate, as the user would type it.
+        failure.regression_file = failure.regression_file.take().map(|path| {
+            path.strip_prefix(crate_dir)
+                .map_or(path.clone(), Path::to_path_buf)
+        });
     }
-    let unreached = outcome.missed_targets();
-    if outcome.failures.is_empty() && !unreached.is_empty() {
-        panic!(
-            "harvey: {name}: {} of {} targets were never reached (require_targets is on): {}",
-            unreached.len(),
-            outcome.stats.targets.len(),
-            unreached.join(", ")
-        );
-    }
-    let mut failures = outcome.failures;
-    if !failures.is_empty() {
-        for failure in &mut failures {
-            // Shown relative to the crate, as the user would type it.
-            failure.regression_file = failure.regression_file.take().map(|path| {
-                path.strip_prefix(crate_dir)
-                    .map_or(path.clone(), Path::to_path_buf)
-            });
-        }
-        panic!("\n{}", report::failures_report(&failures, Some(&filter)));
+    if let Some(verdict) = report::verdict(&outcome, Some(&filter)) {
+        panic!("{verdict}");
     }
 }
 

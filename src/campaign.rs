@@ -351,6 +351,34 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// What the shared files this campaign writes (SARIF, lcov, corpus) name its part by:
+    /// its [`Campaign::name`], else its regression file's test name. A campaign writing one
+    /// needs a name, so that campaigns sharing a file do not replace each other's parts.
+    fn file_name(&self) -> Result<String> {
+        let name = self
+            .name
+            .clone()
+            .or(self.regression_file.as_ref().map(|(_, test)| test.clone()));
+        let config = &self.config;
+        let writes = [
+            ("corpus", &config.corpus),
+            ("sarif", &config.sarif),
+            ("lcov", &config.lcov),
+        ]
+        .into_iter()
+        .find_map(|(setting, path)| Some((setting, path.as_ref()?)));
+        match (name, writes) {
+            (Some(name), _) => Ok(name),
+            (None, None) => Ok("campaign".to_string()),
+            (None, Some((setting, path))) => Err(Error::Config(format!(
+                "the campaign writes {setting} `{}`, which other campaigns can share: give it a \
+                 name distinct from theirs with Campaign::name (the file keeps each \
+                 campaign's part under its name)",
+                path.display()
+            ))),
+        }
+    }
+
     /// Runs the campaign. `Err` for setup problems (compile errors, a failing setup, a
     /// corrupt regression file, nothing to fuzz); a violation is an `Ok` outcome.
     pub fn run(mut self) -> Result<Outcome> {
@@ -359,6 +387,8 @@ impl<'a> Campaign<'a> {
         if self.config.depth == 0 || self.config.workers == 0 {
             return Err(Error::Config("depth and workers must be at least 1".into()));
         }
+        // What the files this campaign keeps name it by: the test's `cargo test` filter.
+        let test_name = self.file_name()?;
         let artifacts = project::compiled(&self.root)?;
         let mut warnings = Vec::new();
         let suite = self
@@ -434,12 +464,6 @@ impl<'a> Campaign<'a> {
             }
             None => PlacedTargets::default(),
         };
-        // What the files this campaign keeps name it by: the test's `cargo test` filter.
-        let test_name = self
-            .name
-            .clone()
-            .or(self.regression_file.as_ref().map(|(_, test)| test.clone()))
-            .unwrap_or_else(|| "campaign".to_string());
         let corpus = self
             .config
             .corpus

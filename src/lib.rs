@@ -58,14 +58,14 @@ internal! { mod targets; }
 pub use campaign::Campaign;
 pub use chain::Labels;
 pub use chain::PanicSet;
-pub use config::{Config, Detector, DetectorSet, Steering};
+pub use config::{Config, Detector, DetectorSet, Invalid, Steering};
 pub use error::{Error, Result};
 pub use harvey_macros::{forge_suite, invariant};
 pub use oracle::IntoCheck;
 pub use outcome::{
     BoundsHit, Call, Dependence, Failure, FunctionStats, KeptCorpus, LineCoverage, LookaheadStats,
-    MaskStats, Outcome, PredictionStats, Progress, SequenceStats, ShrinkStats, StateDependent,
-    Stats, TargetReach, TargetStats, TimeSplit, Violation, Warps,
+    MaskStats, Outcome, Place, PredictionStats, Progress, SequenceStats, ShrinkStats,
+    StateDependent, Stats, TargetReach, TargetStats, TimeSplit, Violation, Warps,
 };
 pub use targets::{SourceLine, TargetSpec};
 
@@ -116,7 +116,9 @@ macro_rules! ensure {
 /// crate that declares events with it depends on that crate), and the campaign types.
 pub mod prelude {
     pub use crate::chain::{AddressArgs, Chain, PanicCode, TxOptions, TxOutcome, TxStatus};
-    pub use crate::{Campaign, DetectorSet, Error, Outcome, PanicSet, Result};
+    pub use crate::{
+        Campaign, Config, DetectorSet, Error, Failure, Outcome, PanicSet, Place, Result, Violation,
+    };
     pub use alloy_dyn_abi::DynSolValue;
     pub use alloy_primitives::{Address, B256, Bytes, FixedBytes, I256, U256, address};
     pub use alloy_sol_types::SolEvent;

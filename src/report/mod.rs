@@ -7,7 +7,7 @@
 mod render;
 mod sarif;
 
-pub use render::{failure_report, failures_report, summary};
+pub use render::{failure_report, failures_report, summary, verdict};
 pub(crate) use sarif::{TestSite, sarif_results};
 // The detectors name accounts as reports do.
 #[cfg(not(feature = "internals"))]

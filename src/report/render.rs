@@ -371,6 +371,30 @@ fn human_seconds(seconds: u64) -> String {
     }
 }
 
+/// Why `outcome` did not pass, as a failing test reports it (`test`: the test's name or
+/// `cargo test` filter, when there is one); `None` when it passed. Nothing tested comes
+/// first, then violations (each with its shrunk sequence), then targets `require_targets`
+/// says were missed.
+pub fn verdict(outcome: &Outcome, test: Option<&str>) -> Option<String> {
+    let name = test.or(outcome.stats.name.as_deref()).unwrap_or("campaign");
+    if let Some(why) = &outcome.untested {
+        return Some(format!("harvey: {name}: nothing was tested: {why}"));
+    }
+    if !outcome.failures.is_empty() {
+        return Some(format!("\n{}", failures_report(&outcome.failures, test)));
+    }
+    let unreached = outcome.missed_targets();
+    if !unreached.is_empty() {
+        return Some(format!(
+            "harvey: {name}: {} of {} targets were never reached (require_targets is on): {}",
+            unreached.len(),
+            outcome.stats.targets.len(),
+            unreached.join(", ")
+        ));
+    }
+    None
+}
+
 /// The end-of-campaign summary: what the campaign did, and the violations it found in the
 /// order found. Its first line names the campaign ([`Stats::name`]), since `cargo test`
 /// interleaves the output of tests running in parallel.
