@@ -16,8 +16,7 @@ pub const BOOK_BEGIN: &str = "<!-- BEGIN generated from harvey-settings' SETTING
 pub const BOOK_END: &str = "<!-- END generated settings reference -->";
 
 /// The line (after `/// `) before a generated block in the macros' rustdoc.
-pub const RUSTDOC_BEGIN: &str =
-    "<!-- BEGIN settings: generated; `UPDATE_DOCS=1 cargo test -p harvey-settings --test reference` -->";
+pub const RUSTDOC_BEGIN: &str = "<!-- BEGIN settings: generated; `UPDATE_DOCS=1 cargo test -p harvey-settings --test reference` -->";
 
 /// The line (after `/// `) after a generated block in the macros' rustdoc.
 pub const RUSTDOC_END: &str = "<!-- END settings -->";

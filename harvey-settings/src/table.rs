@@ -342,8 +342,8 @@ settings! {
 mod tests {
     use super::*;
 
-    /// Per setting: texts the README documents (as the attribute's literal becomes text, and
-    /// as the variable is written), and garbage.
+    /// Per setting: texts the settings reference documents (as the attribute's literal
+    /// becomes text, and as the variable is written), and garbage.
     const DOCUMENTED: &[(&str, &[&str], &[&str])] = &[
         (
             "runs",

@@ -13,7 +13,9 @@ const HOW_TO_FIX: &str = "run `UPDATE_DOCS=1 cargo test -p harvey-settings --tes
      to regenerate it from harvey-settings/src/table.rs, and commit the result";
 
 fn repo_file(relative: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(relative)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(relative)
 }
 
 fn updating() -> bool {
@@ -22,7 +24,13 @@ fn updating() -> bool {
 
 /// Replaces every block between `begin` and `end` lines (each line prefixed by `prefix`)
 /// with `generated`; returns the new text and how many blocks there were.
-fn regenerate(text: &str, prefix: &str, begin: &str, end: &str, generated: &str) -> (String, usize) {
+fn regenerate(
+    text: &str,
+    prefix: &str,
+    begin: &str,
+    end: &str,
+    generated: &str,
+) -> (String, usize) {
     let begin_line = format!("{prefix}{begin}").trim_end().to_string();
     let end_line = format!("{prefix}{end}").trim_end().to_string();
     let mut out = String::with_capacity(text.len());
@@ -48,7 +56,10 @@ fn regenerate(text: &str, prefix: &str, begin: &str, end: &str, generated: &str)
             }
         }
     }
-    assert!(!inside, "a block opened by `{begin_line}` is never closed by `{end_line}`");
+    assert!(
+        !inside,
+        "a block opened by `{begin_line}` is never closed by `{end_line}`"
+    );
     (out, blocks)
 }
 
@@ -77,7 +88,9 @@ fn check(relative: &str, prefix: &str, begin: &str, end: &str, generated: &str, 
         .lines()
         .zip(expected.lines())
         .position(|(a, b)| a != b)
-        .map_or(String::new(), |i| format!(" (first difference at line {})", i + 1));
+        .map_or(String::new(), |i| {
+            format!(" (first difference at line {})", i + 1)
+        });
     panic!("{relative} does not match the settings table{first_difference}: {HOW_TO_FIX}");
 }
 
