@@ -16,16 +16,40 @@ use syn::{ItemFn, parse_macro_input};
 ///
 /// Arguments: `contract = "Name"` or `contracts = ["A", "B"]` (deployed with no constructor
 /// arguments when there is no setup), `setup = path::to::fn` (a
-/// `fn(&mut Chain) -> harvey::Result<()>`), and the campaign settings of
-/// `harvey_settings::SETTINGS` (the README lists them): `runs = N`, `time = "30s"`,
-/// `calls = N`, `depth = N`, `seed = N`,
-/// `workers = N`, `prediction = false`, `demand_driven = false`, `dataflow = false`,
-/// `targets = "diff:origin/main"` (or `"src/Vault.sol:42"`, or a list of such lines),
-/// `require_targets = true`, `lookahead = false` (or `"no-analysis"`,
-/// `"standard-schedule"`), `panics = ["assert", "overflow"]` (or `[]`, `"all"`, `"none"`),
-/// `fail_fast = false`, `fail_on_revert = true`, `max_time_delay = N`, `max_block_delay = N`,
-/// `corpus = "harvey-corpus"`. Each value is checked at compile time by the parser that reads its `HARVEY_*`
-/// variable, which overrides it at run time.
+/// `fn(&mut Chain) -> harvey::Result<()>`), `root = "dir"` (the Solidity project, when it is
+/// not the crate's own directory), and the campaign settings of `harvey_settings::SETTINGS`.
+/// Each value is checked at compile time by the parser that reads its `HARVEY_*` variable,
+/// which overrides it at run time (`HARVEY_RUNS`, `HARVEY_TIME` or `HARVEY_CALLS` replaces
+/// the whole budget). The settings (the book's settings reference,
+/// `docs/book/src/settings.md`, documents each in full):
+///
+/// <!-- BEGIN settings: generated; `UPDATE_DOCS=1 cargo test -p harvey-settings --test reference` -->
+/// - `runs` (`HARVEY_RUNS`; an unsigned integer without a suffix, e.g. 1000): Sequences to execute, at most (with `time`: whichever ends first).
+/// - `time` (`HARVEY_TIME`; a duration string such as "30s"): Wall-clock budget, at most (`"500ms"`, `"30s"`, `"5m"`, `"1h"`).
+/// - `calls` (`HARVEY_CALLS`; an unsigned integer without a suffix, e.g. 1000): Fuzzed calls (transactions) to execute, at most, over all sequences (the last sequence started runs to its end): the budget forge's `runs` × `depth` means, which a Solidity suite's foundry.toml becomes (with `runs` or `time`: whichever ends first).
+/// - `depth` (`HARVEY_DEPTH`; an unsigned integer without a suffix, e.g. 1000): Maximum transactions per sequence.
+/// - `seed` (`HARVEY_SEED`; an unsigned integer without a suffix, e.g. 1000): Seed of worker 0's RNG (worker `i` uses `seed + i`), decimal or `0x`-hex.
+/// - `workers` (`HARVEY_WORKERS`; an unsigned integer without a suffix, e.g. 1000): Worker threads.
+/// - `prediction` (`HARVEY_PREDICTION`; `true` or `false`): Input prediction (HARVEY §4: cost metrics and the secant method).
+/// - `demand_driven` (`HARVEY_DEMAND_DRIVEN`; `true` or `false`): Demand-driven sequence fuzzing (HARVEY §5): path ids cover the last transaction, aggressive runs fuzz storage directly, and only functions whose coverage depends on state get longer sequences.
+/// - `dataflow` (`HARVEY_DATAFLOW`; `true` or `false`): Read-after-write ordering (MuFuzz, ConFuzzius): new transactions prefer functions that write what the next one reads, and self-dependent calls are repeated.
+/// - `chain_predictions` (`HARVEY_CHAIN_PREDICTIONS`; `true` or `false`): Chained predictions (issue 15): after a predicted input satisfies a comparison of a sequence's last transaction, a call is appended and predicted on in the state that step left, so chains of state-dependent equalities advance a step per prediction.
+/// - `data_decisions` (`HARVEY_DATA_DECISIONS`; `true` or `false`): Data decisions: a comparison whose result goes into data rather than a branch (`checked = sum == a + b;`, a returned boolean) counts as a branch decision for coverage and gets a cost metric for input prediction.
+/// - `coupling` (`HARVEY_COUPLING`; `true` or `false`): Address coupling: a mutation that makes an address argument another transaction's sender, or a sender an address another transaction names (`approve(spender)` by one sender, then a call by that spender naming the approver).
+/// - `masks` (`HARVEY_MASKS`; `true` or `false`): Mask-guided mutation (MuFuzz §IV-B): once a corpus entry gets energy enough, each of its inputs is probed with one mutation, and mutations of the entry then change only inputs whose probe kept its path.
+/// - `fail_fast` (`HARVEY_FAIL_FAST`; `true` or `false`): Stop at the first violation (`true`, the default: the quick answer a local `cargo test` wants), or keep fuzzing to the budget and report every distinct violation, each shrunk and saved (`false`: for CI runs and long campaigns, as cargo's `--no-fail-fast` runs every test).
+/// - `fail_on_revert` (`HARVEY_FAIL_ON_REVERT`; `true` or `false`): Whether a fuzzed transaction that reverts is itself a violation (forge's `[invariant] fail_on_revert`, which a forge suite's foundry.toml sets too): for handlers written to never revert.
+/// - `max_time_delay` (`HARVEY_MAX_TIME_DELAY`; an unsigned integer without a suffix, e.g. 3600): The most seconds block time may advance before a fuzzed call (forge's `[invariant] max_time_delay`); `0` keeps time still between calls.
+/// - `max_block_delay` (`HARVEY_MAX_BLOCK_DELAY`; an unsigned integer without a suffix, e.g. 3600): The most blocks the block number may advance before a fuzzed call (forge's `[invariant] max_block_delay`); `0` keeps it still.
+/// - `targets` (`HARVEY_TARGETS`; targets as "diff:origin/main", "src/Vault.sol:42" or ["src/Vault.sol:42", "src/Vault.sol:50"]): What to target: the lines a change touched since a revision, working tree included (`diff:origin/main`), or explicit lines (`src/Vault.sol:42,src/Vault.sol:50`; the attribute also takes a list of lines).
+/// - `require_targets` (`HARVEY_REQUIRE_TARGETS`; `true` or `false`): Fail when a target was never reached (the check a pull request wants).
+/// - `lookahead` (`HARVEY_LOOKAHEAD`; `true`, `false`, "no-analysis" or "standard-schedule"): With targets: how to steer towards them (ICSE'20's configurations A–D, see `Steering`): `on`/`off` (`true`/`false` in the attribute), `no-analysis`, `standard-schedule`, or the paper's letters `A`–`D`.
+/// - `panics` (`HARVEY_PANICS`; a list of Panic code names, e.g. ["assert", "overflow"], or "all" / "none"): Which Solidity Panic codes are violations: names such as `assert,overflow` (a list in the attribute), hex codes, `all` or `none` (`[]`).
+/// - `detectors` (`HARVEY_DETECTORS`; a list of detector names, e.g. ["ether-leak", "selfdestruct"], or "all" / "none"): The vulnerability detectors that run beside the invariants (see the book's *Vulnerability detectors* chapter): detector names (`["ether-leak", "selfdestruct"]`, comma separated in the variable), `all` or `none` (`[]`).
+/// - `corpus` (`HARVEY_CORPUS`; a directory path such as "harvey-corpus"): A directory that keeps the corpus between runs (relative paths from the project's root, the crate's for `#[harvey::invariant]`): the sequences saved there are run first, and the campaign's corpus is saved back after fuzzing, so a CI run starts where the last one stopped.
+/// - `sarif` (`HARVEY_SARIF`; a file path such as "harvey.sarif"): A SARIF 2.1.0 file to add the campaign's findings to (relative paths from the project's root): one result per violation at its Solidity line (else the test's), one per target line never reached.
+/// - `lcov` (`HARVEY_LCOV`; a file path such as "lcov.info"): An lcov tracefile to add the campaign's line coverage of the Solidity sources to (relative paths from the project's root): which lines of the deployed contracts fuzzing executed, for `genhtml` or a coverage service.
+/// <!-- END settings -->
 #[proc_macro_attribute]
 pub fn invariant(attr: TokenStream, item: TokenStream) -> TokenStream {
     let function = parse_macro_input!(item as ItemFn);
@@ -50,10 +74,38 @@ pub fn invariant(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// The first argument names the test contract (`"Name"`, or `"path:Name"` when two share a
 /// name); `root = "dir"` points at the Solidity project when it is not the crate's own
-/// directory; the campaign settings are those of `#[harvey::invariant]` (`runs`, `time`,
-/// `depth`, `seed`, `workers`, `fail_fast`, `fail_on_revert`, ...). foundry.toml's
-/// `[invariant]` `runs`/`depth`/`fail_on_revert` and `[fuzz] seed` apply first; the
-/// attribute, then `HARVEY_*` variables, override them.
+/// directory. foundry.toml's `[invariant]` `runs`/`depth`/`fail_on_revert`/`max_time_delay`/
+/// `max_block_delay` and `[fuzz] seed` apply first, then the test contract's inline
+/// `forge-config` comments; the attribute's settings, then `HARVEY_*` variables, override
+/// them. The settings are those of `#[harvey::invariant]`:
+///
+/// <!-- BEGIN settings: generated; `UPDATE_DOCS=1 cargo test -p harvey-settings --test reference` -->
+/// - `runs` (`HARVEY_RUNS`; an unsigned integer without a suffix, e.g. 1000): Sequences to execute, at most (with `time`: whichever ends first).
+/// - `time` (`HARVEY_TIME`; a duration string such as "30s"): Wall-clock budget, at most (`"500ms"`, `"30s"`, `"5m"`, `"1h"`).
+/// - `calls` (`HARVEY_CALLS`; an unsigned integer without a suffix, e.g. 1000): Fuzzed calls (transactions) to execute, at most, over all sequences (the last sequence started runs to its end): the budget forge's `runs` × `depth` means, which a Solidity suite's foundry.toml becomes (with `runs` or `time`: whichever ends first).
+/// - `depth` (`HARVEY_DEPTH`; an unsigned integer without a suffix, e.g. 1000): Maximum transactions per sequence.
+/// - `seed` (`HARVEY_SEED`; an unsigned integer without a suffix, e.g. 1000): Seed of worker 0's RNG (worker `i` uses `seed + i`), decimal or `0x`-hex.
+/// - `workers` (`HARVEY_WORKERS`; an unsigned integer without a suffix, e.g. 1000): Worker threads.
+/// - `prediction` (`HARVEY_PREDICTION`; `true` or `false`): Input prediction (HARVEY §4: cost metrics and the secant method).
+/// - `demand_driven` (`HARVEY_DEMAND_DRIVEN`; `true` or `false`): Demand-driven sequence fuzzing (HARVEY §5): path ids cover the last transaction, aggressive runs fuzz storage directly, and only functions whose coverage depends on state get longer sequences.
+/// - `dataflow` (`HARVEY_DATAFLOW`; `true` or `false`): Read-after-write ordering (MuFuzz, ConFuzzius): new transactions prefer functions that write what the next one reads, and self-dependent calls are repeated.
+/// - `chain_predictions` (`HARVEY_CHAIN_PREDICTIONS`; `true` or `false`): Chained predictions (issue 15): after a predicted input satisfies a comparison of a sequence's last transaction, a call is appended and predicted on in the state that step left, so chains of state-dependent equalities advance a step per prediction.
+/// - `data_decisions` (`HARVEY_DATA_DECISIONS`; `true` or `false`): Data decisions: a comparison whose result goes into data rather than a branch (`checked = sum == a + b;`, a returned boolean) counts as a branch decision for coverage and gets a cost metric for input prediction.
+/// - `coupling` (`HARVEY_COUPLING`; `true` or `false`): Address coupling: a mutation that makes an address argument another transaction's sender, or a sender an address another transaction names (`approve(spender)` by one sender, then a call by that spender naming the approver).
+/// - `masks` (`HARVEY_MASKS`; `true` or `false`): Mask-guided mutation (MuFuzz §IV-B): once a corpus entry gets energy enough, each of its inputs is probed with one mutation, and mutations of the entry then change only inputs whose probe kept its path.
+/// - `fail_fast` (`HARVEY_FAIL_FAST`; `true` or `false`): Stop at the first violation (`true`, the default: the quick answer a local `cargo test` wants), or keep fuzzing to the budget and report every distinct violation, each shrunk and saved (`false`: for CI runs and long campaigns, as cargo's `--no-fail-fast` runs every test).
+/// - `fail_on_revert` (`HARVEY_FAIL_ON_REVERT`; `true` or `false`): Whether a fuzzed transaction that reverts is itself a violation (forge's `[invariant] fail_on_revert`, which a forge suite's foundry.toml sets too): for handlers written to never revert.
+/// - `max_time_delay` (`HARVEY_MAX_TIME_DELAY`; an unsigned integer without a suffix, e.g. 3600): The most seconds block time may advance before a fuzzed call (forge's `[invariant] max_time_delay`); `0` keeps time still between calls.
+/// - `max_block_delay` (`HARVEY_MAX_BLOCK_DELAY`; an unsigned integer without a suffix, e.g. 3600): The most blocks the block number may advance before a fuzzed call (forge's `[invariant] max_block_delay`); `0` keeps it still.
+/// - `targets` (`HARVEY_TARGETS`; targets as "diff:origin/main", "src/Vault.sol:42" or ["src/Vault.sol:42", "src/Vault.sol:50"]): What to target: the lines a change touched since a revision, working tree included (`diff:origin/main`), or explicit lines (`src/Vault.sol:42,src/Vault.sol:50`; the attribute also takes a list of lines).
+/// - `require_targets` (`HARVEY_REQUIRE_TARGETS`; `true` or `false`): Fail when a target was never reached (the check a pull request wants).
+/// - `lookahead` (`HARVEY_LOOKAHEAD`; `true`, `false`, "no-analysis" or "standard-schedule"): With targets: how to steer towards them (ICSE'20's configurations A–D, see `Steering`): `on`/`off` (`true`/`false` in the attribute), `no-analysis`, `standard-schedule`, or the paper's letters `A`–`D`.
+/// - `panics` (`HARVEY_PANICS`; a list of Panic code names, e.g. ["assert", "overflow"], or "all" / "none"): Which Solidity Panic codes are violations: names such as `assert,overflow` (a list in the attribute), hex codes, `all` or `none` (`[]`).
+/// - `detectors` (`HARVEY_DETECTORS`; a list of detector names, e.g. ["ether-leak", "selfdestruct"], or "all" / "none"): The vulnerability detectors that run beside the invariants (see the book's *Vulnerability detectors* chapter): detector names (`["ether-leak", "selfdestruct"]`, comma separated in the variable), `all` or `none` (`[]`).
+/// - `corpus` (`HARVEY_CORPUS`; a directory path such as "harvey-corpus"): A directory that keeps the corpus between runs (relative paths from the project's root, the crate's for `#[harvey::invariant]`): the sequences saved there are run first, and the campaign's corpus is saved back after fuzzing, so a CI run starts where the last one stopped.
+/// - `sarif` (`HARVEY_SARIF`; a file path such as "harvey.sarif"): A SARIF 2.1.0 file to add the campaign's findings to (relative paths from the project's root): one result per violation at its Solidity line (else the test's), one per target line never reached.
+/// - `lcov` (`HARVEY_LCOV`; a file path such as "lcov.info"): An lcov tracefile to add the campaign's line coverage of the Solidity sources to (relative paths from the project's root): which lines of the deployed contracts fuzzing executed, for `genhtml` or a coverage service.
+/// <!-- END settings -->
 #[proc_macro_attribute]
 pub fn forge_suite(attr: TokenStream, item: TokenStream) -> TokenStream {
     let function = parse_macro_input!(item as ItemFn);

@@ -119,7 +119,7 @@ pub struct DetectorSet {
 
 impl Default for DetectorSet {
     /// Every detector: none of them reported anything on the negative set of well-written
-    /// contracts (OpenZeppelin tokens, vaults and access control; see the README).
+    /// contracts (OpenZeppelin tokens, vaults and access control; see the book's detectors chapter).
     fn default() -> Self {
         DetectorSet::all()
     }

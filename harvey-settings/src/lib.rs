@@ -8,12 +8,16 @@
 //! the same parser. The value types the parsers produce ([`Steering`], [`TargetSpec`],
 //! [`PanicSet`], [`DetectorSet`]) live here and are re-exported by `harvey` at their usual paths.
 //!
+//! The settings reference in harvey's book and the macros' rustdoc are generated from the
+//! table ([`markdown_reference`], [`rustdoc_list`]) and checked by a test.
+//!
 //! This crate has no dependencies: the attribute macro compiles it for the host too.
 
 mod config;
 mod detectors;
 mod panics;
 mod parse;
+mod reference;
 mod steering;
 mod table;
 mod targets;
@@ -21,6 +25,9 @@ mod targets;
 pub use config::RUNS_WITHOUT_BUDGET;
 pub use detectors::{Detector, DetectorSet};
 pub use panics::{PANIC_NAMES, PanicNumber, PanicSet};
+pub use reference::{
+    BOOK_BEGIN, BOOK_END, RUSTDOC_BEGIN, RUSTDOC_END, markdown_reference, rustdoc_list,
+};
 pub use steering::Steering;
 pub use table::{Config, Literal, SETTINGS, Setting};
 pub use targets::{SourceLine, TargetSpec};

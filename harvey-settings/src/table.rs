@@ -122,9 +122,10 @@ macro_rules! settings {
 }
 
 settings! {
-    /// Sequences to execute, at most. Default: none, and 10,000 when `time` is not set
-    /// either ([`Config::run_bound`]). When the environment gives `HARVEY_RUNS` or
-    /// `HARVEY_TIME`, it replaces the attribute's whole budget.
+    /// Sequences to execute, at most (with `time`: whichever ends first). Default: none, and
+    /// 10,000 when neither `time` nor `calls` is set ([`Config::run_bound`]). When the
+    /// environment gives `HARVEY_RUNS`, `HARVEY_TIME` or `HARVEY_CALLS`, it replaces the
+    /// attribute's whole budget.
     runs: Option<u64> = None;
     "runs" as Literal::Integer, expected "an unsigned integer without a suffix, e.g. 1000";
     "HARVEY_RUNS";
@@ -136,7 +137,8 @@ settings! {
     "HARVEY_TIME";
     parse |text| parse::duration(text).map(Some);
 
-    /// Fuzzed calls (transactions) to execute, at most, over all sequences: the budget
+    /// Fuzzed calls (transactions) to execute, at most, over all sequences (the last
+    /// sequence started runs to its end): the budget
     /// forge's `runs` × `depth` means, which a Solidity suite's foundry.toml becomes (with
     /// `runs` or `time`: whichever ends first). Default none. When the environment gives
     /// `HARVEY_CALLS`, it replaces the attribute's whole budget.
@@ -237,8 +239,9 @@ settings! {
 
     /// Whether a fuzzed transaction that reverts is itself a violation (forge's `[invariant]
     /// fail_on_revert`, which a forge suite's foundry.toml sets too): for handlers written to
-    /// never revert. A rejected `vm.assume` is not a revert. Default `false`: reverts are
-    /// the normal way a contract refuses a call.
+    /// never revert. A rejected `vm.assume` is not a revert, and an Echidna/Medusa property
+    /// contract's reverts never count. Default `false`: reverts are the normal way a
+    /// contract refuses a call.
     fail_on_revert: bool = false;
     "fail_on_revert" as Literal::Bool, expected "`true` or `false`";
     "HARVEY_FAIL_ON_REVERT";
@@ -263,7 +266,8 @@ settings! {
     "HARVEY_MAX_BLOCK_DELAY";
     parse |text| parse::whole(text).map(Some);
 
-    /// What to target: the lines a change touched (`diff:origin/main`) or explicit lines
+    /// What to target: the lines a change touched since a revision, working tree included
+    /// (`diff:origin/main`), or explicit lines
     /// (`src/Vault.sol:42,src/Vault.sol:50`; the attribute also takes a list of lines). The
     /// summary reports for each target whether and when it was reached. Default none.
     targets: Option<TargetSpec> = None;
@@ -297,8 +301,8 @@ settings! {
     "HARVEY_PANICS";
     parse str::parse::<PanicSet>;
 
-    /// The vulnerability detectors that run beside the invariants (see the README's
-    /// *Vulnerability detectors*): detector names (`["ether-leak", "selfdestruct"]`, comma
+    /// The vulnerability detectors that run beside the invariants (see the book's
+    /// *Vulnerability detectors* chapter): detector names (`["ether-leak", "selfdestruct"]`, comma
     /// separated in the variable), `all` or `none` (`[]`). Default: all of them in Rust
     /// invariants, none in Solidity suites (forge has none: a suite fails only where forge
     /// would). Fuzzed senders are attackers unless setup trusts them (`Chain::trust`).
@@ -342,8 +346,8 @@ settings! {
 mod tests {
     use super::*;
 
-    /// Per setting: texts the README documents (as the attribute's literal becomes text, and
-    /// as the variable is written), and garbage.
+    /// Per setting: texts the settings reference documents (as the attribute's literal
+    /// becomes text, and as the variable is written), and garbage.
     const DOCUMENTED: &[(&str, &[&str], &[&str])] = &[
         (
             "runs",
