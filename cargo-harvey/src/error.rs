@@ -40,8 +40,9 @@ pub(crate) enum InitError {
 
     /// harvey could not compile the project (no solc, a compile error, a bad foundry.toml).
     #[error(
-        "harvey could not compile the Solidity project at {}:\n{source}\nNothing was written.",
-        .root.display()
+        "harvey could not compile the Solidity project at {}:\n{}\nNothing was written.",
+        .root.display(),
+        .source.to_string().trim_end()
     )]
     Compile {
         /// The root.

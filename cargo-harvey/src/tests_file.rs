@@ -91,9 +91,15 @@ pub(crate) fn missing_suite_tests(existing: &str, suites: &[SuiteSummary]) -> Ve
     let mut taken = HashSet::new();
     suites
         .iter()
-        .filter(|suite| !existing.contains(&format!("{:?}", suite.name)))
+        .filter(|suite| !names(existing, suite))
         .map(|suite| suite_test(suite, &identifier(&suite.contract, &mut taken)))
         .collect()
+}
+
+/// Whether the tests file `text` names `suite`: as `"Name"`, or qualified as
+/// `"path:Name"` with any path.
+fn names(text: &str, suite: &SuiteSummary) -> bool {
+    text.contains(&format!("{:?}", suite.name)) || text.contains(&format!(":{}\"", suite.contract))
 }
 
 /// The whole of `tests/harvey.rs`: a test per suite, then the commented example when there
@@ -345,6 +351,9 @@ mod tests {
         assert!(
             more[0].contains("#[harvey::forge_suite(\"PoolProperties\")]\nfn pool_properties() {}")
         );
+        // A suite named with its path counts as named.
+        let qualified = "#[harvey::forge_suite(\"test/Ledger.t.sol:LedgerInvariants\")]";
+        assert!(missing_suite_tests(qualified, &suites[..1]).is_empty());
     }
 
     #[test]
