@@ -67,6 +67,7 @@ pub use outcome::{
     MaskStats, Outcome, Place, PredictionStats, Progress, SequenceStats, ShrinkStats,
     StateDependent, Stats, TargetReach, TargetStats, TimeSplit, Violation, Warps,
 };
+pub use suite::{SuiteKind, SuiteSummary, suites};
 pub use targets::{SourceLine, TargetSpec};
 
 #[doc(hidden)]

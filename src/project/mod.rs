@@ -64,6 +64,25 @@ pub fn compiled(root: &Path) -> Result<Arc<Artifacts>> {
     compiled_in(root, &Environment::from_process())
 }
 
+/// The deployable contracts of the project's own sources at `root` (foundry.toml's `src`,
+/// or `contracts/`): not its tests, scripts or libraries, nor interfaces and abstract
+/// contracts. Compiled with [`compiled`]; sorted by name.
+///
+/// # Errors
+///
+/// What [`compiled`] returns: a foundry.toml that cannot be read, no usable solc, or the
+/// compiler's errors with their files and lines.
+pub fn own_contracts(root: &Path) -> Result<Vec<Arc<ContractArtifact>>> {
+    let config = ProjectConfig::discover_in(root, &Environment::from_process())?;
+    let artifacts = compiled(root)?;
+    let sources = root.join(&config.sources);
+    Ok(artifacts
+        .contracts()
+        .filter(|c| c.is_deployable() && root.join(&c.source_path).starts_with(&sources))
+        .cloned()
+        .collect())
+}
+
 internal! {
     /// [`compiled`] with the settings of `env` rather than the process environment. The memo
     /// is the same and is keyed by root alone: the first of the two to compile a root decides

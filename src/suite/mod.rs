@@ -13,6 +13,7 @@
 //! involved and in the README.
 
 mod inline;
+mod list;
 mod selection;
 
 use std::sync::Arc;
@@ -27,6 +28,7 @@ use crate::error::{Error, Result};
 use crate::oracle::{Invariant, unsupported_place};
 use crate::outcome::FunctionStats;
 use crate::project::{Artifacts, ChainSettings, ContractArtifact};
+pub use list::{SuiteKind, SuiteSummary, suites};
 use selection::{Declared, select};
 
 /// forge's default sender: it deploys the test contract, calls `setUp()` and every
