@@ -31,12 +31,17 @@ pub struct InvariantTest<'a> {
     pub file: &'static str,
     /// See `file`.
     pub line: u32,
+    /// The Solidity project's root relative to `manifest_dir` (empty: the same).
+    pub root: &'static str,
     /// Contracts to deploy and fuzz when there is no setup.
     pub contracts: &'static [&'static str],
     /// The setup function, if any.
     pub setup: Option<fn(&mut Chain) -> crate::Result<()>>,
-    /// The invariant.
-    pub check: &'a (dyn Fn(&Chain) -> Result<(), String> + Sync),
+    /// The invariants, by name, all checked after every call of one campaign.
+    pub checks: &'a [(
+        &'static str,
+        &'a (dyn Fn(&Chain) -> Result<(), String> + Sync),
+    )],
     /// The attribute's settings as `(name, text)` pairs, each already checked at compile
     /// time by its row of [`harvey_settings::SETTINGS`].
     pub attributes: &'static [(&'static str, &'static str)],
@@ -47,10 +52,11 @@ pub struct InvariantTest<'a> {
 pub fn run_invariant(test: InvariantTest<'_>) {
     let config = Config::from_attributes(test.attributes)
         .unwrap_or_else(|e| panic!("harvey: {}: {}", test.name, crate::Error::from(e)));
-    let root = Path::new(test.manifest_dir);
-    let mut campaign = Campaign::new(root)
-        .config(config)
-        .invariant(test.name, test.check);
+    let crate_dir = Path::new(test.manifest_dir);
+    let mut campaign = Campaign::new(crate_dir.join(test.root)).config(config);
+    for (name, check) in test.checks {
+        campaign = campaign.invariant(*name, *check);
+    }
     for contract in test.contracts {
         campaign = campaign.contract(*contract);
     }
@@ -58,7 +64,7 @@ pub fn run_invariant(test: InvariantTest<'_>) {
         campaign = campaign.setup(setup);
     }
     let campaign = campaign.test_location(test.file, test.line);
-    run_test(campaign, root, test.module_path, test.name);
+    run_test(campaign, crate_dir, test.module_path, test.name);
 }
 
 /// One `#[harvey::forge_suite]` test, as the macro describes it.

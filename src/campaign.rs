@@ -118,7 +118,7 @@ impl<'a> Campaign<'a> {
         self
     }
 
-    /// An invariant checked after every transaction: returns `bool` or
+    /// An invariant checked after every transaction: returns `bool`, `Result<bool, E: Display>` or
     /// `Result<(), E: Display>`; a panic counts as a violation too.
     pub fn invariant<R: IntoCheck>(
         mut self,

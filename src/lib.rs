@@ -60,7 +60,7 @@ pub use chain::Labels;
 pub use chain::PanicSet;
 pub use config::{Config, Detector, DetectorSet, Invalid, Steering};
 pub use error::{Error, Result};
-pub use harvey_macros::{forge_suite, invariant};
+pub use harvey_macros::{forge_suite, invariant, invariants};
 pub use oracle::IntoCheck;
 pub use outcome::{
     BoundsHit, Call, Dependence, Failure, FunctionStats, KeptCorpus, LineCoverage, LookaheadStats,

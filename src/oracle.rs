@@ -467,8 +467,9 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-/// Turns what an invariant function returns into a check result: `bool` (`false` fails)
-/// or `Result<(), E: Display>` (`Err` fails with its message).
+/// Turns what an invariant function returns into a check result: `bool` (`false` fails),
+/// `Result<(), E: Display>` (`Err` fails with its message), or `Result<bool, E: Display>`
+/// (both fail: a check that reads views with `?` and ends in a comparison).
 pub trait IntoCheck {
     /// `Ok` when the invariant holds, otherwise the message to report.
     fn into_check(self) -> Result<(), String>;
@@ -487,6 +488,12 @@ impl IntoCheck for bool {
 impl<E: std::fmt::Display> IntoCheck for Result<(), E> {
     fn into_check(self) -> Result<(), String> {
         self.map_err(|e| e.to_string())
+    }
+}
+
+impl<E: std::fmt::Display> IntoCheck for Result<bool, E> {
+    fn into_check(self) -> Result<(), String> {
+        self.map_err(|e| e.to_string())?.into_check()
     }
 }
 

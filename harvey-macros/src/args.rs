@@ -10,8 +10,9 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Expr, ExprLit, Lit, LitStr, MetaNameValue, Path, Token};
 
-/// The arguments that say what to fuzz, before the settings in the docs' order.
-const TARGET_ARGUMENTS: [&str; 3] = ["contract", "contracts", "setup"];
+/// The arguments that say what to fuzz and where the project is, before the settings in
+/// the docs' order.
+const TARGET_ARGUMENTS: [&str; 4] = ["contract", "contracts", "setup", "root"];
 
 /// The validated attribute arguments.
 #[derive(Default)]
@@ -19,6 +20,8 @@ pub(crate) struct InvariantArgs {
     /// Contracts to deploy when there is no setup (from `contract` or `contracts`).
     pub(crate) contracts: Vec<LitStr>,
     pub(crate) setup: Option<Path>,
+    /// The Solidity project's root relative to the crate (`root = "contracts-dir"`).
+    pub(crate) root: Option<LitStr>,
     /// The campaign settings as `(name, text)`, each accepted by its row's parser.
     pub(crate) settings: Vec<(&'static str, String)>,
 }
@@ -79,6 +82,7 @@ impl InvariantArgs {
         match name {
             "contract" => self.contracts = vec![string(value)?],
             "contracts" => self.contracts = strings(value)?,
+            "root" => self.root = Some(root(value)?),
             _ => self.setup = Some(path(value)?),
         }
         Ok(())

@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{FnArg, ItemFn, ReturnType};
+use syn::{FnArg, Item, ItemFn, ItemMod, LitStr, ReturnType};
 
 use crate::args::{InvariantArgs, SuiteArgs};
 
@@ -48,7 +48,7 @@ fn check_signature(function: &ItemFn) -> syn::Result<()> {
     if let ReturnType::Default = sig.output {
         return Err(syn::Error::new(
             sig.ident.span(),
-            "an invariant returns `bool` or `Result<(), E>` with `E: Display`",
+            "an invariant returns `bool`, `Result<(), E>` or `Result<bool, E>` with `E: Display`",
         ));
     }
     Ok(())
@@ -73,14 +73,108 @@ fn test_attributes(function: &mut ItemFn, attribute: &str) -> syn::Result<Vec<sy
     Ok(test_attrs)
 }
 
-/// The `#[test]` that runs the campaign.
+/// The `#[test]` that runs the campaign of one invariant.
 pub(crate) fn invariant_test(
     args: InvariantArgs,
     mut function: ItemFn,
 ) -> syn::Result<TokenStream> {
     check_signature(&function)?;
     let test_attrs = test_attributes(&mut function, "invariant")?;
+    let name = function.sig.ident.clone();
+    let check = check_of(&function);
+    let run = run_invariants(&args, &name, &[(name.clone(), check)]);
+    Ok(quote! {
+        #[test]
+        #(#test_attrs)*
+        fn #name() {
+            #function
+            #run
+        }
+    })
+}
+
+/// The module, with one `#[test]` (`invariants`) added that runs one campaign checking
+/// every function of the module after every call. Every function must be an invariant: a
+/// helper left in the module would otherwise be silently never checked.
+pub(crate) fn invariants_test(
+    args: InvariantArgs,
+    mut module: ItemMod,
+) -> syn::Result<TokenStream> {
+    let Some((_, items)) = &mut module.content else {
+        return Err(syn::Error::new(
+            module.span(),
+            "`#[harvey::invariants]` goes on an inline module: `mod vault { fn solvent(chain: &Chain) -> bool { .. } }`",
+        ));
+    };
+    let mut checks = Vec::new();
+    let mut test_attrs = Vec::new();
+    for item in items.iter_mut() {
+        let Item::Fn(function) = item else { continue };
+        check_signature(function).map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                format!(
+                    "{e} (every function of a `#[harvey::invariants]` module is an invariant; move helpers out of it)"
+                ),
+            )
+        })?;
+        if let Some(attr) = function
+            .attrs
+            .iter()
+            .find(|a| TEST_ATTRIBUTES.iter().any(|t| a.path().is_ident(t)))
+        {
+            return Err(syn::Error::new(
+                attr.span(),
+                "put `should_panic`/`ignore` on the module: its one test runs every invariant",
+            ));
+        }
+        checks.push((function.sig.ident.clone(), check_of(function)));
+    }
+    if checks.is_empty() {
+        return Err(syn::Error::new(
+            module.ident.span(),
+            "this module has no invariant: add `fn name(chain: &Chain) -> bool` (or a `harvey::Result<()>`)",
+        ));
+    }
+    // `should_panic`/`ignore` on the module belong to its test.
+    let (moved, kept) = module.attrs.drain(..).partition::<Vec<_>, _>(|attr| {
+        TEST_ATTRIBUTES
+            .iter()
+            .any(|name| attr.path().is_ident(name))
+    });
+    module.attrs = kept;
+    test_attrs.extend(moved);
+    let test = syn::Ident::new("invariants", module.ident.span());
+    let run = run_invariants(&args, &test, &checks);
+    items.push(syn::parse_quote! {
+        #[test]
+        #(#test_attrs)*
+        fn #test() {
+            #run
+        }
+    });
+    Ok(quote!(#module))
+}
+
+/// `function` as a `&Chain -> Result<(), String>` closure; a return type that is neither
+/// `bool` nor a `Result` with a `Display` error is reported on the type.
+fn check_of(function: &ItemFn) -> TokenStream {
     let name = &function.sig.ident;
+    let output_span = match &function.sig.output {
+        ReturnType::Type(_, ty) => ty.span(),
+        ReturnType::Default => name.span(),
+    };
+    quote_spanned! { output_span =>
+        |chain: &::harvey::chain::Chain| ::harvey::__private::IntoCheck::into_check(#name(chain))
+    }
+}
+
+/// The call of `harvey::__private::run_invariant` for test `test` checking `checks`.
+fn run_invariants(
+    args: &InvariantArgs,
+    test: &syn::Ident,
+    checks: &[(syn::Ident, TokenStream)],
+) -> TokenStream {
     let contracts = &args.contracts;
     let setup = match &args.setup {
         // The cast is spanned on the user's path so that a setup with the wrong signature is
@@ -90,33 +184,25 @@ pub(crate) fn invariant_test(
         },
         None => quote!(::core::option::Option::None),
     };
-    let output_span = match &function.sig.output {
-        ReturnType::Type(_, ty) => ty.span(),
-        ReturnType::Default => name.span(),
-    };
-    let check = quote_spanned! { output_span =>
-        |chain: &::harvey::chain::Chain| ::harvey::__private::IntoCheck::into_check(#name(chain))
-    };
+    let root = args.root.as_ref().map_or_else(String::new, LitStr::value);
     let names = args.settings.iter().map(|(name, _)| name);
     let texts = args.settings.iter().map(|(_, text)| text);
-    Ok(quote! {
-        #[test]
-        #(#test_attrs)*
-        fn #name() {
-            #function
-            ::harvey::__private::run_invariant(::harvey::__private::InvariantTest {
-                name: ::core::stringify!(#name),
-                module_path: ::core::module_path!(),
-                manifest_dir: ::core::env!("CARGO_MANIFEST_DIR"),
-                file: ::core::file!(),
-                line: ::core::line!(),
-                contracts: &[#(#contracts),*],
-                setup: #setup,
-                check: &#check,
-                attributes: &[#((#names, #texts)),*],
-            });
-        }
-    })
+    let check_names = checks.iter().map(|(name, _)| name);
+    let check_fns = checks.iter().map(|(_, check)| check);
+    quote! {
+        ::harvey::__private::run_invariant(::harvey::__private::InvariantTest {
+            name: ::core::stringify!(#test),
+            module_path: ::core::module_path!(),
+            manifest_dir: ::core::env!("CARGO_MANIFEST_DIR"),
+            file: ::core::file!(),
+            line: ::core::line!(),
+            root: #root,
+            contracts: &[#(#contracts),*],
+            setup: #setup,
+            checks: &[#((::core::stringify!(#check_names), &#check_fns)),*],
+            attributes: &[#((#names, #texts)),*],
+        });
+    }
 }
 
 /// The `#[test]` that runs a Solidity suite. The function it is on is only the test's name:

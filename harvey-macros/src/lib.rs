@@ -8,7 +8,7 @@ mod args;
 mod emit;
 
 use proc_macro::TokenStream;
-use syn::{ItemFn, parse_macro_input};
+use syn::{ItemFn, ItemMod, parse_macro_input};
 
 /// Turns `fn name(chain: &Chain) -> bool` (or `-> Result<(), E: Display>`) into a `#[test]`
 /// that runs a fuzzing campaign and fails with a shrunk, replayable call sequence when the
@@ -55,6 +55,35 @@ pub fn invariant(attr: TokenStream, item: TokenStream) -> TokenStream {
     let function = parse_macro_input!(item as ItemFn);
     let parsed = args::InvariantArgs::parse(attr.into())
         .and_then(|args| emit::invariant_test(args, function));
+    match parsed {
+        Ok(tokens) => tokens.into(),
+        Err(error) => error.to_compile_error().into(),
+    }
+}
+
+/// Turns an inline module of invariants into one `#[test]` (`module::invariants`) whose
+/// campaign checks every function of the module after every call, as forge checks every
+/// `invariant_*` function of a suite and Echidna every property: N invariants cost one
+/// campaign, not N.
+///
+/// ```text
+/// #[harvey::invariants(setup = setup, runs = 5_000)]
+/// mod vault {
+///     use super::*;
+///     fn solvent(chain: &Chain) -> bool { .. }
+///     fn shares_add_up(chain: &Chain) -> harvey::Result<()> { .. }
+/// }
+/// ```
+///
+/// Every function in the module must be an invariant (`fn name(chain: &Chain) -> bool`, or
+/// `-> Result<(), E: Display>`): move helpers out, so that none is silently never checked.
+/// Paths in the arguments (`setup`) resolve inside the module. The arguments and settings
+/// are those of [`macro@invariant`]; `should_panic`/`ignore` go on the module.
+#[proc_macro_attribute]
+pub fn invariants(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let module = parse_macro_input!(item as ItemMod);
+    let parsed = args::InvariantArgs::parse(attr.into())
+        .and_then(|args| emit::invariants_test(args, module));
     match parsed {
         Ok(tokens) => tokens.into(),
         Err(error) => error.to_compile_error().into(),
