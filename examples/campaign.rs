@@ -18,28 +18,19 @@ fn main() -> harvey::Result<()> {
             let seats = chain.get("Seats");
             let first: Address = chain.view(seats, "first()", ())?;
             let founder: Address = chain.view(seats, "founder()", ())?;
-            if first == founder || first == Address::ZERO {
-                Ok(())
-            } else {
-                Err(harvey::Error::Call(format!(
-                    "the first seat belongs to {first}, not to the founder {founder}"
-                )))
-            }
+            harvey::ensure!(
+                first == founder || first == Address::ZERO,
+                "the first seat belongs to {first}, not to the founder {founder}"
+            );
+            Ok(())
         })
         .seed(seed)
         .runs(100_000)
         .run()?;
-    for warning in &outcome.warnings {
-        println!("warning: {warning}");
-    }
-    print!("{}", harvey::report::summary(&outcome));
-    if outcome.failures.is_empty() {
+    // The warnings, the summary, and the report of each violation found.
+    print!("{outcome}");
+    if outcome.passed() {
         println!("\nno violation found");
-    } else {
-        println!(
-            "\n{}",
-            harvey::report::failures_report(&outcome.failures, None)
-        );
     }
     Ok(())
 }

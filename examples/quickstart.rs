@@ -1,6 +1,7 @@
-//! The README's first command: compile the repository's `contracts/` with a real solc, deploy
+//! The chain API by itself: compile the repository's `contracts/` with a real solc, deploy
 //! a vault on an in-memory revm chain, make calls from several senders, and print every
-//! decoded outcome (success values, custom errors, Panics).
+//! decoded outcome (success values, custom errors, Panics). `call` fails on a revert (what
+//! setup code wants); `try_call` returns the outcome of a call allowed to revert.
 //!
 //! Run with `cargo run --example quickstart`.
 
@@ -26,20 +27,17 @@ fn main() -> harvey::Result<()> {
         sender: Some(alice),
         value,
     };
-    let outcome =
-        chain.try_call_with(vault, "deposit()", &[], deposit(U256::from(3u64) * ether))?;
+    // Must succeed: a revert here is an error with its decoded reason.
+    let outcome = chain.call_with(vault, "deposit()", (), deposit(U256::from(3u64) * ether))?;
     println!("alice deposit(3 ether)   -> {}", outcome.status);
 
-    let amount = DynSolValue::Uint(U256::from(5u64) * ether, 256);
-    let bob_call = TxOptions {
-        sender: Some(bob),
-        value: U256::ZERO,
-    };
-    let outcome = chain.try_call_with(vault, "withdraw(uint256)", &[amount], bob_call)?;
+    // Bob has deposited nothing: this one may revert, so `try_call_as` returns how it ended.
+    let amount = U256::from(5u64) * ether;
+    let outcome = chain.try_call_as(bob, vault, "withdraw(uint256)", (amount,))?;
     println!("bob withdraw(5 ether)    -> {}", outcome.status);
 
     let over_cap = deposit(U256::from(1_000u64) * ether);
-    let outcome = chain.try_call_with(vault, "deposit()", &[], over_cap)?;
+    let outcome = chain.try_call_with(vault, "deposit()", (), over_cap)?;
     println!("alice deposit(1000 ether)-> {}", outcome.status);
 
     let total: U256 = chain.view(vault, "totalDeposits()", ())?;

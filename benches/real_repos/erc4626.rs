@@ -74,7 +74,7 @@ fn invariant_c(chain: &Chain) -> harvey::Result<()> {
     for sender in chain.senders() {
         let shares: U256 = chain.view(token, "balanceOf(address)", (*sender,))?;
         sum = sum.checked_add(shares).ok_or_else(|| {
-            harvey::Error::Call(format!("senders' shares overflow a uint256 at {sender}"))
+            harvey::Error::Invariant(format!("senders' shares overflow a uint256 at {sender}"))
         })?;
     }
     let supply = view(chain, "totalSupply()")?;

@@ -602,6 +602,9 @@ impl Chain {
         signature: &str,
         args: impl SolArgs,
     ) -> Result<T> {
+        // Checked before the call: the ABI decoder alone accepts return data longer than `T`.
+        let function = self.resolve(to, signature)?;
+        self.check_returns(to, &function, &T::return_types())?;
         let outcome = self.call(to, signature, args)?;
         decode_returns::<T>(&outcome.output, signature)
     }
@@ -970,10 +973,20 @@ impl Chain {
                 function.state_mutability.as_json_str()
             )));
         }
+        self.check_returns(address, function, returns)
+    }
+
+    /// Whether `function` of the contract at `address` returns `returns` (when its ABI is
+    /// known).
+    fn check_returns(&self, address: Address, function: &Function, returns: &str) -> Result<()> {
+        let Some(artifact) = self.artifact_at(address) else {
+            return Ok(());
+        };
         let outputs = abi::param_types(&function.outputs);
         if !abi::types_fit(&outputs, returns) {
             return Err(Error::Abi(format!(
-                "`{signature}` of {} returns {outputs}, not {returns}",
+                "`{}` of {} returns {outputs}, not {returns}",
+                function.signature(),
                 artifact.name
             )));
         }

@@ -113,12 +113,11 @@ fn bank_invariant(chain: &Chain) -> Result<()> {
     for sender in chain.senders() {
         held += chain.view::<U256>(bank, "balanceOf(address)", (*sender,))?;
     }
-    if held > total || chain.balance(bank) != total {
-        return Err(harvey::Error::Call(format!(
-            "senders hold {held}, total {total}, ether {}",
-            chain.balance(bank)
-        )));
-    }
+    harvey::ensure!(
+        held <= total && chain.balance(bank) == total,
+        "senders hold {held}, total {total}, ether {}",
+        chain.balance(bank)
+    );
     Ok(())
 }
 
@@ -154,6 +153,56 @@ fn a_correct_contract_passes() {
             .all(|f| f.calls > 100 && f.reverts < f.calls)
     );
     assert!(outcome.stats.edges > 10, "{}", outcome.stats.edges);
+    outcome.assert_passed();
+    let shown = outcome.to_string();
+    assert!(shown.contains("3,000 sequences"), "{shown}");
+    assert!(!shown.contains("violated"), "{shown}");
+}
+
+/// An `Outcome` shows its violations' reports, and `assert_passed` fails with them.
+#[test]
+fn an_outcome_shows_and_asserts_its_violations() {
+    let outcome = campaign()
+        .contract("Seats")
+        .invariant("founder keeps the first seat", |chain: &Chain| {
+            founder_keeps_the_first_seat(chain)
+        })
+        .run()
+        .unwrap();
+    let shown = outcome.to_string();
+    assert!(shown.contains("founder keeps the first seat"), "{shown}");
+    assert!(shown.contains("Seats.take"), "{shown}");
+    let report = std::panic::catch_unwind(|| outcome.assert_passed()).unwrap_err();
+    let report = report.downcast_ref::<String>().expect("a formatted panic");
+    assert!(report.contains("founder keeps the first seat"), "{report}");
+}
+
+/// A campaign that writes a file campaigns share (SARIF here) must be named, so that its
+/// part of the file does not replace another's; nothing is compiled or written first.
+#[test]
+fn a_campaign_writing_a_shared_file_needs_a_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let sarif = dir.path().join("harvey.sarif");
+    let err = campaign().contract("Bank").sarif(&sarif).run().unwrap_err();
+    assert!(matches!(err, harvey::Error::Config(_)), "{err:?}");
+    assert!(err.to_string().contains("Campaign::name"), "{err}");
+    assert!(!sarif.exists());
+}
+
+/// `Config::default()` is the same every time (no seed is drawn until a campaign starts);
+/// `Config::from_env` reads the `HARVEY_*` variables as the macro does. (The variables'
+/// effect itself is tested on `Config::resolve`, without touching this process's
+/// environment.)
+#[test]
+fn the_default_config_is_deterministic() {
+    assert_eq!(Config::default(), Config::default());
+    assert_eq!(Config::default().seed, None);
+    let seed_var = std::env::var("HARVEY_SEED")
+        .ok()
+        .filter(|v| !v.trim().is_empty());
+    if let (Ok(config), None) = (Config::from_env(), seed_var) {
+        assert_eq!(config.seed, None);
+    }
 }
 
 #[test]

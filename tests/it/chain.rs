@@ -102,7 +102,7 @@ fn view_reports_a_revert_and_a_missing_contract() {
     let err = chain
         .view::<U256>(outcomes, "outOfBounds(uint256)", (U256::from(3),))
         .unwrap_err();
-    assert!(matches!(err, Error::Call(_)));
+    assert!(matches!(err, Error::Reverted { .. }), "{err:?}");
     assert!(
         err.to_string()
             .contains("Panic(0x32): array index out of bounds"),
@@ -111,6 +111,57 @@ fn view_reports_a_revert_and_a_missing_contract() {
     let nobody = Address::with_last_byte(0x77);
     let err = chain.view::<U256>(nobody, "totalSupply()", ()).unwrap_err();
     assert!(err.to_string().contains("there is no contract at"), "{err}");
+}
+
+/// `call` fails on a revert with the decoded reason and leaves the state as it was; `try_call`
+/// returns the reverted outcome; `call_returning` decodes the return values.
+#[test]
+fn call_fails_on_a_revert_and_try_call_returns_it() {
+    let mut chain = chain();
+    let outcomes = chain.deploy("Outcomes", ()).unwrap();
+    let (value, flag): (U256, bool) = chain
+        .call_returning(outcomes, "succeed(uint256)", (U256::from(41),))
+        .unwrap();
+    assert_eq!((value, flag), (U256::from(42), true));
+    let err = chain
+        .call(outcomes, "requireFails(uint256)", (U256::from(1),))
+        .unwrap_err();
+    let Error::Reverted { call, status } = &err else {
+        panic!("expected a revert error, got {err:?}");
+    };
+    assert!(call.contains("`requireFails(uint256)`"), "{call}");
+    assert_eq!(
+        status,
+        &TxStatus::Revert(RevertReason::Error("x must be zero".into()))
+    );
+    assert!(err.to_string().contains("x must be zero"), "{err}");
+    let sender = chain.senders()[0];
+    let err = chain
+        .call_as(sender, outcomes, "assertFails(uint256)", (U256::from(7),))
+        .unwrap_err();
+    assert!(err.to_string().contains("Panic(0x01)"), "{err}");
+    let outcome = chain
+        .try_call(outcomes, "requireFails(uint256)", (U256::from(1),))
+        .unwrap();
+    assert!(!outcome.is_success());
+    let err = chain
+        .call_returning::<Address>(outcomes, "succeed(uint256)", (U256::from(1),))
+        .unwrap_err();
+    assert!(matches!(err, Error::Abi(_)), "{err:?}");
+}
+
+/// `skip`/`skip_blocks` move the block forward; `warp_to`/`roll_to` set it, as forge's
+/// `vm.warp`/`vm.roll` do (back in time too).
+#[test]
+fn skip_advances_the_block_and_warp_to_sets_it() {
+    let mut chain = chain();
+    chain.skip(100);
+    chain.skip_blocks(2);
+    assert_eq!(chain.block_timestamp(), GENESIS_TIMESTAMP + 100);
+    assert_eq!(chain.block_number(), GENESIS_NUMBER + 2);
+    chain.warp_to(5);
+    chain.roll_to(7);
+    assert_eq!((chain.block_timestamp(), chain.block_number()), (5, 7));
 }
 
 #[test]

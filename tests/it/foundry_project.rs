@@ -393,15 +393,6 @@ fn campaign<'a>(runs: u64) -> Campaign<'a> {
     Campaign::new(fixture()).seed(1).runs(runs)
 }
 
-/// Fails setup when a setup call reverted.
-fn succeeded(outcome: harvey::chain::TxOutcome) -> harvey::Result<()> {
-    if outcome.is_success() {
-        Ok(())
-    } else {
-        Err(Error::Call(format!("setup call {}", outcome.status)))
-    }
-}
-
 #[test]
 fn campaign_on_the_openzeppelin_vault_finds_no_violation() {
     let outcome = campaign(3_000)
@@ -409,17 +400,13 @@ fn campaign_on_the_openzeppelin_vault_finds_no_violation() {
             let asset = chain.deploy("MockAsset", ())?;
             let vault = chain.deploy("Vault", (asset,))?;
             for sender in chain.senders().to_vec() {
-                succeeded(chain.try_call(
-                    asset,
-                    "mint(address,uint256)",
-                    (sender, ether(1_000)),
-                )?)?;
-                succeeded(chain.try_call_as(
+                chain.call(asset, "mint(address,uint256)", (sender, ether(1_000)))?;
+                chain.call_as(
                     sender,
                     asset,
                     "approve(address,uint256)",
                     (vault, U256::MAX),
-                )?)?;
+                )?;
             }
             chain.fuzz(vault);
             chain.fuzz(asset);
@@ -455,11 +442,7 @@ fn campaign_on_the_solmate_token_counts_no_checked_arithmetic_revert() {
         .setup(|chain: &mut Chain| {
             let token = chain.deploy("Token", (ether(1_000_000),))?;
             for sender in chain.senders().to_vec() {
-                succeeded(chain.try_call(
-                    token,
-                    "transfer(address,uint256)",
-                    (sender, ether(100)),
-                )?)?;
+                chain.call(token, "transfer(address,uint256)", (sender, ether(100)))?;
             }
             chain.fuzz(token);
             Ok(())

@@ -15,12 +15,11 @@ fn bank_setup(chain: &mut Chain) -> harvey::Result<()> {
 fn bank_accounts_add_up(chain: &Chain) -> harvey::Result<()> {
     let bank = chain.get("Bank");
     let total: U256 = chain.view(bank, "total()", ())?;
-    if chain.balance(bank) != total {
-        return Err(harvey::Error::Call(format!(
-            "the bank holds {} wei but owes {total}",
-            chain.balance(bank)
-        )));
-    }
+    harvey::ensure!(
+        chain.balance(bank) == total,
+        "the bank holds {} wei but owes {total}",
+        chain.balance(bank)
+    );
     Ok(())
 }
 

@@ -16,11 +16,8 @@ fn campaign<'a>() -> Campaign<'a> {
 
 fn float_within_initial(chain: &Chain) -> harvey::Result<()> {
     let float: U256 = chain.view(chain.get("Reserve"), "float()", ())?;
-    if float <= initial() {
-        Ok(())
-    } else {
-        Err(harvey::Error::Call(format!("the float is {float}")))
-    }
+    harvey::ensure!(float <= initial(), "the float is {float}");
+    Ok(())
 }
 
 fn shrink_stats(outcome: &Outcome) -> ShrinkStats {
