@@ -10,8 +10,8 @@ use crate::chain::Chain;
 use crate::config::Config;
 pub use crate::oracle::IntoCheck;
 use crate::outcome::Progress;
+use crate::output::regression;
 use crate::project::{Environment, ProjectConfig};
-use crate::regression;
 use crate::report;
 
 /// Progress is shown only for campaigns running longer than this...

@@ -109,14 +109,15 @@ pub enum Error {
     Call(String),
 
     /// A call the user made directly with [`Chain::call`](crate::chain::Chain::call) (or a
-    /// view) reverted or halted. `status` carries the decoded revert reason (`Error(string)`,
-    /// a custom error with its arguments, a Panic) or the halt.
-    #[error("{call} reverted: {status}")]
+    /// view) reverted or halted. `reason` is the decoded revert reason (`Error(string)`, a
+    /// custom error with its arguments, a Panic) or the halt; to match on it, make the call
+    /// with [`Chain::try_call`](crate::chain::Chain::try_call) and read its status.
+    #[error("{call} {reason}")]
     Reverted {
         /// The call: function signature, contract and address.
         call: String,
-        /// How it ended.
-        status: crate::chain::TxStatus,
+        /// How it ended, decoded: "reverted with ..." or "halted: ...".
+        reason: String,
     },
 
     /// An invariant's own report that it does not hold, with its message: what

@@ -35,8 +35,6 @@ macro_rules! internal {
 mod abi;
 mod campaign;
 pub mod chain;
-mod corpus_dir;
-mod coverage;
 mod detect;
 internal! { mod config; }
 mod engine;
@@ -44,14 +42,11 @@ mod error;
 mod hash;
 internal! { mod lookahead; }
 internal! { mod observe; }
-mod file_lock;
-mod lcov_file;
 internal! { mod oracle; }
 mod outcome;
+mod output;
 pub mod project;
-mod regression;
 pub mod report;
-mod sarif_file;
 pub(crate) mod suite;
 internal! { mod targets; }
 

@@ -35,40 +35,11 @@ pub struct Outcome {
     pub untested: Option<String>,
 }
 
-/// The warnings, the summary, and why the campaign did not pass (if it did not): what a
-/// `#[harvey::invariant]` test prints and reports.
-impl std::fmt::Display for Outcome {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for warning in &self.warnings {
-            writeln!(f, "warning: {warning}")?;
-        }
-        f.write_str(&crate::report::summary(self))?;
-        if let Some(verdict) = crate::report::verdict(self, None) {
-            writeln!(f, "{verdict}")?;
-        }
-        Ok(())
-    }
-}
-
 impl Outcome {
     /// Whether something was tested, no violation was found and, with `require_targets`,
     /// every target was reached.
     pub fn passed(&self) -> bool {
         self.failures.is_empty() && self.missed_targets().is_empty() && self.untested.is_none()
-    }
-
-    /// Panics, with the report of what failed, unless the campaign [`passed`](Self::passed):
-    /// for tests that build a [`Campaign`](crate::Campaign) themselves
-    /// (`Campaign::new(..).run()?.assert_passed()`).
-    ///
-    /// # Panics
-    ///
-    /// When the campaign found a violation, tested nothing, or missed a required target.
-    #[track_caller]
-    pub fn assert_passed(&self) {
-        if let Some(verdict) = crate::report::verdict(self, None) {
-            panic!("{verdict}");
-        }
     }
 
     /// The first violation found, if any.

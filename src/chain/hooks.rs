@@ -19,7 +19,7 @@ use super::cheatcodes::broadcast::{self, Applied};
 use super::cheatcodes::{
     CHEATCODE_ADDRESS, CONSOLE_ADDRESS, CallSite, Cheatcodes, expect, fail, mock,
 };
-use super::vm::Db;
+use super::db::Db;
 use crate::observe::Observer;
 
 /// The observer and the cheatcodes, for one chain.

@@ -32,6 +32,7 @@ mod args;
 mod attacker;
 mod cheatcodes;
 mod created;
+mod db;
 mod deal;
 mod fuzz_plan;
 mod hooks;
@@ -43,6 +44,7 @@ mod vm;
 
 pub use abi::SolReturns;
 pub use attacker::{ATTACKER_CONTRACT, ATTACKER_RUNTIME};
+pub(crate) use cheatcodes::CREATE2_DEPLOYER;
 pub use cheatcodes::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS};
 pub use created::Created;
 internal! {
@@ -587,7 +589,7 @@ impl Chain {
         }
         Err(Error::Reverted {
             call: self.describe_call(to, signature),
-            status: outcome.status,
+            reason: outcome.status.to_string(),
         })
     }
 
@@ -915,7 +917,7 @@ impl Chain {
         if !outcome.is_success() {
             return Err(Error::Reverted {
                 call: format!("view {}", self.describe_call(address, signature)),
-                status: outcome.status,
+                reason: outcome.status.to_string(),
             });
         }
         if outcome.output.is_empty() && !vm.has_code(address) {

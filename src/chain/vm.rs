@@ -8,7 +8,6 @@ use super::attacker::{self, ATTACKER_CONTRACT};
 use revm::context::result::{EVMError, ExecutionResult, InvalidTransaction};
 use revm::context::{BlockEnv, Context, ContextTr, JournalTr, TxEnv};
 use revm::context_interface::journaled_state::account::JournaledAccountTr;
-use revm::database::{CacheDB, EmptyDB};
 use revm::handler::{MainnetContext, MainnetEvm};
 use revm::primitives::TxKind;
 use revm::primitives::hardfork::SpecId;
@@ -16,6 +15,7 @@ use revm::state::AccountInfo;
 use revm::{DatabaseCommit, DatabaseRef, ExecuteEvm, InspectEvm, MainBuilder, MainContext};
 
 use super::cheatcodes::{CHEATCODE_ADDRESS, Cheatcodes, FAILED_SLOT, UnsupportedCheatcode};
+use super::db::Db;
 use super::hooks::Hooks;
 use crate::error::{Error, Result};
 use crate::observe::{FlowSet, Trace};
@@ -29,8 +29,6 @@ pub const CHAIN_ID: u64 = 31_337;
 /// (EIP-7825), so that a transaction is never rejected for asking too much.
 pub const TX_GAS_LIMIT: u64 = 16_000_000;
 
-/// The chain's database: the committed state, in memory.
-pub(super) type Db = CacheDB<EmptyDB>;
 type Evm = MainnetEvm<MainnetContext<Db>, Hooks>;
 
 /// What the transaction to run is: a call or a creation.

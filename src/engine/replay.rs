@@ -7,7 +7,7 @@ use alloy_dyn_abi::{DynSolType, DynSolValue};
 
 use crate::engine::input::{Sequence, TxInput};
 use crate::engine::surface::Surface;
-use crate::regression::{Entry, StoredCall};
+use crate::output::regression::{Entry, StoredCall};
 
 /// The sequence `entry` describes, rebuilt against `surface`; `Err` says why the entry is
 /// stale (a contract, function or sender that no longer exists, arguments that no longer fit).
@@ -74,7 +74,7 @@ mod tests {
     use super::*;
     use crate::engine::surface::tests::ether_surface;
     use crate::outcome::Call;
-    use crate::regression::RegressionFile;
+    use crate::output::regression::RegressionFile;
 
     fn input(function: usize, args: Vec<DynSolValue>, value: u64) -> TxInput {
         TxInput {

@@ -1,18 +1,35 @@
-//! Turning what a campaign found into something a person can act on: failure reports,
-//! summaries and progress lines, rendered from `outcome` types alone.
+//! Turning what a campaign found into something a person can act on, rendered from
+//! `outcome` types alone: the failure report (`failure`), the end-of-campaign summary and
+//! progress lines (`summary`), whether the campaign passed (`verdict`, also `Outcome`'s
+//! `Display` and `assert_passed`), the helpers they share (`format`), and SARIF results.
 
-// Only `failure_report`, `failures_report` and `summary` are for users; the rest is `pub` for the `internals`
-// feature (harvey's own tests), so without it the lint has nothing to say.
+// Only `failure_report`, `failures_report`, `summary` and `verdict` are for users; the rest is
+// `pub` for the `internals` feature (harvey's own tests), so without it the lint has nothing
+// to say.
 #[cfg_attr(not(feature = "internals"), allow(unreachable_pub))]
-mod render;
+mod failure;
+#[cfg_attr(not(feature = "internals"), allow(unreachable_pub))]
+mod format;
 mod sarif;
+#[cfg_attr(not(feature = "internals"), allow(unreachable_pub))]
+mod summary;
+mod verdict;
 
-pub use render::{failure_report, failures_report, summary, verdict};
+pub use failure::{failure_report, failures_report};
 pub(crate) use sarif::{TestSite, sarif_results};
+pub use summary::summary;
+pub use verdict::verdict;
 // The detectors name accounts as reports do.
 #[cfg(not(feature = "internals"))]
-pub(crate) use render::{account, short_address};
-internal! { use render::progress_line; }
+pub(crate) use format::{account, short_address};
+internal! { use summary::progress_line; }
 #[cfg(feature = "internals")]
 #[doc(hidden)]
-pub use render::{ALWAYS_REVERTS_AFTER, account, render_call, short_address};
+pub use {
+    failure::render_call,
+    format::{account, short_address},
+    summary::ALWAYS_REVERTS_AFTER,
+};
+
+#[cfg(test)]
+mod tests;

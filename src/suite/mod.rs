@@ -38,9 +38,6 @@ pub(crate) const FORGE_SENDER: Address = address!("0x1804c8AB1F12E6bbf3894d4083f
 /// Where forge's test contract lives: [`FORGE_SENDER`]'s creation at nonce 1.
 pub(crate) const TEST_CONTRACT: Address = address!("0x7FA9385bE102ac3EAc297483Dd6233D62b3e1496");
 
-/// The deterministic CREATE2 deployer forge installs.
-pub(crate) const CREATE2_DEPLOYER: Address = address!("0x4e59b44847b379578588920ca78fbf26c0b4956c");
-
 /// forge's `initial_balance` of the test contract (and its senders after deployment):
 /// 2^96 - 1 wei.
 const FORGE_BALANCE: U256 = U256::from_limbs([u64::MAX, u32::MAX as u64, 0, 0]);

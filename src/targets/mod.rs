@@ -7,6 +7,7 @@
 //! lies within the named lines, then the basic blocks holding them. A change that touches no
 //! code is not an error: the campaign then runs untargeted, and a warning says why.
 
+pub(crate) mod coverage;
 mod diff;
 mod git;
 mod map;

@@ -126,13 +126,13 @@ fn call_fails_on_a_revert_and_try_call_returns_it() {
     let err = chain
         .call(outcomes, "requireFails(uint256)", (U256::from(1),))
         .unwrap_err();
-    let Error::Reverted { call, status } = &err else {
+    let Error::Reverted { call, reason } = &err else {
         panic!("expected a revert error, got {err:?}");
     };
     assert!(call.contains("`requireFails(uint256)`"), "{call}");
     assert_eq!(
-        status,
-        &TxStatus::Revert(RevertReason::Error("x must be zero".into()))
+        reason,
+        &TxStatus::Revert(RevertReason::Error("x must be zero".into())).to_string()
     );
     assert!(err.to_string().contains("x must be zero"), "{err}");
     let sender = chain.senders()[0];

@@ -23,7 +23,7 @@ use revm::context_interface::journaled_state::account::JournaledAccountTr;
 use revm::handler::MainnetContext;
 
 use super::{Answer, fail};
-use crate::chain::vm::Db;
+use crate::chain::db::Db;
 
 /// The broadcast in force.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,7 +12,7 @@ use revm::context_interface::journaled_state::account::JournaledAccountTr;
 use revm::handler::MainnetContext;
 
 use super::{Answer, Vm, fail};
-use crate::chain::vm::Db;
+use crate::chain::db::Db;
 
 /// Runs a block, chain or account cheatcode.
 pub(super) fn run(context: &mut MainnetContext<Db>, call: Vm::VmCalls) -> Answer {

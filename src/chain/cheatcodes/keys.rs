@@ -13,8 +13,7 @@ use hmac::{Hmac, Mac};
 use k256::elliptic_curve::PrimeField;
 use sha2::Sha512;
 
-use super::fail;
-use crate::suite::CREATE2_DEPLOYER;
+use super::{CREATE2_DEPLOYER, fail};
 
 /// forge's derivation path prefix when none is given: the first account of Ethereum's BIP-44
 /// path, the index appended.

@@ -16,7 +16,7 @@ use revm::context::JournalTr;
 use revm::handler::MainnetContext;
 use revm::interpreter::{CallInputs, InstructionResult};
 
-use crate::chain::vm::Db;
+use crate::chain::db::Db;
 
 /// What a mock matches: a calldata prefix, and the value sent when given. Ordered as forge
 /// orders its mocks: greater calldata first, then a given value before none.

@@ -37,9 +37,13 @@ use alloy_sol_types::{Revert, SolCall, SolError, SolInterface, SolValue, sol};
 use revm::handler::MainnetContext;
 use revm::interpreter::{CallInputs, CallOutcome, Gas, InstructionResult, InterpreterResult};
 
-use super::vm::Db;
+use super::db::Db;
 use crate::project::Artifacts;
 pub(super) use prank::Pranks;
+
+/// The deterministic CREATE2 deployer forge installs: `vm.computeCreate2Address` without a
+/// deployer, and the account forge's invariant fuzzing never targets.
+pub(crate) const CREATE2_DEPLOYER: Address = address!("0x4e59b44847b379578588920ca78fbf26c0b4956c");
 
 /// Where forge (and forge-std's `vm`) expects the cheatcodes: `address(uint160(uint256(
 /// keccak256("hevm cheat code"))))`.

@@ -13,7 +13,7 @@ use revm::handler::MainnetContext;
 use revm::interpreter::CallInputs;
 
 use super::{Answer, fail};
-use crate::chain::vm::Db;
+use crate::chain::db::Db;
 
 /// One prank.
 #[derive(Debug, Clone, PartialEq, Eq)]

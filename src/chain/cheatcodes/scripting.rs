@@ -8,7 +8,7 @@ use revm::handler::MainnetContext;
 use revm::interpreter::CallInputs;
 
 use super::{Answer, Cheatcodes, Vm, broadcast, code, env, expect, fail, keys, mock};
-use crate::chain::vm::Db;
+use crate::chain::db::Db;
 
 /// A mocked call's answer: returning `data`.
 fn returns(data: Bytes) -> mock::Answer {

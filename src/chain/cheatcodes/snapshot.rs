@@ -15,7 +15,7 @@ use revm::context::BlockEnv;
 use revm::handler::MainnetContext;
 use revm::state::EvmState;
 
-use crate::chain::vm::Db;
+use crate::chain::db::Db;
 
 /// One snapshot.
 #[derive(Debug, Clone)]

@@ -9,7 +9,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
-use crate::file_lock::{FileLock, write_atomically};
+use crate::output::file_lock::{FileLock, write_atomically};
 
 /// Adds test `test`'s `rules` and `results` to the SARIF file at `path` (creating it),
 /// replacing the results `test` added before.
@@ -139,7 +139,7 @@ mod tests {
                 .count(),
             2
         );
-        assert!(!crate::file_lock::lock_path(&path).exists());
+        assert!(!crate::output::file_lock::lock_path(&path).exists());
     }
 
     #[test]

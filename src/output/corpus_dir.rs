@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::file_lock::write_atomically;
 use crate::outcome::Call;
-use crate::regression::{StoredCall, store_call};
+use crate::output::file_lock::write_atomically;
+use crate::output::regression::{StoredCall, store_call};
 
 /// The format version written into every file.
 const FORMAT: u32 = 1;

@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::chain::{SolDisplay, Warp};
 use crate::error::{Error, Result};
-use crate::file_lock::write_atomically;
 use crate::outcome::Call;
+use crate::output::file_lock::write_atomically;
 
 /// The format version written into every file.
 const FORMAT: u32 = 1;

@@ -1,0 +1,345 @@
+//! The `Campaign` builder: one invariant campaign from project root to [`Outcome`]. This is
+//! what `#[harvey::invariant]` runs, and the API for driving campaigns without the macro.
+//!
+//! Order of work: compile, run setup, check the post-setup state, replay the regression
+//! file (if any), fuzz, shrink each violation within its own budget (a share of the
+//! campaign's), save them to the regression file. Failing fast (the default) the first
+//! violation ends the campaign; with `fail_fast = false` every step runs and every distinct
+//! violation is reported. The engine does each step
+//! ([`crate::engine::Engine`]); this module composes them and does the I/O.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::chain::Chain;
+use crate::chain::PanicSet;
+use crate::config::{Config, DetectorSet, Steering};
+use crate::error::Result;
+use crate::oracle::{IntoCheck, Invariant};
+use crate::outcome::Progress;
+use crate::targets::TargetSpec;
+
+type SetupFn<'a> = Box<SetupFnRef<'a>>;
+pub(crate) type SetupFnRef<'a> = dyn Fn(&mut Chain) -> Result<()> + Sync + 'a;
+type ProgressFn<'a> = Box<dyn Fn(&Progress) + Sync + 'a>;
+
+/// A fuzzing campaign on the Solidity project at a root directory.
+///
+/// ```no_run
+/// use harvey::prelude::*;
+/// use harvey::Campaign;
+///
+/// let outcome = Campaign::new(env!("CARGO_MANIFEST_DIR"))
+///     .contract("Vault")
+///     .invariant("solvent", |chain: &Chain| {
+///         let vault = chain.get("Vault");
+///         chain.balance(vault) >= chain.view::<U256>(vault, "totalDeposits()", ()).unwrap()
+///     })
+///     .seed(7)
+///     .runs(5_000)
+///     .run()?;
+/// assert!(outcome.passed(), "{}", harvey::report::failures_report(&outcome.failures, None));
+/// # Ok::<(), harvey::Error>(())
+/// ```
+pub struct Campaign<'a> {
+    root: PathBuf,
+    contracts: Vec<String>,
+    setup: Option<SetupFn<'a>>,
+    invariants: Vec<Invariant<'a>>,
+    config: Config,
+    regression_file: Option<(PathBuf, String)>,
+    progress: Option<ProgressFn<'a>>,
+    stop_at_targets: bool,
+    name: Option<String>,
+    /// The Solidity suite's test contract, when the campaign runs one.
+    suite: Option<String>,
+    /// Where the test running the campaign is (`file!()`, `line!()`).
+    test_location: Option<(String, u32)>,
+}
+
+impl<'a> Campaign<'a> {
+    /// A campaign on the project at `root` (where `foundry.toml` or `contracts/` is), with
+    /// the default configuration and a seed from the clock.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        let config = Config::default();
+        Campaign {
+            root: root.into(),
+            contracts: Vec::new(),
+            setup: None,
+            invariants: Vec::new(),
+            config,
+            regression_file: None,
+            progress: None,
+            stop_at_targets: false,
+            name: None,
+            suite: None,
+            test_location: None,
+        }
+    }
+
+    /// Runs the Solidity invariant suite of test contract `name` (`Name` or `path:Name`) as
+    /// it is: a forge test contract (its `setUp()`, the targets its forge-std
+    /// `StdInvariant` declarations select, handlers using cheatcodes, every `invariant*`
+    /// function checked after each call and `afterInvariant()` after each sequence), or an
+    /// Echidna/Medusa property contract (its own functions fuzzed, `echidna_*`/`property_*`
+    /// returning `false` or reverting is a violation). Takes the place of
+    /// [`Campaign::contract`] and [`Campaign::setup`]; Rust invariants may be added. This
+    /// builder does not read foundry.toml's `[invariant]` table (`#[harvey::forge_suite]`
+    /// does): set the budget here.
+    pub fn forge_suite(mut self, name: impl Into<String>) -> Self {
+        self.suite = Some(name.into());
+        self
+    }
+
+    /// Fuzzes contract `name`: without a setup function it is deployed with no constructor
+    /// arguments; with one, the setup must have deployed it.
+    pub fn contract(mut self, name: impl Into<String>) -> Self {
+        self.contracts.push(name.into());
+        self
+    }
+
+    /// A setup function: deploys and funds contracts, chooses which ones are fuzzed
+    /// ([`Chain::fuzz`]; all deployed ones when none is chosen), which of their functions
+    /// ([`Chain::fuzz_only`], [`Chain::fuzz_except`]), with what ([`Chain::bound`],
+    /// [`Chain::set_address_args`]) and by whom ([`Chain::set_senders`]). Runs once per
+    /// worker, and must be deterministic.
+    pub fn setup(mut self, setup: impl Fn(&mut Chain) -> Result<()> + Sync + 'a) -> Self {
+        self.setup = Some(Box::new(setup));
+        self
+    }
+
+    /// An invariant checked after every transaction: returns `bool`, `Result<bool, E: Display>` or
+    /// `Result<(), E: Display>`; a panic counts as a violation too.
+    pub fn invariant<R: IntoCheck>(
+        mut self,
+        name: impl Into<String>,
+        check: impl Fn(&Chain) -> R + Sync + 'a,
+    ) -> Self {
+        self.invariants.push(Invariant {
+            name: name.into(),
+            check: Box::new(move |chain| check(chain).into_check()),
+        });
+        self
+    }
+
+    /// All settings at once (seed, budget, depth, workers).
+    pub fn config(mut self, config: Config) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// The seed of worker 0.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.config.seed = Some(seed);
+        self
+    }
+
+    /// At most `runs` sequences (with [`Campaign::time`]: whichever ends first). Without
+    /// either, a campaign runs [`harvey_settings::RUNS_WITHOUT_BUDGET`] sequences.
+    pub fn runs(mut self, runs: u64) -> Self {
+        self.config.runs = Some(runs);
+        self
+    }
+
+    /// At most `time` of fuzzing (with [`Campaign::runs`]: whichever ends first; without
+    /// it, no run limit).
+    pub fn time(mut self, time: Duration) -> Self {
+        self.config.time = Some(time);
+        self
+    }
+
+    /// At most `calls` fuzzed transactions over all sequences (with [`Campaign::runs`] or
+    /// [`Campaign::time`]: whichever ends first): the budget forge's `runs` × `depth`
+    /// means. The last sequence started runs to its end.
+    pub fn calls(mut self, calls: u64) -> Self {
+        self.config.calls = Some(calls);
+        self
+    }
+
+    /// The most seconds and blocks the block may advance before a fuzzed call (forge's
+    /// `max_time_delay` and `max_block_delay`; `0` keeps it still). Without them, Rust
+    /// invariants get harvey's environment fuzzing and Solidity suites forge's still block.
+    pub fn max_delays(mut self, seconds: u32, blocks: u32) -> Self {
+        self.config.max_time_delay = Some(seconds);
+        self.config.max_block_delay = Some(blocks);
+        self
+    }
+
+    /// At most `depth` transactions per sequence.
+    pub fn depth(mut self, depth: u32) -> Self {
+        self.config.depth = depth;
+        self
+    }
+
+    /// Worker threads (1: deterministic).
+    pub fn workers(mut self, workers: u32) -> Self {
+        self.config.workers = workers;
+        self
+    }
+
+    /// Input prediction on (the default) or off, to measure what it brings.
+    pub fn prediction(mut self, on: bool) -> Self {
+        self.config.prediction = on;
+        self
+    }
+
+    /// Demand-driven sequence fuzzing on (the default) or off (HARVEY's configuration D:
+    /// path ids over whole sequences, every sequence extended eagerly).
+    pub fn demand_driven(mut self, on: bool) -> Self {
+        self.config.demand_driven = on;
+        self
+    }
+
+    /// Read-after-write ordering of sequences on (the default) or off.
+    pub fn dataflow(mut self, on: bool) -> Self {
+        self.config.dataflow = on;
+        self
+    }
+
+    /// Chained predictions on (the default) or off: a satisfied prediction on a sequence's
+    /// last transaction is followed by an appended call predicted on in the new state.
+    pub fn chain_predictions(mut self, on: bool) -> Self {
+        self.config.chain_predictions = on;
+        self
+    }
+
+    /// Data decisions on (the default) or off: comparisons whose result goes into data count
+    /// as branch decisions, with cost metrics.
+    pub fn data_decisions(mut self, on: bool) -> Self {
+        self.config.data_decisions = on;
+        self
+    }
+
+    /// Address coupling on (the default) or off: mutations that make an address argument
+    /// another transaction's sender, or a sender an address another transaction names.
+    pub fn coupling(mut self, on: bool) -> Self {
+        self.config.coupling = on;
+        self
+    }
+
+    /// The vulnerability detectors that run beside the invariants (default: all, and none
+    /// in a Solidity suite, as forge has none; see [`DetectorSet`]): `DetectorSet::none()`
+    /// checks only invariants, Panics and the
+    /// other oracles. Fuzzed senders are attackers unless setup trusts them
+    /// ([`Chain::trust`](crate::chain::Chain::trust)).
+    pub fn detectors(mut self, set: DetectorSet) -> Self {
+        self.config.detectors = Some(set);
+        self
+    }
+
+    /// Mask-guided mutation on or off (the default): mutations of a corpus entry change only
+    /// the inputs whose probes kept its path (MuFuzz §IV-B).
+    pub fn masks(mut self, on: bool) -> Self {
+        self.config.masks = on;
+        self
+    }
+
+    /// Targets: the lines a change touched (`"diff:origin/main"`) or explicit lines
+    /// (`"src/Vault.sol:42"`); the outcome reports whether and when each was reached.
+    /// Errors (a bad specification, git failing) surface from [`Campaign::run`].
+    pub fn targets(mut self, spec: TargetSpec) -> Self {
+        self.config.targets = Some(spec);
+        self
+    }
+
+    /// With targets: steer towards them with the lookahead analysis (`true`, the default),
+    /// only report them (`false`, ICSE'20's configuration A), or one of the paper's
+    /// ablations ([`Steering::NoAnalysis`], [`Steering::StandardSchedule`]).
+    pub fn lookahead(mut self, steering: impl Into<Steering>) -> Self {
+        self.config.lookahead = steering.into();
+        self
+    }
+
+    /// With targets: end the campaign as soon as every target was reached (not only when the
+    /// budget is spent or a violation is found). For measuring time to target, or a quick
+    /// "does fuzzing reach every changed line" check; default off, since changed code is
+    /// worth the whole budget.
+    pub fn stop_when_targets_reached(mut self, stop: bool) -> Self {
+        self.stop_at_targets = stop;
+        self
+    }
+
+    /// With targets: a campaign that ends without a violation but with a target never
+    /// reached does not pass ([`Outcome::passed`], [`Outcome::missed_targets`]): the check a
+    /// pull request wants. Default off.
+    pub fn require_targets(mut self, require: bool) -> Self {
+        self.config.require_targets = require;
+        self
+    }
+
+    /// Stop at the first violation (`true`, the default), or keep fuzzing to the budget and
+    /// report every distinct violation ([`Outcome::failures`]), each shrunk and saved:
+    /// distinct by kind and place (an invariant by name, a Panic by code and source line).
+    /// Replays every saved failure before fuzzing on.
+    pub fn fail_fast(mut self, fail_fast: bool) -> Self {
+        self.config.fail_fast = fail_fast;
+        self
+    }
+
+    /// Whether a fuzzed transaction that reverts is a violation (forge's `fail_on_revert`;
+    /// default `false`). A rejected `vm.assume` never is.
+    pub fn fail_on_revert(mut self, fail: bool) -> Self {
+        self.config.fail_on_revert = fail;
+        self
+    }
+
+    /// Which Solidity Panic codes count as violations (default: a failed `assert` only,
+    /// [`PanicSet::default`]; `"assert,overflow".parse()` or [`PanicSet::of`] for more).
+    pub fn panics(mut self, panics: PanicSet) -> Self {
+        self.config.panics = panics;
+        self
+    }
+
+    /// Adds the campaign's line coverage of the Solidity sources to the lcov tracefile at
+    /// `path` (relative to the project's root). See [`Config::lcov`].
+    pub fn lcov(mut self, path: impl Into<PathBuf>) -> Self {
+        self.config.lcov = Some(path.into());
+        self
+    }
+
+    /// Adds the campaign's findings to the SARIF 2.1.0 file at `path` (relative to the
+    /// project's root). See [`Config::sarif`].
+    pub fn sarif(mut self, path: impl Into<PathBuf>) -> Self {
+        self.config.sarif = Some(path.into());
+        self
+    }
+
+    /// Where the test running this campaign is (`file!()`, `line!()`): where a SARIF result
+    /// goes when its violation has no Solidity line (a Rust invariant's). The harvey
+    /// attributes set it.
+    #[doc(hidden)]
+    pub fn test_location(mut self, file: impl Into<String>, line: u32) -> Self {
+        self.test_location = Some((file.into(), line));
+        self
+    }
+
+    /// Keeps the corpus in directory `dir` between runs (relative to the project's root):
+    /// the sequences saved there for this campaign (by its [`Campaign::name`]) are run
+    /// before fuzzing, and its corpus is saved back after. See [`Config::corpus`].
+    pub fn corpus(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.config.corpus = Some(dir.into());
+        self
+    }
+
+    /// Replays the failures saved in `path` before fuzzing and saves new ones there, under
+    /// test name `test`.
+    pub fn regression_file(mut self, path: impl Into<PathBuf>, test: impl Into<String>) -> Self {
+        self.regression_file = Some((path.into(), test.into()));
+        self
+    }
+
+    /// Names the campaign in its summary's first line (`#[harvey::invariant]` passes the
+    /// test's `cargo test` filter: tests running in parallel interleave their output).
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// Called about once a second while fuzzing.
+    pub fn on_progress(mut self, progress: impl Fn(&Progress) + Sync + 'a) -> Self {
+        self.progress = Some(Box::new(progress));
+        self
+    }
+}
+
+mod run;
