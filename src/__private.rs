@@ -19,6 +19,12 @@ const QUIET_FOR: Duration = Duration::from_secs(3);
 /// ...and then at most this often.
 const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 
+/// An invariant by name, as the macro passes it: the function turned into a check.
+pub type NamedCheck<'a> = (
+    &'static str,
+    &'a (dyn Fn(&Chain) -> Result<(), String> + Sync),
+);
+
 /// One invariant test, as the macro describes it.
 pub struct InvariantTest<'a> {
     /// The test function's name.
@@ -38,10 +44,7 @@ pub struct InvariantTest<'a> {
     /// The setup function, if any.
     pub setup: Option<fn(&mut Chain) -> crate::Result<()>>,
     /// The invariants, by name, all checked after every call of one campaign.
-    pub checks: &'a [(
-        &'static str,
-        &'a (dyn Fn(&Chain) -> Result<(), String> + Sync),
-    )],
+    pub checks: &'a [NamedCheck<'a>],
     /// The attribute's settings as `(name, text)` pairs, each already checked at compile
     /// time by its row of [`harvey_settings::SETTINGS`].
     pub attributes: &'static [(&'static str, &'static str)],

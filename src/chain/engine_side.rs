@@ -1,0 +1,183 @@
+//! What the campaign and the engine do with a chain, beside what users call: the fuzz plan
+//! and delays, raw transactions run under the observer, probes, created contracts, and
+//! contracts adopted by the runtime code a transaction created.
+
+use std::sync::Arc;
+
+use alloy_primitives::{Address, Bytes};
+
+use super::*;
+use crate::error::{Error, Result};
+use crate::observe::{FlowSet, Trace};
+use crate::project::ContractArtifact;
+
+impl Chain {
+    /// What setup declared about the fuzzed calls.
+    pub(crate) fn fuzz_plan(&self) -> &FuzzPlan {
+        &self.plan
+    }
+
+    /// Sets how far the block may move before a fuzzed call (the limits set, over those
+    /// set before).
+    pub(crate) fn set_delays(&mut self, delays: Delays) {
+        self.plan.set_delays(delays);
+    }
+
+    /// Makes every fuzzed call send no ether, payable or not (forge's invariant calls).
+    pub(crate) fn send_no_ether(&mut self) {
+        self.plan.send_no_ether();
+    }
+
+    /// Records that the contract at `address`, which a transaction created (not
+    /// [`Chain::deploy`]), is `artifact`'s: reports name it and the fuzzer can call it.
+    pub(crate) fn adopt(&mut self, address: Address, artifact: Arc<ContractArtifact>) {
+        if !self.code_at.contains_key(&address) {
+            self.deployed.push((artifact.name.clone(), address));
+        }
+        self.code_at.insert(address, artifact);
+    }
+
+    internal! {
+        /// Runs `tx` into the pending state under the observer (see [`Chain::last_trace`]),
+        /// after applying its warp. Nothing is committed. `Err` only when the EVM refuses the
+        /// transaction (value above the sender's balance); pending state is then unchanged
+        /// apart from the warp.
+        fn execute(&mut self, tx: &Tx) -> Result<TxOutcome> {
+            let vm = self.vm.get_mut();
+            advance(vm.block_mut(), tx.warp);
+            let result = vm.run(
+                tx.sender,
+                Target::Call(tx.to),
+                tx.calldata.clone(),
+                tx.value,
+                true,
+            )?;
+            let outcome = self.outcome(tx.to, result);
+            self.settle(&outcome);
+            Ok(outcome)
+        }
+    }
+
+    internal! {
+        /// Target blocks [`Chain::execute`] watches for: block start pcs of the runtime code at
+        /// each address; entering one shows in [`Trace::target_hits`].
+        fn watch_targets(&mut self, targets: impl IntoIterator<Item = (Address, Vec<usize>)>) {
+            self.vm
+                .get_mut()
+                .watch_targets(targets.into_iter().collect());
+        }
+    }
+
+    internal! {
+        /// Whether [`Chain::execute`] records the pcs of each transaction's own frame
+        /// ([`Trace::path`]); off by default, since it costs a push per instruction.
+        fn record_paths(&mut self, on: bool) {
+            self.vm.get_mut().record_path(on);
+        }
+    }
+
+    internal! {
+        /// Whether [`Chain::execute`] records data decisions: comparisons whose result goes
+        /// into data rather than a JUMPI, as edges and comparisons of the trace (on by
+        /// default).
+        fn record_data_decisions(&mut self, on: bool) {
+            self.vm.get_mut().record_data_decisions(on);
+        }
+    }
+
+    internal! {
+        /// Whether [`Chain::execute`] records the blocks each transaction enters
+        /// ([`Trace::blocks`]); off by default, since it costs a push per JUMPDEST.
+        fn record_blocks(&mut self, on: bool) {
+            self.vm.get_mut().record_blocks(on);
+        }
+    }
+
+    internal! {
+        /// Which data flows [`Chain::execute`] follows into [`Trace::flows`] (none by
+        /// default: a flow followed costs time in every transaction that runs its source).
+        fn follow_flows(&mut self, flows: FlowSet) {
+            self.vm.get_mut().follow_flows(flows);
+        }
+    }
+
+    internal! {
+        /// What the observer recorded during the last [`Chain::execute`].
+        fn last_trace(&mut self) -> &Trace {
+            self.vm.get_mut().trace()
+        }
+    }
+
+    /// Records what a transaction run into the pending state left besides its state: its
+    /// logs, the labels it gave with `vm.label`, and the contracts it created.
+    pub(super) fn settle(&mut self, outcome: &TxOutcome) {
+        self.logs.record(&outcome.logs);
+        let vm = self.vm.get_mut();
+        for (address, name) in vm.take_labels() {
+            self.labels.insert(address, name);
+        }
+        for address in vm.take_created() {
+            let code_at = &self.code_at;
+            self.created.record(
+                address,
+                &self.artifacts,
+                |at| vm.code(at),
+                |at| code_at.get(&at),
+            );
+        }
+    }
+
+    internal! {
+        /// Runs `calldata` from `sender` to `to` in the pending state (unobserved, through
+        /// the cheatcodes if on), then puts the pending state back exactly as it was: what
+        /// forge does with an invariant function's call. Works on `&self`, like
+        /// [`Chain::view`]. `Err` only when the EVM refuses the call.
+        fn probe(&self, sender: Address, to: Address, calldata: Bytes) -> Result<Probe> {
+            let mut vm = self.vm.try_borrow_mut().map_err(|_| {
+                Error::Call(
+                    "the chain is busy: a probe cannot run inside another chain call".into(),
+                )
+            })?;
+            let (result, failed) = vm.probe(sender, to, calldata)?;
+            drop(vm);
+            Ok(Probe {
+                outcome: self.outcome(to, result),
+                failed,
+            })
+        }
+    }
+
+    internal! {
+        /// Every contract created (CREATE or CREATE2, at any depth, by a frame that did not
+        /// fail) by the transactions since the last take or reset, with the compiled
+        /// contract its runtime code matches (a minimal proxy: its implementation's). Only
+        /// inspected transactions record them: observed ones ([`Chain::execute`]) and all
+        /// once cheatcodes are on.
+        fn take_created(&mut self) -> Vec<Created> {
+            self.created.take()
+        }
+    }
+
+    internal! {
+        /// [`Chain::take_created`] without taking: the contracts created in the current
+        /// state so far.
+        fn created(&self) -> &[Created] {
+            self.created.list()
+        }
+    }
+
+    internal! {
+        /// The first cheatcode harvey does not support that a transaction called since the
+        /// last take.
+        fn take_unsupported(&mut self) -> Option<UnsupportedCheatcode> {
+            self.vm.get_mut().take_unsupported()
+        }
+    }
+
+    /// Puts arbitrary runtime `code` at `address` in the pending state: the hostile-code
+    /// tests run code no compiler wrote.
+    #[cfg(test)]
+    pub(crate) fn set_code(&mut self, address: Address, code: Bytes) {
+        self.vm.get_mut().set_code(address, code);
+    }
+}
