@@ -9,8 +9,6 @@
 // `criterion_group!` generates an undocumented function.
 #![allow(missing_docs)]
 
-use std::path::Path;
-
 use alloy_sol_types::SolValue;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use harvey::chain::{Chain, Tx};
