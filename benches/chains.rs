@@ -14,6 +14,8 @@ use std::time::Duration;
 
 use harvey::Campaign;
 
+#[path = "support/root.rs"]
+mod root;
 // Shared with benches that use all of it.
 #[allow(dead_code)]
 #[path = "support/timing.rs"]
@@ -120,7 +122,7 @@ fn run(
     seed: u64,
     configuration: Configuration,
 ) -> (Option<Duration>, u64) {
-    let campaign = Campaign::new(env!("CARGO_MANIFEST_DIR"))
+    let campaign = Campaign::new(root::harvey_root())
         .name("chains")
         .contract(contract)
         .depth(depth)

@@ -9,6 +9,9 @@
 // `criterion_group!` generates an undocumented function.
 #![allow(missing_docs)]
 
+#[path = "support/root.rs"]
+mod root;
+
 use std::path::Path;
 
 use alloy_dyn_abi::{DynSolValue, JsonAbiExt};
@@ -61,7 +64,7 @@ fn target_pcs(root: &Path, chain: &Chain, lines: &str) -> Vec<usize> {
 }
 
 fn workloads() -> Vec<Workload> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = root::harvey_root();
     let artifacts = harvey::project::compiled(root).expect("contracts/ compile");
     let mut rng = StdRng::seed_from_u64(7);
     let mut small = move || {

@@ -51,6 +51,8 @@ mod forge;
 mod generator;
 #[path = "peer/install.rs"]
 mod install;
+#[path = "support/root.rs"]
+mod root;
 // Shared with the other benches, which use other parts of it.
 #[allow(dead_code)]
 #[path = "support/timing.rs"]
@@ -121,7 +123,7 @@ fn main() {
         return;
     };
     let budget = budget();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = root::harvey_root();
     let depth = harvey::Config::default().depth;
     let moves = depth as usize - 1;
     let mazes: Vec<Maze> = MAZES.iter().map(|&s| Maze::generate(s, moves)).collect();

@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 
 use harvey::{Campaign, Progress};
 
+#[path = "support/root.rs"]
+mod root;
 // Shared with benches that use all of it.
 #[allow(dead_code)]
 #[path = "support/timing.rs"]
@@ -46,7 +48,7 @@ fn rss() -> (u64, u64) {
 }
 
 fn campaign<'a>(contract: &str, minutes: u64) -> Campaign<'a> {
-    let campaign = Campaign::new(env!("CARGO_MANIFEST_DIR"))
+    let campaign = Campaign::new(root::harvey_root())
         .name(format!("memory::{contract}"))
         .contract(contract)
         .seed(1)

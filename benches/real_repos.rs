@@ -43,6 +43,8 @@
 mod install;
 #[path = "support/repo.rs"]
 mod repo;
+#[path = "support/root.rs"]
+mod root;
 #[path = "support/timing.rs"]
 mod timing;
 
@@ -274,7 +276,7 @@ fn main() {
             .and_then(|s| s.parse().ok())
             .unwrap_or(20),
     );
-    let harvey_root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let harvey_root = root::harvey_root();
     let forge = install::ensure_forge().unwrap_or_else(|e| panic!("{e}"));
     let mut rows = Vec::new();
     let only = std::env::var("HARVEY_REAL_REPOS_ONLY").ok();

@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use harvey::Campaign;
 
+#[path = "support/root.rs"]
+mod root;
 // Shared with benches that use all of it.
 #[allow(dead_code)]
 #[path = "support/timing.rs"]
@@ -23,7 +25,7 @@ const FIRST_RUN: Duration = Duration::from_secs(3);
 const SUBJECTS: [&str; 2] = ["Escrow", "Crowdsale"];
 
 fn campaign<'a>(contract: &str, seed: u64) -> Campaign<'a> {
-    Campaign::new(env!("CARGO_MANIFEST_DIR"))
+    Campaign::new(root::harvey_root())
         .name("resume")
         .contract(contract)
         .seed(seed)

@@ -30,6 +30,8 @@
 //! labelled line). Findings with no SmartBugs category (locked ether, strict balance
 //! equality) are listed apart.
 
+#[path = "support/root.rs"]
+mod root;
 // Shared with benches that use all of it.
 #[allow(dead_code)]
 #[path = "support/repo.rs"]
@@ -140,7 +142,7 @@ fn project(scratch: &Path, dataset: &Path, file: &Labelled) -> std::io::Result<P
     let source = dataset.join(&file.path);
     let file_name = source.file_name().unwrap_or_default();
     std::fs::copy(&source, root.join("src").join(file_name))?;
-    let shim = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/solc-shim/solc-at");
+    let shim = root::harvey_root().join("tools/solc-shim/solc-at");
     let wrapper = root.join(format!("solc-{}", file.pragma));
     std::fs::write(
         &wrapper,

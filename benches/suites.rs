@@ -64,6 +64,8 @@ mod install;
 mod materialise;
 #[path = "support/repo.rs"]
 mod repo;
+#[path = "support/root.rs"]
+mod root;
 #[path = "suites/table.rs"]
 mod table;
 #[allow(dead_code)]
@@ -209,7 +211,7 @@ fn main() {
     // Beside the other benches' results, in whatever target directory is in use.
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
+        .unwrap_or_else(|| root::harvey_root().join("target"));
     let out = target.join("bench-suites.md");
     if let Err(e) = std::fs::create_dir_all(&target).and_then(|()| std::fs::write(&out, &table)) {
         eprintln!("{}: {e}", out.display());

@@ -17,6 +17,8 @@
 //!
 //! Run with `cargo bench --bench targets` (`HARVEY_BENCH_SEEDS=n`, default 5).
 
+#[path = "support/root.rs"]
+mod root;
 #[path = "support/timing.rs"]
 mod timing;
 
@@ -74,7 +76,7 @@ fn main() {
     let Some(seeds) = bench_seeds(5) else {
         return;
     };
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = root::harvey_root();
     let targets = choose_targets(root);
     measure(root, &targets, seeds);
 }

@@ -9,8 +9,6 @@
 // `criterion_group!` generates an undocumented function.
 #![allow(missing_docs)]
 
-use std::path::Path;
-
 use alloy_sol_types::SolValue;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use harvey::chain::{Chain, Tx};
@@ -20,13 +18,14 @@ use revm::{ExecuteCommitEvm, ExecuteEvm};
 
 #[path = "support/bare.rs"]
 mod bare;
+#[path = "support/root.rs"]
+mod root;
 use bare::{bare_evm, tx_env as env};
 
 const CAP: u64 = 1 << 60;
 
 fn bench(c: &mut Criterion) {
-    let artifacts = harvey::project::compiled(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .expect("contracts/ compile");
+    let artifacts = harvey::project::compiled(root::harvey_root()).expect("contracts/ compile");
     let vault_code = artifacts
         .get("Vault")
         .expect("Vault is compiled")

@@ -25,6 +25,8 @@ use revm::{ExecuteCommitEvm, ExecuteEvm};
 
 #[path = "support/bare.rs"]
 mod bare;
+#[path = "support/root.rs"]
+mod root;
 #[path = "support/timing.rs"]
 mod timing;
 use bare::bare_evm;
@@ -129,7 +131,7 @@ fn main() {
     let Some(seeds) = bench_seeds(5) else {
         return;
     };
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = root::harvey_root();
     let forge = install::ensure_forge().unwrap_or_else(|e| panic!("{e}"));
     println!(
         "time to violation, median of {seeds} seeds (a miss counts as slowest), budget {}s (harvey: fuzzing only, after",
@@ -308,7 +310,7 @@ struct HarveyRun {
 
 /// One harvey campaign on `contract` (with the invariant its bug needs, if any).
 fn harvey_run(contract: &str, seed: u64, depth: u32, switches: Switches) -> HarveyRun {
-    let campaign = Campaign::new(env!("CARGO_MANIFEST_DIR"))
+    let campaign = Campaign::new(root::harvey_root())
         .contract(contract)
         .seed(seed)
         .time(BUDGET)

@@ -185,7 +185,7 @@ fn forge_std() -> Result<PathBuf, String> {
 /// The compiler a suite's foundry.toml names: the repo's shim, or for an exact older pragma
 /// a script running `solc-at <version>` (foundry.toml's `solc` is a path, not a command).
 fn solc(at: Option<&str>) -> Result<PathBuf, String> {
-    let shim = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/solc-shim");
+    let shim = crate::root::harvey_root().join("tools/solc-shim");
     let Some(version) = at else {
         return Ok(shim.join("solc"));
     };
