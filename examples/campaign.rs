@@ -3,7 +3,7 @@
 //! ("the founder keeps the first seat") catches it, and harvey prints the shrunk call
 //! sequence, the seed, and the campaign summary.
 //!
-//! Run with `cargo run --release --example campaign` (set `HARVEY_SEED` to try other seeds).
+//! Run with `cargo run --example campaign` (set `HARVEY_SEED` to try other seeds).
 
 use harvey::prelude::*;
 

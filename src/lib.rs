@@ -119,3 +119,17 @@ pub mod prelude {
     pub use alloy_primitives::{Address, B256, Bytes, FixedBytes, I256, U256, address};
     pub use alloy_sol_types::SolEvent;
 }
+
+/// The Rust code of the README and the book's chapters on the API, compiled as doctests so
+/// that what they show keeps compiling against the crate.
+#[cfg(doctest)]
+mod documentation {
+    #[doc = include_str!("../README.md")]
+    struct Readme;
+    #[doc = include_str!("../docs/book/src/invariants.md")]
+    struct Invariants;
+    #[doc = include_str!("../docs/book/src/chain.md")]
+    struct DrivingAChain;
+    #[doc = include_str!("../docs/book/src/suites.md")]
+    struct Suites;
+}
