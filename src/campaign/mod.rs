@@ -304,13 +304,14 @@ impl<'a> Campaign<'a> {
         self
     }
 
-    /// Where the test running this campaign is (`file!()`, `line!()`): where a SARIF result
-    /// goes when its violation has no Solidity line (a Rust invariant's). The harvey
-    /// attributes set it.
-    #[doc(hidden)]
-    pub fn test_location(mut self, file: impl Into<String>, line: u32) -> Self {
-        self.test_location = Some((file.into(), line));
-        self
+    internal! {
+        /// Where the test running this campaign is (`file!()`, `line!()`): where a SARIF
+        /// result goes when its violation has no Solidity line (a Rust invariant's). The
+        /// harvey attributes set it.
+        fn test_location(mut self, file: impl Into<String>, line: u32) -> Self {
+            self.test_location = Some((file.into(), line));
+            self
+        }
     }
 
     /// Keeps the corpus in directory `dir` between runs (relative to the project's root):
