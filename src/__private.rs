@@ -153,7 +153,7 @@ fn run_test(campaign: Campaign<'_>, crate_dir: &Path, module_path: &str, name: &
         .name(filter.as_str())
         .regression_file(file, name)
         .on_progress(|p: &Progress| show_progress(&filter, p, &last_shown));
-    let outcome = campaign.run().unwrap_or_else(|e| could_not_run(name, e));
+    let mut outcome = campaign.run().unwrap_or_else(|e| could_not_run(name, e));
     // Warnings and the summary in one write, named by the test like the summary's first
     // line, so that parallel tests' output cannot split them.
     let mut out = String::new();
@@ -162,7 +162,6 @@ fn run_test(campaign: Campaign<'_>, crate_dir: &Path, module_path: &str, name: &
     }
     out.push_str(&report::summary(&outcome));
     print!("{out}");
-    let mut outcome = outcome;
     for failure in &mut outcome.failures {
         // Shown relative to the crate, as the user would type it.
         failure.regression_file = failure.regression_file.take().map(|path| {

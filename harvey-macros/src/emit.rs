@@ -54,22 +54,30 @@ fn check_signature(function: &ItemFn) -> syn::Result<()> {
     Ok(())
 }
 
-/// Takes the attributes about the test itself (`should_panic`, `ignore`) off `function`, for
-/// the emitted `#[test]`: on the nested function they would do nothing. A `#[test]` of the
-/// user's is an error (`#[harvey::<attribute>]` makes the test).
-fn test_attributes(function: &mut ItemFn, attribute: &str) -> syn::Result<Vec<syn::Attribute>> {
-    if let Some(test) = function.attrs.iter().find(|a| a.path().is_ident("test")) {
+/// Whether `attr` is about the test itself (`should_panic`, `ignore`).
+fn is_test_attribute(attr: &syn::Attribute) -> bool {
+    TEST_ATTRIBUTES
+        .iter()
+        .any(|name| attr.path().is_ident(name))
+}
+
+/// Takes the attributes about the test itself (`should_panic`, `ignore`) off the item that
+/// carries `attrs` (the function, or the module of `#[harvey::invariants]`), for the emitted
+/// `#[test]`: on the item they would do nothing. A `#[test]` of the user's is an error
+/// (`#[harvey::<attribute>]` makes `what`: "the function a test", ...).
+fn test_attributes(
+    attrs: &mut Vec<syn::Attribute>,
+    attribute: &str,
+    what: &str,
+) -> syn::Result<Vec<syn::Attribute>> {
+    if let Some(test) = attrs.iter().find(|a| a.path().is_ident("test")) {
         return Err(syn::Error::new(
             test.span(),
-            format!("remove `#[test]`: `#[harvey::{attribute}]` already makes the function a test"),
+            format!("remove `#[test]`: `#[harvey::{attribute}]` already makes {what}"),
         ));
     }
-    let (test_attrs, own_attrs) = function.attrs.drain(..).partition::<Vec<_>, _>(|attr| {
-        TEST_ATTRIBUTES
-            .iter()
-            .any(|name| attr.path().is_ident(name))
-    });
-    function.attrs = own_attrs;
+    let (test_attrs, own_attrs) = attrs.drain(..).partition::<Vec<_>, _>(is_test_attribute);
+    *attrs = own_attrs;
     Ok(test_attrs)
 }
 
@@ -79,7 +87,7 @@ pub(crate) fn invariant_test(
     mut function: ItemFn,
 ) -> syn::Result<TokenStream> {
     check_signature(&function)?;
-    let test_attrs = test_attributes(&mut function, "invariant")?;
+    let test_attrs = test_attributes(&mut function.attrs, "invariant", "the function a test")?;
     let name = function.sig.ident.clone();
     let check = check_of(&function);
     let run = run_invariants(&args, &name, &[(name.clone(), check)]);
@@ -107,7 +115,6 @@ pub(crate) fn invariants_test(
         ));
     };
     let mut checks = Vec::new();
-    let mut test_attrs = Vec::new();
     for item in items.iter_mut() {
         let Item::Fn(function) = item else { continue };
         check_signature(function).map_err(|e| {
@@ -118,11 +125,7 @@ pub(crate) fn invariants_test(
                 ),
             )
         })?;
-        if let Some(attr) = function
-            .attrs
-            .iter()
-            .find(|a| TEST_ATTRIBUTES.iter().any(|t| a.path().is_ident(t)))
-        {
+        if let Some(attr) = function.attrs.iter().find(|a| is_test_attribute(a)) {
             return Err(syn::Error::new(
                 attr.span(),
                 "put `should_panic`/`ignore` on the module: its one test runs every invariant",
@@ -137,13 +140,7 @@ pub(crate) fn invariants_test(
         ));
     }
     // `should_panic`/`ignore` on the module belong to its test.
-    let (moved, kept) = module.attrs.drain(..).partition::<Vec<_>, _>(|attr| {
-        TEST_ATTRIBUTES
-            .iter()
-            .any(|name| attr.path().is_ident(name))
-    });
-    module.attrs = kept;
-    test_attrs.extend(moved);
+    let test_attrs = test_attributes(&mut module.attrs, "invariants", "the module's test")?;
     let test = syn::Ident::new("invariants", module.ident.span());
     let run = run_invariants(&args, &test, &checks);
     items.push(syn::parse_quote! {
@@ -227,7 +224,7 @@ pub(crate) fn suite_test(args: SuiteArgs, mut function: ItemFn) -> syn::Result<T
             "the body of a forge suite test is never run: leave it empty",
         ));
     }
-    let test_attrs = test_attributes(&mut function, "forge_suite")?;
+    let test_attrs = test_attributes(&mut function.attrs, "forge_suite", "the function a test")?;
     let name = &function.sig.ident;
     let suite = &args.suite;
     let root = args.root.map_or_else(String::new, |r| r.value());
