@@ -596,6 +596,12 @@ pub struct PredictionStats {
     /// Steps chained predictions took: sequences whose last call a prediction satisfied
     /// after completing or extending the step before.
     pub chained_steps: u64,
+    /// Joint predictions tried (several inputs of a call moved together).
+    pub joint: u64,
+    /// Joint predictions that flipped their branch.
+    pub joint_flipped: u64,
+    /// Sequences joint predictions ran (probes and proposals).
+    pub joint_runs: u64,
 }
 
 impl PredictionStats {
@@ -618,6 +624,9 @@ impl PredictionStats {
         self.chains += other.chains;
         self.one_shot += other.one_shot;
         self.chained_steps += other.chained_steps;
+        self.joint += other.joint;
+        self.joint_flipped += other.joint_flipped;
+        self.joint_runs += other.joint_runs;
     }
 }
 

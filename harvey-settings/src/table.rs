@@ -200,6 +200,17 @@ settings! {
     "HARVEY_CHAIN_PREDICTIONS";
     parse parse::switch;
 
+    /// Joint prediction (issue 30): for a branch of a call's comparison that the secant
+    /// method, moving one input, cannot flip without breaking a comparison the path already
+    /// satisfies, every integer input of the call is moved by one, and the step that flips
+    /// the branch while keeping the others is solved over the integers (Newton's method
+    /// with finite differences). Needs `prediction`. Default on; off is for measuring what
+    /// it brings.
+    joint_prediction: bool = true;
+    "joint_prediction" as Literal::Bool, expected "`true` or `false`";
+    "HARVEY_JOINT_PREDICTION";
+    parse parse::switch;
+
     /// Data decisions: a comparison whose result goes into data rather than a branch
     /// (`checked = sum == a + b;`, a returned boolean) counts as a branch decision for
     /// coverage and gets a cost metric for input prediction. Default on; off is for
@@ -371,6 +382,7 @@ mod tests {
         ("demand_driven", &["false", "on", "off"], &["maybe"]),
         ("dataflow", &["false", "no", "yes"], &["maybe"]),
         ("chain_predictions", &["false", "true"], &["maybe"]),
+        ("joint_prediction", &["false", "true"], &["maybe"]),
         ("data_decisions", &["false", "true"], &["maybe"]),
         ("coupling", &["false", "true"], &["maybe"]),
         ("masks", &["false", "true"], &["maybe"]),

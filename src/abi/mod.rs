@@ -18,7 +18,9 @@ pub(crate) use callable::{Callable, callable, changes_state};
 pub(crate) use dictionary::Dictionary;
 pub(crate) use generate::generate;
 pub(crate) use mutate::{mutate, mutate_uint, mutate_where};
-pub(crate) use simplify::{Bisection, magnitude, numeric_leaves, simplifications, with_magnitude};
+pub(crate) use simplify::{
+    Bisection, integer_leaves, magnitude, numeric_leaves, simplifications, with_magnitude,
+};
 pub(crate) use word::umax;
 
 /// Elements a fixed array type may hold in total before the fuzzer refuses it.

@@ -87,13 +87,20 @@ fn componentwise(items: &[DynSolValue]) -> Vec<Vec<DynSolValue>> {
 /// The paths of the nonzero integers in `args`, in order: the leaves a [`Bisection`]
 /// shrinks.
 pub(crate) fn numeric_leaves(args: &[DynSolValue]) -> Vec<LeafPath> {
+    let mut leaves = integer_leaves(args);
+    leaves.retain(|path| {
+        super::leaf_at(args, path)
+            .and_then(magnitude)
+            .is_some_and(|m| !m.is_zero())
+    });
+    leaves
+}
+
+/// The paths of the integers in `args`, in order, arrays and tuples walked into.
+pub(crate) fn integer_leaves(args: &[DynSolValue]) -> Vec<LeafPath> {
     fn walk(value: &DynSolValue, path: &mut Vec<u32>, out: &mut Vec<LeafPath>) {
         match value {
-            DynSolValue::Uint(..) | DynSolValue::Int(..)
-                if magnitude(value).is_some_and(|m| !m.is_zero()) =>
-            {
-                out.push(LeafPath(path.clone()));
-            }
+            DynSolValue::Uint(..) | DynSolValue::Int(..) => out.push(LeafPath(path.clone())),
             DynSolValue::Array(items)
             | DynSolValue::FixedArray(items)
             | DynSolValue::Tuple(items) => {

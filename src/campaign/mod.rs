@@ -203,6 +203,14 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// Joint prediction on (the default) or off: a branch whose comparison couples several
+    /// integer inputs of a call with comparisons the path already satisfies is flipped by
+    /// moving them together (see the `joint_prediction` setting).
+    pub fn joint_prediction(mut self, on: bool) -> Self {
+        self.config.joint_prediction = on;
+        self
+    }
+
     /// Data decisions on (the default) or off: comparisons whose result goes into data count
     /// as branch decisions, with cost metrics.
     pub fn data_decisions(mut self, on: bool) -> Self {

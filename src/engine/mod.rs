@@ -28,6 +28,7 @@ mod fuzz;
 #[cfg(test)]
 mod hostile;
 mod input;
+mod joint;
 mod mask;
 mod mutate;
 mod pools;

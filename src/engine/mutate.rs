@@ -93,6 +93,11 @@ pub(crate) struct Mutator<'a> {
 }
 
 impl<'a> Mutator<'a> {
+    /// The surface it mutates over.
+    pub(crate) fn surface(&self) -> &'a Surface {
+        self.surface
+    }
+
     /// A mutator over `surface` that keeps sequences at most `depth` long, with the
     /// campaign's `demand_driven` and `dataflow` switches.
     pub(crate) fn new(

@@ -20,7 +20,7 @@ use crate::engine::mutate::MAX_VALUE;
 use crate::engine::surface::Surface;
 
 /// Signed integers wide enough for `c1 * (i1 - i0)`: 256 + 258 bits, with room to spare.
-type Wide = Signed<1024, 16>;
+pub(crate) type Wide = Signed<1024, 16>;
 
 /// Secant steps per prediction chain, the first included.
 pub(crate) const MAX_STEPS: u32 = 3;
@@ -43,7 +43,7 @@ pub(crate) enum Leaf {
 
 /// A leaf's integer domain: how a predicted integer becomes a value of the leaf's type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Domain {
+pub(crate) enum Domain {
     Uint(usize),
     Int(usize),
     Address,
@@ -133,7 +133,11 @@ pub(crate) fn first(
 
 /// The bound setup declared for `leaf` (a top-level integer argument, or a warp the
 /// campaign's delays limit), as wide integers.
-fn declared_range(surface: &Surface, seq: &Sequence, leaf: &Leaf) -> Option<(Wide, Wide)> {
+pub(crate) fn declared_range(
+    surface: &Surface,
+    seq: &Sequence,
+    leaf: &Leaf,
+) -> Option<(Wide, Wide)> {
     let within = |limit: Option<u32>| limit.map(|l| (Wide::ZERO, wide(U256::from(l))));
     let (tx, path) = match leaf {
         Leaf::Arg { tx, path } => (tx, path),
@@ -158,7 +162,7 @@ fn declared_range(surface: &Surface, seq: &Sequence, leaf: &Leaf) -> Option<(Wid
 
 /// `root` as a value of the leaf: inside its declared range when it has one (which lies in
 /// the type's domain), else [`fit`] to the domain.
-fn admit(root: Wide, domain: Domain, range: Option<(Wide, Wide)>) -> Wide {
+pub(crate) fn admit(root: Wide, domain: Domain, range: Option<(Wide, Wide)>) -> Wide {
     match range {
         Some((lo, hi)) => root.max(lo).min(hi),
         None => fit(root, domain),
@@ -273,7 +277,7 @@ pub(crate) fn secant_root((i0, c0): (Wide, Wide), (i1, c1): (Wide, Wide)) -> Opt
 }
 
 /// `num / den` rounded to the nearest integer (halves away from zero).
-fn div_round(num: Wide, den: Wide) -> Option<Wide> {
+pub(crate) fn div_round(num: Wide, den: Wide) -> Option<Wide> {
     let quotient = num.checked_div(den)?;
     let remainder = num.checked_sub(quotient.checked_mul(den)?)?;
     let twice = remainder.checked_add(remainder)?;
@@ -310,7 +314,7 @@ fn leaf_of(change: &Change, parent: &Sequence, child: &Sequence) -> Option<Leaf>
 
 /// The leaf's value as an integer, with its domain; `None` for non-numeric leaves (bool,
 /// bytes, string, arrays).
-fn number(seq: &Sequence, leaf: &Leaf) -> Option<(Wide, Domain)> {
+pub(crate) fn number(seq: &Sequence, leaf: &Leaf) -> Option<(Wide, Domain)> {
     match leaf {
         Leaf::Arg { tx, path } => match abi::leaf_at(&seq.txs.get(*tx)?.args, path)? {
             DynSolValue::Uint(v, bits) => Some((wide(*v), Domain::Uint(*bits))),
@@ -337,7 +341,12 @@ fn number(seq: &Sequence, leaf: &Leaf) -> Option<(Wide, Domain)> {
 }
 
 /// `seq` with `leaf` set to `value` (already inside `domain`).
-fn with_number(seq: &Sequence, leaf: &Leaf, value: Wide, domain: Domain) -> Option<Sequence> {
+pub(crate) fn with_number(
+    seq: &Sequence,
+    leaf: &Leaf,
+    value: Wide,
+    domain: Domain,
+) -> Option<Sequence> {
     let mut out = seq.clone();
     let word = low_word(value);
     match leaf {
@@ -374,9 +383,19 @@ fn with_number(seq: &Sequence, leaf: &Leaf, value: Wide, domain: Domain) -> Opti
 /// below zero is often the wrapped value the contract computes with, e.g. a storage slot);
 /// narrower ones are clamped to their range.
 fn fit(root: Wide, domain: Domain) -> Wide {
-    let (min, max) = match domain {
-        Domain::Uint(256) => return wrap(root, false),
-        Domain::Int(256) => return wrap(root, true),
+    match domain {
+        Domain::Uint(256) => wrap(root, false),
+        Domain::Int(256) => wrap(root, true),
+        _ => {
+            let (min, max) = domain_bounds(domain);
+            root.max(min).min(max)
+        }
+    }
+}
+
+/// The smallest and largest integers a leaf of `domain` holds.
+fn domain_bounds(domain: Domain) -> (Wide, Wide) {
+    match domain {
         Domain::Uint(bits) => (Wide::ZERO, wide(umax(bits))),
         Domain::Int(bits) => {
             let max = wide(umax(bits - 1));
@@ -386,8 +405,13 @@ fn fit(root: Wide, domain: Domain) -> Wide {
         Domain::FixedBytes(size) => (Wide::ZERO, wide(umax(size * 8))),
         Domain::Value => (Wide::ZERO, wide(MAX_VALUE - U256::ONE)),
         Domain::Warp => (Wide::ZERO, wide(umax(32))),
-    };
-    root.max(min).min(max)
+    }
+}
+
+/// The smallest and largest integers a leaf of `domain` may take: its declared `range`,
+/// else its type's (without the wrap-around [`fit`] applies to 256-bit roots).
+pub(crate) fn bounds(domain: Domain, range: Option<(Wide, Wide)>) -> (Wide, Wide) {
+    range.unwrap_or_else(|| domain_bounds(domain))
 }
 
 /// `value` mod 2^256, as an unsigned or a two's-complement signed 256-bit integer.
@@ -414,7 +438,7 @@ pub(crate) fn wide(value: U256) -> Wide {
 }
 
 /// A signed 256-bit integer as a wide one.
-fn wide_signed(value: I256) -> Wide {
+pub(crate) fn wide_signed(value: I256) -> Wide {
     if value.is_negative() {
         -wide(value.unsigned_abs())
     } else {

@@ -6,11 +6,13 @@
 use std::hash::Hasher;
 
 use alloy_primitives::{Address, U256};
+use rand::Rng;
 use rand::rngs::StdRng;
 
 use crate::engine::cost::{self, Cost, CostKey, CostKind, CostMap, Occurrences};
 use crate::engine::executor::{EdgeKey, Seen, Sink};
 use crate::engine::input::{Change, Sequence};
+use crate::engine::joint::{self, Relation};
 use crate::engine::predict::{self, Prediction};
 use crate::engine::surface::Surface;
 use crate::hash::{FastMap, FastSet, KeyHasher};
@@ -91,13 +93,24 @@ pub(crate) struct Predictor {
     sites_forgotten: u64,
     /// Regular runs since the failure counts last halved.
     runs_since_decay: u64,
+    /// Whether joint prediction is on.
+    joint: bool,
+    /// The transaction whose relations the current run records, for joint prediction.
+    relations_of: Option<usize>,
+    /// The relations it recorded.
+    relations: Vec<Relation>,
+    relation_occurrences: Occurrences,
     stats: PredictionStats,
 }
 
 impl Predictor {
-    /// A predictor that has predicted nothing yet.
-    pub(crate) fn new() -> Predictor {
+    /// A predictor that has predicted nothing yet; `joint` turns joint prediction on.
+    pub(crate) fn new(joint: bool) -> Predictor {
         Predictor {
+            joint,
+            relations_of: None,
+            relations: Vec::new(),
+            relation_occurrences: Occurrences::default(),
             costs: Vec::new(),
             occurrences: Occurrences::default(),
             arbitrary_slot: arbitrary_slot(),
@@ -106,6 +119,11 @@ impl Predictor {
             runs_since_decay: 0,
             stats: PredictionStats::default(),
         }
+    }
+
+    /// Whether joint prediction is on.
+    pub(crate) fn joint(&self) -> bool {
+        self.joint
     }
 
     /// The cost metrics of the last regular run.
@@ -151,27 +169,10 @@ impl Predictor {
         change: &Change,
         rng: &mut StdRng,
     ) -> Option<Prediction> {
-        let misses = &self.missed;
         let calls = calls_up_to(input);
-        let preference = |key: &CostKey| {
-            let edge = |taken| EdgeKey {
-                code: key.code,
-                pc: key.pc,
-                taken,
-            };
-            let covered = match key.kind {
-                CostKind::Jump => coverage.contains(&edge(true)),
-                CostKind::Fall => coverage.contains(&edge(false)),
-                CostKind::Store => false,
-            };
-            let missed = misses
-                .get(&MetricSite::at(key, &calls))
-                .copied()
-                .unwrap_or(0);
-            if missed >= GIVE_UP_AFTER {
-                return predict::NEVER;
-            }
-            2 * missed + u32::from(covered)
+        let preference = |key: &CostKey| match self.misses(key, &calls) {
+            Some(missed) => 2 * missed + u32::from(covered(coverage, key)),
+            None => predict::NEVER,
         };
         predict::first(
             surface,
@@ -185,12 +186,93 @@ impl Predictor {
         )
     }
 
+    /// The failed chains counted against `key`'s site in a sequence whose
+    /// [`calls_up_to`] are `calls`; `None` once it is given up.
+    fn misses(&self, key: &CostKey, calls: &[u64]) -> Option<u32> {
+        let missed = self
+            .missed
+            .get(&MetricSite::at(key, calls))
+            .copied()
+            .unwrap_or(0);
+        (missed < GIVE_UP_AFTER).then_some(missed)
+    }
+
+    /// The branch metric of `sequence`'s last transaction (whose run evaluated `costs`)
+    /// that joint prediction should try to flip, when it is on: a direction `coverage`
+    /// lacks, among those failed least often, drawn uniformly; `None` when the call has
+    /// fewer than two integer inputs (the secant method's one input suffices).
+    pub(crate) fn joint_target(
+        &self,
+        surface: &Surface,
+        coverage: &FastSet<EdgeKey>,
+        sequence: &Sequence,
+        costs: &[Cost],
+        rng: &mut StdRng,
+    ) -> Option<CostKey> {
+        let last = sequence.txs.len().checked_sub(1)?;
+        if !self.joint || joint::leaves(surface, sequence, last).len() < 2 {
+            return None;
+        }
+        let calls = calls_up_to(sequence);
+        let ranked = || {
+            costs.iter().filter_map(|c| {
+                let open = c.key.tx as usize == last
+                    && c.key.kind != CostKind::Store
+                    && !c.value.is_zero()
+                    && !covered(coverage, &c.key);
+                open.then(|| Some((c.key, self.misses(&c.key, &calls)?)))
+                    .flatten()
+            })
+        };
+        let best = ranked().map(|(_, missed)| missed).min()?;
+        let ties = ranked().filter(|(_, m)| *m == best).count();
+        let chosen = rng.random_range(0..ties);
+        ranked()
+            .filter(|(_, m)| *m == best)
+            .nth(chosen)
+            .map(|(key, _)| key)
+    }
+
+    /// Counts a joint prediction on `key` in `sequence` that ran `runs` sequences and
+    /// flipped its branch or not (a failure counts against the metric's site, as a failed
+    /// chain does).
+    pub(crate) fn joint_done(
+        &mut self,
+        key: &CostKey,
+        sequence: &Sequence,
+        flipped: bool,
+        runs: u64,
+    ) {
+        self.stats.joint += 1;
+        self.stats.joint_flipped += u64::from(flipped);
+        self.stats.joint_runs += runs;
+        if !flipped {
+            self.count_miss(MetricSite::of(key, sequence));
+        }
+    }
+
+    /// Records the relations of transaction `tx` in the runs that follow (joint
+    /// prediction), or stops recording (`None`).
+    pub(crate) fn record_relations(&mut self, tx: Option<usize>) {
+        self.relations_of = tx;
+    }
+
+    /// The relations the last run recorded.
+    pub(crate) fn take_relations(&mut self) -> Vec<Relation> {
+        std::mem::take(&mut self.relations)
+    }
+
     /// Whether the last run (of `prediction`) drove the prediction's metric to zero: its
     /// comparison now goes the way the chain aimed at.
     pub(crate) fn satisfied(&self, prediction: &Prediction) -> bool {
+        self.minimized(&prediction.key)
+    }
+
+    /// Whether the last run evaluated metric `key` at zero.
+    pub(crate) fn minimized(&self, key: &CostKey) -> bool {
         self.costs
             .iter()
-            .any(|c| c.key == prediction.key && c.value.is_zero())
+            .any(|c| c.key == *key && c.value.is_zero())
     }
 
     /// Counts a step chained predictions took.
@@ -220,6 +302,7 @@ impl Predictor {
 impl Sink for Predictor {
     fn start(&mut self, _sequence: &Sequence) {
         self.costs.clear();
+        self.relations.clear();
         self.runs_since_decay += 1;
         if self.runs_since_decay >= DECAY_RUNS {
             self.corpus_grew();
@@ -234,6 +317,27 @@ impl Sink for Predictor {
             &mut self.occurrences,
             &mut self.costs,
         );
+        if self.relations_of == Some(seen.index) {
+            joint::record(
+                seen.trace,
+                &mut self.relation_occurrences,
+                &mut self.relations,
+            );
+        }
+    }
+}
+
+/// Whether `coverage` has the branch direction metric `key` measures the distance to.
+fn covered(coverage: &FastSet<EdgeKey>, key: &CostKey) -> bool {
+    let edge = |taken| EdgeKey {
+        code: key.code,
+        pc: key.pc,
+        taken,
+    };
+    match key.kind {
+        CostKind::Jump => coverage.contains(&edge(true)),
+        CostKind::Fall => coverage.contains(&edge(false)),
+        CostKind::Store => false,
     }
 }
 
@@ -275,7 +379,7 @@ mod tests {
 
     #[test]
     fn failure_counts_halve_with_a_new_entry_or_after_a_long_stall_and_stay_bounded() {
-        let mut predictor = Predictor::new();
+        let mut predictor = Predictor::new(true);
         let site = MetricSite::of(&key(0), &calls(&[0]));
         for _ in 0..GIVE_UP_AFTER {
             predictor.count_miss(site);

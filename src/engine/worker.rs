@@ -34,6 +34,8 @@ use crate::outcome::{
     BoundsHit, FunctionStats, LookaheadStats, MaskStats, PredictionStats, SequenceStats, TimeSplit,
 };
 
+mod joint_runs;
+
 /// Sequences between two exchanges of new corpus entries with the other workers.
 const EXCHANGE_EVERY: u64 = 512;
 
@@ -255,7 +257,9 @@ impl<'a> Worker<'a> {
             imported: 0,
             fresh: Vec::new(),
             to_seed: Vec::new(),
-            predictor: config.prediction.then(Predictor::new),
+            predictor: config
+                .prediction
+                .then(|| Predictor::new(config.joint_prediction)),
             sequencing: Sequencing::new(functions, invariants, config.demand_driven),
             targeting,
             reported: HashSet::new(),
@@ -309,6 +313,7 @@ impl<'a> Worker<'a> {
         let parent = entry.sequence.clone();
         let parent_costs = cost::map_of(&entry.costs);
         let mask = entry.mask.clone();
+        spent += self.joint_on_entry(index, mutator)?;
         let mut predicted: Option<Prediction> = None;
         while spent < energy || predicted.is_some() {
             let (input, change, prediction) = match predicted.take() {

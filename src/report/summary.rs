@@ -86,6 +86,15 @@ pub fn summary(outcome: &Outcome) -> String {
             }
         );
     }
+    if p.joint > 0 {
+        let _ = writeln!(
+            out,
+            "  joint prediction: {} of {} flipped their branch ({} runs)",
+            thousands(p.joint_flipped),
+            thousands(p.joint),
+            thousands(p.joint_runs),
+        );
+    }
     render_sequencing(&mut out, &stats.sequencing);
     render_violations(&mut out, &outcome.failures);
     render_targets(&mut out, stats);

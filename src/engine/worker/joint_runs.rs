@@ -1,0 +1,97 @@
+//! The runs of joint prediction (`engine::joint` is its search and arithmetic): when an
+//! entry is picked, sometimes a branch of its last call is chosen and searched for with
+//! every integer input of that call moving.
+
+use rand::Rng;
+
+use super::{Mutator, Worker};
+use crate::engine::cost::CostKey;
+use crate::engine::input::Sequence;
+use crate::engine::joint::{self, Relation};
+use crate::engine::shared::Stop;
+
+/// The probability that picking a corpus entry starts with a joint prediction on its last
+/// call (when joint prediction is on and the call has two integer inputs or more): it
+/// costs a run per input and per kept direction, each Newton step.
+const JOINT_PROBABILITY: f64 = 0.25;
+
+impl Worker<'_> {
+    /// Sometimes (see [`JOINT_PROBABILITY`]) a joint prediction on a branch of the last
+    /// call of corpus entry `index`; a flipped branch of the last transaction starts
+    /// chained predictions, as a satisfied secant chain does. Returns the runs spent.
+    pub(super) fn joint_on_entry(
+        &mut self,
+        index: usize,
+        mutator: &Mutator<'_>,
+    ) -> Result<u64, Stop> {
+        let Some(predictor) = &self.predictor else {
+            return Ok(0);
+        };
+        if !predictor.joint() || !self.rng.random_bool(JOINT_PROBABILITY) {
+            return Ok(0);
+        }
+        let entry = self.corpus.get(index);
+        let Some(key) = predictor.joint_target(
+            mutator.surface(),
+            self.executor.coverage(),
+            &entry.sequence,
+            &entry.costs,
+            &mut self.rng,
+        ) else {
+            return Ok(0);
+        };
+        let sequence = entry.sequence.clone();
+        let mut runs = 0;
+        let flipped = self.predict_jointly(&sequence, &key, mutator, &mut runs)?;
+        if let Some(predictor) = &mut self.predictor {
+            predictor.joint_done(&key, &sequence, flipped.is_some(), runs);
+        }
+        if let Some(flipped) = flipped.filter(|_| self.chain_predictions) {
+            runs += self.chain_steps(&flipped, mutator)?;
+        }
+        Ok(runs)
+    }
+
+    /// Joint prediction of the branch of `key` in `sequence`: the sequence whose run
+    /// flipped it, if one did. Counts its runs.
+    fn predict_jointly(
+        &mut self,
+        sequence: &Sequence,
+        key: &CostKey,
+        mutator: &Mutator<'_>,
+        runs: &mut u64,
+    ) -> Result<Option<Sequence>, Stop> {
+        let surface = mutator.surface();
+        let tx = key.tx as usize;
+        let leaves = joint::leaves(surface, sequence, tx);
+        let Some(bounds) = joint::offset_bounds(surface, sequence, &leaves) else {
+            return Ok(None);
+        };
+        let moved = |offset: &[_]| joint::moved(surface, sequence, &leaves, offset);
+        let found = joint::search(key, &bounds, |offset| match moved(offset) {
+            Some(point) => self.observe(&point, tx, runs),
+            None => Ok(Vec::new()),
+        })?;
+        Ok(found.and_then(|offset| moved(&offset)))
+    }
+
+    /// Runs `sequence` as a regular run, recording the relations of transaction `tx`.
+    fn observe(
+        &mut self,
+        sequence: &Sequence,
+        tx: usize,
+        runs: &mut u64,
+    ) -> Result<Vec<Relation>, Stop> {
+        if let Some(predictor) = &mut self.predictor {
+            predictor.record_relations(Some(tx));
+        }
+        let ran = self.execute(sequence);
+        *runs += 1;
+        let Some(predictor) = &mut self.predictor else {
+            return ran.map(|_| Vec::new());
+        };
+        predictor.record_relations(None);
+        ran?;
+        Ok(predictor.take_relations())
+    }
+}
