@@ -99,9 +99,8 @@ impl Expected {
             .map_or("no call", |c| c.signature.as_str());
         panic!(
             "{what}: the bench times {self}, but the campaign's first violation is {} (last call \
-             {last}, at {}); the time in the table would not be the bug's\n{}",
+             {last}); the time in the table would not be the bug's\n{}",
             failure.violation,
-            place_line(&failure.violation).unwrap_or("no line"),
             harvey::report::failure_report(failure, None)
         );
     }
@@ -118,19 +117,5 @@ impl std::fmt::Display for Expected {
             write!(f, " at {line}")?;
         }
         write!(f, " in {}()", self.function)
-    }
-}
-
-/// The source line of a violation's place, when it has one.
-fn place_line(violation: &Violation) -> Option<&str> {
-    match violation {
-        Violation::Panic { place, .. }
-        | Violation::ArbitraryStorageWrite { place, .. }
-        | Violation::AssertionFailed { place, .. }
-        | Violation::Reverted { place, .. }
-        | Violation::Vulnerability { place, .. }
-        | Violation::UnsupportedCheatcode { place, .. } => place.line.as_deref(),
-        Violation::Invariant { .. } => None,
-        _ => None,
     }
 }
