@@ -8,50 +8,83 @@
 //! table shows what each brings. `HARVEY_CHAINS_ONLY=LinearChain,XorChain` narrows the
 //! fixtures, `HARVEY_CHAINS_CONFIGS=defaults,no-chained` the configurations.
 //!
+//! Each fixture's bug is a failed `assert`; the campaigns run with the vulnerability
+//! detectors off (so "defaults" is the defaults but for them), and the bench panics unless
+//! the violation found is that assert (its line, and the last call's function:
+//! `support/expect.rs`). Each cell gives the median sequences to the violation beside the
+//! time.
+//!
 //! Run with `cargo bench --bench chains`; the table at the end is markdown.
 
 use std::time::Duration;
 
-use harvey::Campaign;
+use harvey::{Campaign, DetectorSet};
 
+// Shared with benches that use all of it.
+#[allow(dead_code)]
+#[path = "support/expect.rs"]
+mod expect;
 #[path = "support/root.rs"]
 mod root;
 // Shared with benches that use all of it.
 #[allow(dead_code)]
 #[path = "support/timing.rs"]
 mod timing;
+use expect::Expected;
 use timing::{bench_seeds, censored_median, hits, show};
 
-/// The fixtures: contract name, what its bug needs, and the depth the campaign runs at
-/// (harvey's default, 8, unless the bug needs more transactions).
-const FIXTURES: [(&str, &str, u32); 7] = [
-    ("LinearChain", "5 steps of x → 3x + 7", 8),
-    ("XorChain", "3 steps of x → (x ^ 0x5eed) + n", 8),
-    (
-        "FibonacciChain",
-        "8 steps of a + b, each after check(a + b): 16 calls",
-        16,
-    ),
-    (
-        "AllowanceToken",
-        "mint, approve, a whole allowance spent by the spender",
-        8,
-    ),
-    (
-        "Delegation",
-        "register, delegate, the delegate votes the whole weight",
-        8,
-    ),
-    (
-        "EscrowRelay",
-        "deposit, authorise, a relayer pays a third sender exactly the deposit",
-        8,
-    ),
-    (
-        "Ladder",
-        "4 steps, each adding a stored amount to a stored key",
-        8,
-    ),
+/// One fixture: its contract, what its bug needs, the depth the campaign runs at (harvey's
+/// default, 8, unless the bug needs more transactions), and the bug.
+struct Fixture {
+    contract: &'static str,
+    needs: &'static str,
+    depth: u32,
+    bug: Expected,
+}
+
+const FIXTURES: [Fixture; 7] = [
+    Fixture {
+        contract: "LinearChain",
+        needs: "5 steps of x → 3x + 7",
+        depth: 8,
+        bug: Expected::assert("Recurrences.sol:18", "step"),
+    },
+    Fixture {
+        contract: "XorChain",
+        needs: "3 steps of x → (x ^ 0x5eed) + n",
+        depth: 8,
+        bug: Expected::assert("Recurrences.sol:36", "step"),
+    },
+    Fixture {
+        contract: "FibonacciChain",
+        needs: "8 steps of a + b, each after check(a + b): 16 calls",
+        depth: 16,
+        bug: Expected::assert("Recurrences.sol:59", "step"),
+    },
+    Fixture {
+        contract: "AllowanceToken",
+        needs: "mint, approve, a whole allowance spent by the spender",
+        depth: 8,
+        bug: Expected::assert("Coupling.sol:29", "transferFrom"),
+    },
+    Fixture {
+        contract: "Delegation",
+        needs: "register, delegate, the delegate votes the whole weight",
+        depth: 8,
+        bug: Expected::assert("Coupling.sol:58", "voteFor"),
+    },
+    Fixture {
+        contract: "EscrowRelay",
+        needs: "deposit, authorise, a relayer pays a third sender exactly the deposit",
+        depth: 8,
+        bug: Expected::assert("Coupling.sol:85", "relay"),
+    },
+    Fixture {
+        contract: "Ladder",
+        needs: "4 steps, each adding a stored amount to a stored key",
+        depth: 8,
+        bug: Expected::assert("Recurrences.sol:92", "climb"),
+    },
 ];
 
 /// A configuration measured: its name in the table and what it switches off.
@@ -115,24 +148,31 @@ fn selected<'n>(variable: &str, names: impl Iterator<Item = &'n str>) -> Vec<&'n
         .collect()
 }
 
-/// One campaign: the time to the first violation, if found, and the sequences it ran.
+/// One campaign, detectors off: the time to the violation and the sequences up to it, if
+/// found (panics if the violation is not the fixture's bug), and the sequences it ran.
 fn run(
-    contract: &str,
-    depth: u32,
+    fixture: &Fixture,
     seed: u64,
     configuration: Configuration,
-) -> (Option<Duration>, u64) {
+) -> (Option<(Duration, u64)>, u64) {
+    let contract = fixture.contract;
     let campaign = Campaign::new(root::harvey_root())
         .name("chains")
         .contract(contract)
-        .depth(depth)
+        .depth(fixture.depth)
         .seed(seed)
-        .time(budget());
+        .time(budget())
+        .detectors(DetectorSet::none());
     let outcome = (configuration.apply)(campaign)
         .run()
         .unwrap_or_else(|e| panic!("{contract}: {e}"));
+    let failure = outcome.failure();
+    if let Some(failure) = failure {
+        let what = format!("{contract} [{}] seed {seed}", configuration.name);
+        fixture.bug.check(&what, failure);
+    }
     (
-        outcome.failure().map(|f| f.found_after),
+        failure.map(|f| (f.found_after, f.found_after_sequences)),
         outcome.stats.sequences,
     )
 }
@@ -141,7 +181,7 @@ fn main() {
     let Some(seeds) = bench_seeds(5) else {
         return;
     };
-    let fixtures = selected("HARVEY_CHAINS_ONLY", FIXTURES.iter().map(|f| f.0));
+    let fixtures = selected("HARVEY_CHAINS_ONLY", FIXTURES.iter().map(|f| f.contract));
     let configurations: Vec<Configuration> = selected(
         "HARVEY_CHAINS_CONFIGS",
         CONFIGURATIONS.iter().map(|c| c.name),
@@ -151,32 +191,39 @@ fn main() {
     .collect();
     let budget = budget();
     let mut table = Vec::new();
-    for &(contract, needs, depth) in FIXTURES.iter().filter(|f| fixtures.contains(&f.0)) {
+    for fixture in FIXTURES.iter().filter(|f| fixtures.contains(&f.contract)) {
         let mut cells = Vec::new();
         for &configuration in &configurations {
             let mut times = Vec::new();
+            let mut to_violation = Vec::new();
             for seed in 1..=seeds {
-                let (found, sequences) = run(contract, depth, seed, configuration);
+                let (found, sequences) = run(fixture, seed, configuration);
                 eprintln!(
-                    "{contract} [{}] seed {seed}: {} ({sequences} sequences)",
+                    "{} [{}] seed {seed}: {} ({sequences} sequences)",
+                    fixture.contract,
                     configuration.name,
-                    show(found)
+                    show(found.map(|f| f.0))
                 );
-                times.push(found);
+                times.push(found.map(|f| f.0));
+                to_violation.push(found.map(|f| f.1));
             }
+            let sequences =
+                censored_median(&to_violation).map_or_else(|| "-".into(), |n| n.to_string());
             cells.push(format!(
-                "{} ({}/{seeds})",
+                "{} ({}/{seeds}, {sequences} seq.)",
                 show(censored_median(&times)),
                 hits(&times)
             ));
         }
         table.push(format!(
-            "| `{contract}` ({needs}) | {} |",
+            "| `{}` ({}) | {} |",
+            fixture.contract,
+            fixture.needs,
             cells.join(" | ")
         ));
     }
     println!(
-        "\nissue 15 fixtures: median time to the violation (seeds found of {seeds}), {}s budget, one worker",
+        "\nissue 15 fixtures: median time to the violation (seeds found of {seeds}, median sequences to it), {}s budget, one worker, detectors off",
         budget.as_secs()
     );
     let names: Vec<&str> = configurations.iter().map(|c| c.name).collect();

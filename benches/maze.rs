@@ -11,7 +11,8 @@
 //!
 //! Per maze and per seed (`HARVEY_BENCH_SEEDS`, default 3), both tools get the same
 //! wall-clock budget (`HARVEY_MAZE_BUDGET_SECS`, default 60), one thread each and the same
-//! three senders; harvey runs at its default depth (8, which bounds the generator's paths to
+//! three sender addresses (harvey's third holds its attacker contract, forge's are plain
+//! accounts); harvey runs at its default depth (8, which bounds the generator's paths to
 //! 7 moves), forge at the same depth and again at its own default (500), at which its
 //! random walks cover the grid:
 //! - harvey: one campaign, `fail_fast(false)`, one worker; a violation counts at its

@@ -32,7 +32,9 @@
 //!    dev-dependency on this checkout, `tests/*.rs` from `benches/real_repos/`, invariants
 //!    mirroring the repo's own), built once in cargo's dev profile (what `cargo test`
 //!    gives a user) into this target directory, and run against each copy with seeds
-//!    1..N, the same depth and the same budget; the time is `Failure::found_after`.
+//!    1..N, the same depth and the same budget, its vulnerability detectors off (forge has
+//!    none); the time is `Failure::found_after`, and the bench panics if the violation is not
+//!    one of the mirror's invariants.
 //!
 //! What differs between the tools is said per case in the table's notes: the repos'
 //! Solidity handlers use cheatcodes harvey does not have, so harvey's mirrors fuzz the
@@ -630,6 +632,12 @@ fn run_harvey(
             .and_then(|t| t.parse().ok())
             .map(Duration::from_micros);
         if let Some((_, violation)) = line.split_once("violation=") {
+            assert!(
+                violation.starts_with("Invariant {"),
+                "{}: harvey's mirror reported `{violation}`, not one of its invariants; the bench \
+                 times the suite's invariants",
+                repo.name
+            );
             results.fired.insert(violation_name(violation));
         }
         eprintln!("   harvey {line}");

@@ -5,6 +5,13 @@
 //! need several calls); then coverage on Baz, and harvey's engine throughput as a ratio of
 //! raw revm calls per second on the same contract.
 //!
+//! Each bug is timed as what it is: harvey runs with its vulnerability detectors off (forge
+//! has none, and on `Rewards` the overflow detector fires a call before the Panic forge must
+//! reach), and the bench panics unless harvey's violation is the planted one (its kind,
+//! line and the last call's function, `support/expect.rs`) and forge's failure reason is the
+//! bug's. harvey's clock starts after setup and forge's is its reported suite time, so each
+//! table also gives the sequences and calls each tool ran up to the violation.
+//!
 //! Run with `cargo bench --bench vs_forge` (`HARVEY_BENCH_SEEDS=n` for n seeds, default 5).
 //! forge is installed from npm on first use; both use the repo's solc shim.
 
@@ -25,6 +32,8 @@ use revm::{ExecuteCommitEvm, ExecuteEvm};
 
 #[path = "support/bare.rs"]
 mod bare;
+#[path = "support/expect.rs"]
+mod expect;
 #[path = "support/root.rs"]
 mod root;
 #[path = "support/timing.rs"]
@@ -32,89 +41,148 @@ mod timing;
 use bare::bare_evm;
 use timing::{bench_seeds, censored_median, hits, median, ratio, show};
 
+use expect::Expected;
 use forge::ForgeCase;
+
+/// A planted bug: how forge is set up to find it, and the violation harvey must report.
+struct Planted {
+    forge: ForgeCase,
+    bug: Expected,
+}
+
+/// The Rust invariants harvey checks for the bugs that are broken state.
+const SEATS_INVARIANT: &str = "founder keeps the first seat";
+const CROWDSALE_INVARIANT: &str = "only the owner withdraws";
 
 /// The planted bugs: forge's Solidity invariant next to harvey's oracle for the same bug.
 /// `BonusWallet`'s bug is an arbitrary storage write, which forge has no detector for; its
 /// invariant catches the one write that matters (the owner's slot).
-const CASES: [ForgeCase; 7] = [
-    ForgeCase {
-        contract: "TwoStep",
-        dir: "bugs",
-        invariant_body: "",
-        fail_on_revert: true,
+const CASES: [Planted; 7] = [
+    Planted {
+        forge: ForgeCase {
+            contract: "TwoStep",
+            dir: "bugs",
+            invariant_body: "",
+            fail_on_revert: false,
+            reason: "panic: assertion failed (0x01)",
+        },
+        bug: Expected::assert("TwoStep.sol:24", "fire"),
     },
-    ForgeCase {
-        contract: "Seats",
-        dir: "bugs",
-        invariant_body: "require(target.first() == target.founder() || target.first() == address(0), \"founder lost the first seat\");",
-        fail_on_revert: false,
+    Planted {
+        forge: ForgeCase {
+            contract: "Seats",
+            dir: "bugs",
+            invariant_body: "require(target.first() == target.founder() || target.first() == address(0), \"founder lost the first seat\");",
+            fail_on_revert: false,
+            reason: "founder lost the first seat",
+        },
+        bug: Expected::invariant(SEATS_INVARIANT, "promote"),
     },
-    ForgeCase {
-        contract: "Rewards",
-        dir: "bugs",
-        invariant_body: "",
-        fail_on_revert: true,
+    Planted {
+        forge: ForgeCase {
+            contract: "Rewards",
+            dir: "bugs",
+            invariant_body: "",
+            fail_on_revert: true,
+            reason: "panic: arithmetic underflow or overflow (0x11)",
+        },
+        bug: Expected::panic(PanicCode::ArithmeticOverflow, "Rewards.sol:13", "earn"),
     },
-    ForgeCase {
-        contract: "Linear",
-        dir: "prediction",
-        invariant_body: "",
-        fail_on_revert: true,
+    Planted {
+        forge: ForgeCase {
+            contract: "Linear",
+            dir: "prediction",
+            invariant_body: "",
+            fail_on_revert: false,
+            reason: "panic: assertion failed (0x01)",
+        },
+        bug: Expected::assert("Linear.sol:12", "check"),
     },
-    ForgeCase {
-        contract: "Quadratic",
-        dir: "prediction",
-        invariant_body: "",
-        fail_on_revert: true,
+    Planted {
+        forge: ForgeCase {
+            contract: "Quadratic",
+            dir: "prediction",
+            invariant_body: "",
+            fail_on_revert: false,
+            reason: "panic: assertion failed (0x01)",
+        },
+        bug: Expected::assert("Quadratic.sol:13", "check"),
     },
-    ForgeCase {
-        contract: "Xor",
-        dir: "prediction",
-        invariant_body: "",
-        fail_on_revert: true,
+    Planted {
+        forge: ForgeCase {
+            contract: "Xor",
+            dir: "prediction",
+            invariant_body: "",
+            fail_on_revert: false,
+            reason: "panic: assertion failed (0x01)",
+        },
+        bug: Expected::assert("Xor.sol:12", "check"),
     },
-    ForgeCase {
-        contract: "BonusWallet",
-        dir: "prediction",
-        invariant_body: "require(target.owner() == address(this), \"owner overwritten\");",
-        fail_on_revert: false,
+    Planted {
+        forge: ForgeCase {
+            contract: "BonusWallet",
+            dir: "prediction",
+            invariant_body: "require(target.owner() == address(this), \"owner overwritten\");",
+            fail_on_revert: false,
+            reason: "owner overwritten",
+        },
+        bug: Expected::storage_write("BonusWallet.sol:29", "setCodeAt"),
     },
 ];
 
 /// The bugs that need several transactions, for the sequence table. Crowdsale's bug is
 /// broken state (a stranger withdrew), so both tools check it with an invariant; forge never
 /// sends ether with its invariant calls, so it cannot invest.
-const SEQUENCE_CASES: [ForgeCase; 5] = [
-    ForgeCase {
-        contract: "Pipeline",
-        dir: "sequences",
-        invariant_body: "",
-        fail_on_revert: true,
+const SEQUENCE_CASES: [Planted; 5] = [
+    Planted {
+        forge: ForgeCase {
+            contract: "Pipeline",
+            dir: "sequences",
+            invariant_body: "",
+            fail_on_revert: false,
+            reason: "panic: assertion failed (0x01)",
+        },
+        bug: Expected::assert("Pipeline.sol:24", "check"),
     },
-    ForgeCase {
-        contract: "Crowdsale",
-        dir: "sequences",
-        invariant_body: "require(target.withdrawnBy() == address(0) || target.withdrawnBy() == target.owner(), \"a stranger withdrew\");",
-        fail_on_revert: false,
+    Planted {
+        forge: ForgeCase {
+            contract: "Crowdsale",
+            dir: "sequences",
+            invariant_body: "require(target.withdrawnBy() == address(0) || target.withdrawnBy() == target.owner(), \"a stranger withdrew\");",
+            fail_on_revert: false,
+            reason: "a stranger withdrew",
+        },
+        bug: Expected::invariant(CROWDSALE_INVARIANT, "withdraw"),
     },
-    ForgeCase {
-        contract: "Counter",
-        dir: "sequences",
-        invariant_body: "",
-        fail_on_revert: true,
+    Planted {
+        forge: ForgeCase {
+            contract: "Counter",
+            dir: "sequences",
+            invariant_body: "",
+            fail_on_revert: false,
+            reason: "panic: assertion failed (0x01)",
+        },
+        bug: Expected::assert("Counter.sol:11", "increment"),
     },
-    ForgeCase {
-        contract: "CommitReveal",
-        dir: "sequences",
-        invariant_body: "",
-        fail_on_revert: true,
+    Planted {
+        forge: ForgeCase {
+            contract: "CommitReveal",
+            dir: "sequences",
+            invariant_body: "",
+            fail_on_revert: false,
+            reason: "panic: assertion failed (0x01)",
+        },
+        bug: Expected::assert("CommitReveal.sol:20", "reveal"),
     },
-    ForgeCase {
-        contract: "Handshake",
-        dir: "sequences",
-        invariant_body: "",
-        fail_on_revert: true,
+    Planted {
+        forge: ForgeCase {
+            contract: "Handshake",
+            dir: "sequences",
+            invariant_body: "",
+            fail_on_revert: false,
+            reason: "panic: assertion failed (0x01)",
+        },
+        bug: Expected::assert("Handshake.sol:27", "settle"),
     },
 ];
 
@@ -138,17 +206,24 @@ fn main() {
         BUDGET.as_secs()
     );
     println!(
-        "compile and setup; forge: its reported suite time, no shrinking, no persisted failures)"
+        "compile and setup, detectors off; forge: its reported suite time, no shrinking, no persisted failures)"
     );
     println!(
-        "{:<12} {:>11} {:>11} {:>11} {:>8} {:>8}   found (on/off/forge)",
-        "contract", "harvey", "no predict", "forge", "off/on", "forge/on"
+        "{:<12} {:>11} {:>11} {:>11} {:>8} {:>8} {:>15} {:>15}   found (on/off/forge)",
+        "contract",
+        "harvey",
+        "no predict",
+        "forge",
+        "off/on",
+        "forge/on",
+        "seq. on/forge",
+        "calls on/forge"
     );
     // harvey's depth in the first table: its default (forge gets the same).
     let depth = harvey::Config::default().depth;
     for case in &CASES {
-        let project =
-            forge::prepare(root, &forge, case, BUDGET, depth).unwrap_or_else(|e| panic!("{e}"));
+        let project = forge::prepare(root, &forge, &case.forge, BUDGET, depth)
+            .unwrap_or_else(|e| panic!("{e}"));
         let mut on = Vec::new();
         let mut off = Vec::new();
         let mut peer = Vec::new();
@@ -157,30 +232,49 @@ fn main() {
             ..Switches::ALL
         };
         for seed in 1..=seeds {
-            on.push(harvey_run(case.contract, seed, depth, Switches::ALL).found);
-            off.push(harvey_run(case.contract, seed, depth, no_prediction).found);
-            peer.push(forge_time(&project, seed));
+            on.push(harvey_run(case, seed, depth, Switches::ALL));
+            off.push(harvey_run(case, seed, depth, no_prediction).found);
+            peer.push(forge_run(case, &project, seed));
         }
-        let found = format!("{}/{}/{} of {seeds}", hits(&on), hits(&off), hits(&peer));
+        let found = format!(
+            "{}/{}/{} of {seeds}",
+            hits(&times(&on)),
+            hits(&off),
+            hits(&times(&peer))
+        );
+        let work = to_violation(&on, &peer);
         let (on, off, peer) = (
-            censored_median(&on),
+            censored_median(&times(&on)),
             censored_median(&off),
-            censored_median(&peer),
+            censored_median(&times(&peer)),
         );
         println!(
-            "{:<12} {:>11} {:>11} {:>11} {:>8} {:>8}   {found}",
-            case.contract,
+            "{:<12} {:>11} {:>11} {:>11} {:>8} {:>8} {:>15} {:>15}   {found}",
+            case.forge.contract,
             show(on),
             show(off),
             show(peer),
             ratio(off, on, BUDGET),
-            ratio(peer, on, BUDGET)
+            ratio(peer, on, BUDGET),
+            work.0,
+            work.1
         );
     }
     println!(
         "(ratios above 1: harvey with prediction is faster; a tool that did not find the bug counts"
     );
-    println!("as the budget in the ratio)\n");
+    println!(
+        "as the budget in the ratio. seq./calls: medians of the sequences and calls each tool ran up"
+    );
+    println!(
+        "to the violation, as the times (harvey: `found_after_sequences` and the transactions of its"
+    );
+    println!(
+        "fail-fast campaign; forge: the runs and calls of its summary, which count completed runs, plus"
+    );
+    println!(
+        "the failing run and its calls); the clocks start at different points, these do not)\n"
+    );
     sequences(root, &forge, seeds);
     coverage(root);
     throughput(root);
@@ -200,7 +294,7 @@ fn sequences(root: &Path, forge: &Path, seeds: u64) {
     macro_rules! row {
         ($($cell:expr),* $(,)?) => {
             println!(
-                "{:<12} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}   {:<25}   {}",
+                "{:<12} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>15} {:>15}   {:<25}   {}",
                 $($cell),*
             )
         };
@@ -214,6 +308,8 @@ fn sequences(root: &Path, forge: &Path, seeds: u64) {
         "dd/on",
         "df/on",
         "forge/on",
+        "seq. on/forge",
+        "calls on/forge",
         "corpus (on/dd off/df off)",
         "found (on/dd off/df off/forge)"
     );
@@ -230,21 +326,24 @@ fn sequences(root: &Path, forge: &Path, seeds: u64) {
     ];
     let bugs = CASES
         .iter()
-        .filter(|c| ["TwoStep", "Seats", "Rewards"].contains(&c.contract));
+        .filter(|c| ["TwoStep", "Seats", "Rewards"].contains(&c.forge.contract));
     for case in SEQUENCE_CASES.iter().chain(bugs) {
-        let project = forge::prepare(root, forge, case, BUDGET, SEQUENCE_DEPTH)
+        let project = forge::prepare(root, forge, &case.forge, BUDGET, SEQUENCE_DEPTH)
             .unwrap_or_else(|e| panic!("{e}"));
-        let mut times = [Vec::new(), Vec::new(), Vec::new()];
-        let mut corpora = [Vec::new(), Vec::new(), Vec::new()];
+        let mut runs = [Vec::new(), Vec::new(), Vec::new()];
         let mut peer = Vec::new();
         for seed in 1..=seeds {
             for (i, switches) in configurations.iter().enumerate() {
-                let run = harvey_run(case.contract, seed, SEQUENCE_DEPTH, *switches);
-                times[i].push(run.found);
-                corpora[i].push(run.corpus);
+                runs[i].push(harvey_run(case, seed, SEQUENCE_DEPTH, *switches));
             }
-            peer.push(forge_time(&project, seed));
+            peer.push(forge_run(case, &project, seed));
         }
+        let times = runs.each_ref().map(|r| times(r));
+        let mut corpora = runs
+            .each_ref()
+            .map(|r| r.iter().map(|r| r.corpus).collect::<Vec<_>>());
+        let work = to_violation(&runs[0], &peer);
+        let peer = self::times(&peer);
         let found = format!(
             "{}/{}/{}/{} of {seeds}",
             hits(&times[0]),
@@ -260,7 +359,7 @@ fn sequences(root: &Path, forge: &Path, seeds: u64) {
         let [on, dd, df] = times.each_ref().map(|t| censored_median(t));
         let peer = censored_median(&peer);
         row!(
-            case.contract,
+            case.forge.contract,
             show(on),
             show(dd),
             show(df),
@@ -268,6 +367,8 @@ fn sequences(root: &Path, forge: &Path, seeds: u64) {
             ratio(dd, on, BUDGET),
             ratio(df, on, BUDGET),
             ratio(peer, on, BUDGET),
+            work.0,
+            work.1,
             corpus,
             found
         );
@@ -278,6 +379,7 @@ fn sequences(root: &Path, forge: &Path, seeds: u64) {
         "corpus: median distinct path ids kept when the campaign ended; with dd off a path id"
     );
     println!("covers the whole sequence rather than its last call, so that corpus grows faster.");
+    println!("seq./calls: to the violation, as in the first table; harvey's detectors are off.");
     println!(
         "forge 1.7.1 never sends ether with an invariant call, so it cannot invest in Crowdsale)\n"
     );
@@ -300,32 +402,58 @@ impl Switches {
     };
 }
 
-/// What one harvey campaign on a planted bug gave.
-struct HarveyRun {
-    /// Time from the end of setup to the first sighting of the bug, if found in the budget.
+/// What one campaign (either tool's) on a planted bug gave.
+struct Run {
+    /// Time to the first sighting of the bug, if found in the budget (harvey: from the end
+    /// of setup; forge: its reported suite time).
     found: Option<Duration>,
-    /// Corpus entries when the campaign ended.
+    /// Sequences run up to and including the violating one, if found.
+    sequences: Option<u64>,
+    /// Calls run up to the violation, if found.
+    calls: Option<u64>,
+    /// Corpus entries when the campaign ended (harvey's only).
     corpus: usize,
 }
 
-/// One harvey campaign on `contract` (with the invariant its bug needs, if any).
-fn harvey_run(contract: &str, seed: u64, depth: u32, switches: Switches) -> HarveyRun {
+/// The times of `runs`.
+fn times(runs: &[Run]) -> Vec<Option<Duration>> {
+    runs.iter().map(|r| r.found).collect()
+}
+
+/// The cells `harvey/forge` of the median sequences and of the median calls to the
+/// violation (a miss counting as the most).
+fn to_violation(harvey: &[Run], forge: &[Run]) -> (String, String) {
+    let cell = |count: fn(&Run) -> Option<u64>| {
+        let median = |runs: &[Run]| {
+            let counts: Vec<Option<u64>> = runs.iter().map(count).collect();
+            censored_median(&counts).map_or_else(|| "-".to_string(), |n| n.to_string())
+        };
+        format!("{}/{}", median(harvey), median(forge))
+    };
+    (cell(|r| r.sequences), cell(|r| r.calls))
+}
+
+/// One harvey campaign on `case` (with the invariant its bug needs, if any), its detectors
+/// off; panics if what it found is not the planted bug.
+fn harvey_run(case: &Planted, seed: u64, depth: u32, switches: Switches) -> Run {
+    let contract = case.forge.contract;
     let campaign = Campaign::new(root::harvey_root())
         .contract(contract)
         .seed(seed)
         .time(BUDGET)
         .depth(depth)
+        .detectors(DetectorSet::none())
         .prediction(switches.prediction)
         .demand_driven(switches.demand_driven)
         .dataflow(switches.dataflow);
     let campaign = match contract {
-        "Seats" => campaign.invariant("founder keeps the first seat", |chain: &Chain| {
+        "Seats" => campaign.invariant(SEATS_INVARIANT, |chain: &Chain| {
             let seats = chain.get("Seats");
             let first: Address = chain.view(seats, "first()", ()).unwrap();
             let founder: Address = chain.view(seats, "founder()", ()).unwrap();
             first == founder || first == Address::ZERO
         }),
-        "Crowdsale" => campaign.invariant("only the owner withdraws", |chain: &Chain| {
+        "Crowdsale" => campaign.invariant(CROWDSALE_INVARIANT, |chain: &Chain| {
             let sale = chain.get("Crowdsale");
             let by: Address = chain.view(sale, "withdrawnBy()", ()).unwrap();
             let owner: Address = chain.view(sale, "owner()", ()).unwrap();
@@ -334,22 +462,47 @@ fn harvey_run(contract: &str, seed: u64, depth: u32, switches: Switches) -> Harv
         // Its bug is a checked-arithmetic Panic, which counts only when asked for (forge's
         // handler asserts on it too: `fail_on_revert`).
         "Rewards" => campaign.panics(harvey::PanicSet::of([
-            harvey::chain::PanicCode::Assert,
-            harvey::chain::PanicCode::ArithmeticOverflow,
+            PanicCode::Assert,
+            PanicCode::ArithmeticOverflow,
         ])),
         _ => campaign,
     };
     let outcome = campaign.run().unwrap_or_else(|e| panic!("{e}"));
-    HarveyRun {
-        found: outcome.failure().map(|f| f.found_after),
+    let failure = outcome.failure();
+    if let Some(failure) = failure {
+        case.bug
+            .check(&format!("{contract}, seed {seed}, {switches:?}"), failure);
+    }
+    Run {
+        found: failure.map(|f| f.found_after),
+        sequences: failure.map(|f| f.found_after_sequences),
+        // Failing fast with one worker, the campaign's transactions are those up to the
+        // violation.
+        calls: failure.map(|_| outcome.stats.transactions),
         corpus: outcome.stats.corpus,
     }
 }
 
-/// forge's reported time to the violation with `seed`, if it found one.
-fn forge_time(project: &forge::ForgeProject, seed: u64) -> Option<Duration> {
+/// forge's run on `case` with `seed`: its reported time to the violation, if it found one;
+/// panics if forge's failure is not the planted bug (another reason).
+fn forge_run(case: &Planted, project: &forge::ForgeProject, seed: u64) -> Run {
     let run = forge::time_to_violation(project, seed).unwrap_or_else(|e| panic!("{e}"));
-    run.found.then(|| run.reported.unwrap_or(run.wall))
+    let failure = run.failure.as_ref();
+    if let Some(failure) = failure {
+        let reason = failure.reason.as_deref().unwrap_or("no reason");
+        assert!(
+            reason.contains(case.forge.reason),
+            "{}, forge seed {seed}: the bench times forge's `{}`, but its invariant failed with `{reason}`",
+            case.forge.contract,
+            case.forge.reason
+        );
+    }
+    Run {
+        found: failure.map(|_| run.reported.unwrap_or(run.wall)),
+        sequences: failure.map(|f| f.runs + 1),
+        calls: failure.map(forge::InvariantResult::calls_to_failure),
+        corpus: 0,
+    }
 }
 
 /// Edges covered on `Baz` (HARVEY's running example, no bug) after a fixed number of
@@ -368,6 +521,12 @@ fn coverage(root: &Path) {
                 .prediction(prediction)
                 .run()
                 .unwrap_or_else(|e| panic!("{e}"));
+            // A violation would end the campaign before its sequences are spent.
+            assert!(
+                outcome.failures.is_empty(),
+                "Baz, seed {seed}: coverage after {runs} sequences, but the campaign stopped at {}",
+                outcome.failures[0].violation
+            );
             edges.push(outcome.stats.edges);
             stats = outcome.stats.predictions;
         }
@@ -391,44 +550,51 @@ alloy_sol_types::sol! {
 }
 
 /// Engine transactions per second on `Bank` (mutation, execution under the observer,
-/// invariant after every transaction, corpus) against bare revm running a mix of the same
-/// three functions on the same bytecode, without inspector, each transaction from the same
-/// state.
+/// oracles and invariant after every transaction, corpus) against bare revm running a mix
+/// of the same three functions on the same bytecode, without inspector, each transaction
+/// from the same state. The Panic oracle alone (detectors off) and with the default
+/// detectors.
 fn throughput(root: &Path) {
     let runs = 20_000;
     let bare = bare_revm_calls_per_sec(root);
     println!("engine throughput on Bank ({runs} sequences) against bare revm ({bare:.0} calls/s):");
     let rows = [
-        (
-            "no prediction, Panic oracle",
-            engine_tx_per_sec(root, runs, false, false),
-        ),
-        (
-            "prediction, Panic oracle",
-            engine_tx_per_sec(root, runs, true, false),
-        ),
-        (
-            "prediction + invariant per tx",
-            engine_tx_per_sec(root, runs, true, true),
-        ),
+        ("no prediction, Panic oracle only", false, false, false),
+        ("prediction, Panic oracle only", true, false, false),
+        ("prediction, Panic only + invariant", true, true, false),
+        ("prediction, default detectors", true, false, true),
+        ("prediction, detectors + invariant", true, true, true),
     ];
-    for (what, engine) in rows {
+    for (what, prediction, invariant, detectors) in rows {
+        let engine = engine_tx_per_sec(root, runs, prediction, invariant, detectors);
         println!(
-            "  {what:<30} {engine:>10.0} tx/s   engine/bare {:.2}   slowdown {:.2}x",
+            "  {what:<36} {engine:>10.0} tx/s   engine/bare {:.2}   slowdown {:.2}x",
             engine / bare,
             bare / engine
         );
     }
 }
 
-/// The engine's transactions per second on Bank, with or without input prediction and a
-/// Rust invariant (one view call and a balance read after every transaction).
-fn engine_tx_per_sec(root: &Path, runs: u64, prediction: bool, invariant: bool) -> f64 {
+/// The engine's transactions per second on Bank, with or without input prediction, a
+/// Rust invariant (one view call and a balance read after every transaction) and the
+/// default vulnerability detectors.
+fn engine_tx_per_sec(
+    root: &Path,
+    runs: u64,
+    prediction: bool,
+    invariant: bool,
+    detectors: bool,
+) -> f64 {
     let campaign = Campaign::new(root)
         .contract("Bank")
         .seed(1)
         .runs(runs)
         .prediction(prediction);
+    let campaign = if detectors {
+        campaign
+    } else {
+        campaign.detectors(DetectorSet::none())
+    };
     let campaign = if invariant {
         campaign.invariant("ether backs the total", |chain: &Chain| {
             let bank = chain.get("Bank");
@@ -438,7 +604,13 @@ fn engine_tx_per_sec(root: &Path, runs: u64, prediction: bool, invariant: bool) 
         campaign
     };
     let outcome = campaign.run().unwrap_or_else(|e| panic!("{e}"));
-    assert!(outcome.passed());
+    assert!(
+        outcome.passed(),
+        "Bank has no bug: the throughput campaign must spend its {runs} sequences, but it found {}",
+        outcome
+            .failure()
+            .map_or("no violation".to_string(), |f| f.violation.to_string())
+    );
     outcome.stats.execs_per_sec()
 }
 

@@ -1,8 +1,9 @@
 //! Foundry's forge 1.7.1 as the peer fuzzer: installed from npm into the bench's scratch
 //! directory under the cargo target directory, given a generated project (same sources or
-//! generated ones, same shim solc, same three senders), and timed to the first invariant
-//! violation (vs_forge) or run with each invariant's failure timed as forge announces it
-//! (the maze bench).
+//! generated ones, same shim solc, harvey's three sender addresses: harvey's third holds its
+//! attacker contract, which calls back once when called or paid, forge's are plain
+//! accounts), and timed to the first invariant violation (vs_forge) or run with each
+//! invariant's failure timed as forge announces it (the maze bench).
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -12,8 +13,8 @@ use std::time::{Duration, Instant};
 
 use super::install::scratch;
 
-/// One planted bug as forge sees it: the Solidity invariant body and whether a revert
-/// (a Panic: the contracts revert for no other reason) fails the run.
+/// One planted bug as forge sees it: the Solidity invariant body, whether a revert fails
+/// the run, and the failure reason that is the bug.
 pub(crate) struct ForgeCase {
     /// The contract's name.
     pub(crate) contract: &'static str,
@@ -21,8 +22,13 @@ pub(crate) struct ForgeCase {
     pub(crate) dir: &'static str,
     /// Statements of `invariant_holds()`; `target` is the deployed contract.
     pub(crate) invariant_body: &'static str,
-    /// forge's `fail_on_revert`: true where the bug is a Panic rather than broken state.
+    /// forge's `fail_on_revert`: true only where the bug is a Panic other than a failed
+    /// `assert` (forge 1.7.1 fails on a failed `assert` in a target call without it), since
+    /// it makes any revert a failure: `Pipeline`'s `mirror + 7` overflowing, say.
     pub(crate) fail_on_revert: bool,
+    /// The failure reason forge must print for the bug (`panic: assertion failed (0x01)`,
+    /// the invariant's `require` message): a failure with another reason is not the bug.
+    pub(crate) reason: &'static str,
 }
 
 /// A generated, compiled forge project for one case.
@@ -33,8 +39,8 @@ pub(crate) struct ForgeProject {
 
 /// One forge run to the first violation.
 pub(crate) struct ForgeRun {
-    /// Whether forge reported a failing invariant.
-    pub(crate) found: bool,
+    /// The failing invariant, when forge reported one.
+    pub(crate) failure: Option<InvariantResult>,
     /// The suite time forge reports (`finished in …`): fuzzing without process start.
     pub(crate) reported: Option<Duration>,
     /// Wall-clock time of the whole `forge test` process.
@@ -159,10 +165,10 @@ pub(crate) fn time_to_violation(project: &ForgeProject, seed: u64) -> Result<For
     let run = run_invariants(test_command(project, seed))?;
     Ok(ForgeRun {
         // A failing invariant, not a failing setUp: the invariant's run summary is printed.
-        found: run
+        failure: run
             .results
-            .iter()
-            .any(|r| r.failed && r.name == "invariant_holds"),
+            .into_iter()
+            .find(|r| r.failed && r.name == "invariant_holds"),
         reported: run.reported,
         wall: run.wall,
     })
@@ -180,6 +186,19 @@ pub(crate) struct InvariantResult {
     /// The calls forge counts for it (`calls: N` of its run summary; forge 1.7.1 counts
     /// the calls of completed runs, so a campaign that failed in its first run says 0).
     pub(crate) calls: u64,
+    /// The runs (sequences) forge counts for it (`runs: N`: completed runs, as `calls`).
+    pub(crate) runs: u64,
+    /// The calls of the failing sequence as found (`[Sequence] (original: N, …)`), for a
+    /// failure that prints its sequence.
+    pub(crate) sequence: Option<u64>,
+}
+
+impl InvariantResult {
+    /// The calls forge ran up to and including the violation: the completed runs' calls
+    /// and the failing sequence's.
+    pub(crate) fn calls_to_failure(&self) -> u64 {
+        self.calls + self.sequence.unwrap_or(0)
+    }
 }
 
 /// One `forge test` run of invariant tests.
@@ -222,17 +241,22 @@ pub(crate) fn run_invariants(mut command: Command) -> Result<InvariantsRun, Stri
 fn invariant_results(stdout: &str) -> Vec<InvariantResult> {
     let mut failed = false;
     let mut reason = None;
+    let mut sequence = None;
     let mut results = Vec::new();
     for line in stdout.lines() {
         let line = line.trim();
         if line.starts_with("[PASS]") {
             failed = false;
             reason = None;
+            sequence = None;
         } else if let Some(rest) = line.strip_prefix("[FAIL") {
             failed = true;
             reason = rest
                 .strip_prefix(": ")
                 .and_then(|r| r.split_once(']').map(|(r, _)| r.to_string()));
+            sequence = None;
+        } else if let Some(rest) = line.strip_prefix("[Sequence] (original: ") {
+            sequence = leading_number(rest);
         }
         let Some((head, summary)) = line.split_once(" (runs: ") else {
             continue;
@@ -243,17 +267,26 @@ fn invariant_results(stdout: &str) -> Vec<InvariantResult> {
         let calls = summary
             .split("calls: ")
             .nth(1)
-            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
-            .and_then(|n| n.parse().ok())
+            .and_then(leading_number)
             .unwrap_or(0);
         results.push(InvariantResult {
             name: name.trim_end_matches("()").to_string(),
             failed,
             reason: reason.clone(),
             calls,
+            runs: leading_number(summary).unwrap_or(0),
+            sequence: sequence.take(),
         });
     }
     results
+}
+
+/// The number `text` starts with.
+fn leading_number(text: &str) -> Option<u64> {
+    text.split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// A `forge test --json` run, its failure events timed as they arrived.
@@ -406,7 +439,8 @@ fn foundry_toml(root: &Path, settings: &Invariant) -> String {
 }
 
 /// A forge test contract without forge-std for contract `name` (deployed in `setUp` as
-/// `target`, the only target contract), fuzzed by the same three senders harvey uses, with
+/// `target`, the only target contract), fuzzed from the three sender addresses harvey uses
+/// (plain accounts here; harvey's third holds its attacker contract), with
 /// `invariants` (Solidity functions) as its body.
 pub(crate) fn test_contract(name: &str, invariants: &str) -> String {
     format!(

@@ -42,10 +42,10 @@ pub(crate) fn show(time: Option<Duration>) -> String {
     }
 }
 
-/// The median time over seeds, a seed that never got there counting as slower than any
-/// that did; `None` ("not found") when that median is such a seed.
-pub(crate) fn censored_median(times: &[Option<Duration>]) -> Option<Duration> {
-    let mut keyed: Vec<(bool, Duration)> = times
+/// The median over seeds (a time, a count of calls), a seed that never got there counting
+/// as slower than any that did; `None` ("not found") when that median is such a seed.
+pub(crate) fn censored_median<T: Ord + Copy + Default>(times: &[Option<T>]) -> Option<T> {
+    let mut keyed: Vec<(bool, T)> = times
         .iter()
         .map(|t| (t.is_none(), t.unwrap_or_default()))
         .collect();
