@@ -40,6 +40,19 @@
 //! run whose results report it ("end of run", the result a user sees), or when its failure
 //! event arrived ("failure event").
 //!
+//! `HARVEY_MAZE_SCALE=large` runs the large mazes instead (issue 30; seeds in
+//! [`LARGE_MAZES`], default budget 300 s): 7x7 grids with 40 assertions each (a cell may
+//! hold several), each behind 1 to 10 comparisons — linear equalities and inequalities,
+//! bounds, and products of two parameters — most built around one witness, some around two
+//! alternately; whether each can fail is decided by z3 (Debian's `z3`), whose models are
+//! the witnesses replayed before measuring. What z3 cannot decide in its time counts as
+//! infeasible and is reported.
+//!
+//! `HARVEY_MAZE_HARVEY` (comma-separated, default `default`) says which configurations of
+//! harvey run, each a row: `default`, and `one-dimensional` (joint prediction off: HARVEY's
+//! secant method on one input at a time, for the ablation); `HARVEY_MAZE_FORGE=0` leaves
+//! forge out.
+//!
 //! Run with `cargo bench --bench maze`; the table at the end is markdown.
 
 #[path = "maze/constraint.rs"]
@@ -54,6 +67,8 @@ mod generator;
 mod install;
 #[path = "support/root.rs"]
 mod root;
+#[path = "maze/solver.rs"]
+mod solver;
 // Shared with the other benches, which use other parts of it.
 #[allow(dead_code)]
 #[path = "support/timing.rs"]
@@ -73,15 +88,28 @@ use timing::{bench_seeds, median};
 /// Generator seeds: one maze each.
 const MAZES: [u64; 3] = [1, 2, 3];
 
-/// Times (seconds) at which the found violations are counted, up to the budget.
-const CHECKPOINTS: [u64; 5] = [1, 5, 15, 30, 60];
+/// Generator seeds of the large mazes.
+const LARGE_MAZES: [u64; 5] = [1, 2, 3, 4, 5];
 
-/// The per-maze budget: `HARVEY_MAZE_BUDGET_SECS`, default 60 s.
-fn budget() -> Duration {
+/// Times (seconds) at which the found violations are counted, up to the budget.
+const CHECKPOINTS: [u64; 7] = [1, 5, 15, 30, 60, 120, 300];
+
+/// Whether the large mazes run (`HARVEY_MAZE_SCALE=large`) instead of the small ones.
+fn large() -> bool {
+    match std::env::var("HARVEY_MAZE_SCALE").as_deref() {
+        Ok("large") => true,
+        Ok("small") | Err(_) => false,
+        Ok(other) => panic!("HARVEY_MAZE_SCALE: {other:?} is neither small nor large"),
+    }
+}
+
+/// The per-maze budget: `HARVEY_MAZE_BUDGET_SECS`, default 60 s (300 s for the large
+/// mazes).
+fn budget(large: bool) -> Duration {
     let secs = std::env::var("HARVEY_MAZE_BUDGET_SECS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(60);
+        .unwrap_or(if large { 300 } else { 60 });
     Duration::from_secs(secs)
 }
 
@@ -109,6 +137,51 @@ fn shown(found: &Found) -> String {
     format!("[{}]", shown.join(", "))
 }
 
+/// A configuration of harvey the bench runs (see the module's comment).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Harvey {
+    Default,
+    OneDimensional,
+}
+
+impl Harvey {
+    /// The configurations `HARVEY_MAZE_HARVEY` names; panics on an unknown one.
+    fn chosen() -> Vec<Harvey> {
+        let names = std::env::var("HARVEY_MAZE_HARVEY").unwrap_or_else(|_| "default".into());
+        names
+            .split(',')
+            .map(|name| match name.trim() {
+                "default" => Harvey::Default,
+                "one-dimensional" => Harvey::OneDimensional,
+                other => panic!(
+                    "HARVEY_MAZE_HARVEY: unknown configuration {other:?} (known: default, one-dimensional)"
+                ),
+            })
+            .collect()
+    }
+
+    /// Its row's name.
+    fn name(self) -> &'static str {
+        match self {
+            Harvey::Default => "harvey",
+            Harvey::OneDimensional => "harvey, one-dimensional prediction",
+        }
+    }
+
+    /// `campaign` in this configuration.
+    fn apply(self, campaign: Campaign) -> Campaign {
+        match self {
+            Harvey::Default => campaign,
+            Harvey::OneDimensional => campaign.joint_prediction(false),
+        }
+    }
+}
+
+/// Whether forge runs (`HARVEY_MAZE_FORGE`, default on).
+fn forge_on() -> bool {
+    std::env::var("HARVEY_MAZE_FORGE").map_or(true, |v| v != "0")
+}
+
 /// forge 1.7.1's default `[invariant] depth`: forge also runs at it, besides harvey's.
 const FORGE_DEPTH: u32 = 500;
 
@@ -123,29 +196,58 @@ fn main() {
     let Some(seeds) = bench_seeds(3) else {
         return;
     };
-    let budget = budget();
+    let large = large();
+    let budget = budget(large);
     let root = root::harvey_root();
     let depth = harvey::Config::default().depth;
     let moves = depth as usize - 1;
-    let mazes: Vec<Maze> = MAZES.iter().map(|&s| Maze::generate(s, moves)).collect();
+    let mazes: Vec<Maze> = if large {
+        LARGE_MAZES
+            .iter()
+            .map(|&s| {
+                let (maze, unknown) = Maze::generate_large(s, moves);
+                println!(
+                    "{}: z3 decides {} of {} assertions feasible, {unknown} undecided (counted infeasible)",
+                    maze.name,
+                    maze.feasible(),
+                    maze.assertions.len()
+                );
+                maze
+            })
+            .collect()
+    } else {
+        MAZES.iter().map(|&s| Maze::generate(s, moves)).collect()
+    };
     let project = harvey_project(root, &mazes);
     check_witnesses(&project, &mazes);
-    let forge = install::ensure_forge().unwrap_or_else(|e| panic!("{e}"));
+    let forge = forge_on().then(|| install::ensure_forge().unwrap_or_else(|e| panic!("{e}")));
+    let configs = Harvey::chosen();
     println!(
-        "maze: {} mazes, {seeds} seeds, {}s per maze and seed; harvey at depth {depth}, forge at {depth} and {FORGE_DEPTH}",
+        "maze: {} mazes, {seeds} seeds, {}s per maze and seed; harvey at depth {depth}{}",
         mazes.len(),
-        budget.as_secs()
+        budget.as_secs(),
+        if forge.is_some() {
+            format!(", forge at {depth} and {FORGE_DEPTH}")
+        } else {
+            String::new()
+        }
     );
     let mut table = Vec::new();
     for maze in &mazes {
-        let mut rows = vec![Row {
-            tool: "harvey".into(),
-            curves: Vec::new(),
-        }];
-        let peers: Vec<(u32, forge::ForgeProject)> = [depth, FORGE_DEPTH]
-            .into_iter()
-            .map(|d| (d, forge_project(root, &forge, maze, d)))
+        let mut rows: Vec<Row> = configs
+            .iter()
+            .map(|c| Row {
+                tool: c.name().into(),
+                curves: Vec::new(),
+            })
             .collect();
+        let peers: Vec<(u32, forge::ForgeProject)> = match &forge {
+            Some(forge) => [depth, FORGE_DEPTH]
+                .into_iter()
+                .map(|d| (d, forge_project(root, forge, maze, d)))
+                .collect(),
+            None => Vec::new(),
+        };
         for (d, _) in &peers {
             for how in ["end of run", "failure event"] {
                 rows.push(Row {
@@ -154,17 +256,21 @@ fn main() {
                 });
             }
         }
+        let harvey_rows = configs.len();
         for seed in 1..=seeds {
-            let start = Instant::now();
-            let (found, sequences) = harvey_run(&project, maze, seed, budget, depth);
-            println!(
-                "  {} seed {seed}: harvey found {} {} ({sequences} sequences; {:.1}s with setup and shrinking)",
-                maze.name,
-                found.len(),
-                shown(&found),
-                start.elapsed().as_secs_f64()
-            );
-            rows[0].curves.push(curve(&found));
+            for (k, config) in configs.iter().enumerate() {
+                let start = Instant::now();
+                let (found, sequences) = harvey_run(&project, maze, *config, seed, budget, depth);
+                println!(
+                    "  {} seed {seed}: {} found {} {} ({sequences} sequences; {:.1}s with setup and shrinking)",
+                    maze.name,
+                    config.name(),
+                    found.len(),
+                    shown(&found),
+                    start.elapsed().as_secs_f64()
+                );
+                rows[k].curves.push(curve(&found));
+            }
             for (k, (d, peer)) in peers.iter().enumerate() {
                 let (end, event, runs) = forge_runs(peer, maze, seed, budget);
                 println!(
@@ -174,8 +280,8 @@ fn main() {
                     shown(&end),
                     shown(&event)
                 );
-                rows[1 + 2 * k].curves.push(curve(&end));
-                rows[2 + 2 * k].curves.push(curve(&event));
+                rows[harvey_rows + 2 * k].curves.push(curve(&end));
+                rows[harvey_rows + 1 + 2 * k].curves.push(curve(&event));
             }
         }
         table.push((maze, rows));
@@ -260,11 +366,13 @@ fn check_witnesses(project: &Path, mazes: &[Maze]) {
 fn harvey_run(
     project: &Path,
     maze: &Maze,
+    config: Harvey,
     seed: u64,
     budget: Duration,
     depth: u32,
 ) -> (Found, u64) {
-    let outcome = Campaign::new(project)
+    let outcome = config
+        .apply(Campaign::new(project))
         .contract(&maze.name)
         .fail_fast(false)
         .time(budget)

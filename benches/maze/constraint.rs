@@ -3,6 +3,7 @@
 //! construction (infeasible), rendered as Solidity over `uint256` copies of the parameters
 //! so that no sum or product can overflow (no Panic 0x11 next to the assertions).
 
+use alloy_primitives::U256;
 use rand::Rng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -32,7 +33,17 @@ impl Relation {
         }
     }
 
-    fn holds(self, left: u128, right: u128) -> bool {
+    /// The SMT-LIB operator.
+    fn smt(self) -> &'static str {
+        match self {
+            Relation::Eq => "=",
+            Relation::Lt => "<",
+            Relation::Gt => ">",
+            Relation::Ge => ">=",
+        }
+    }
+
+    fn holds(self, left: U256, right: U256) -> bool {
         match self {
             Relation::Eq => left == right,
             Relation::Lt => left < right,
@@ -42,24 +53,31 @@ impl Relation {
     }
 }
 
-/// `c1 * P1 + c2 * P2 + … + k`: non-negative coefficients and constant, since the contract
-/// computes in `uint256`.
+/// `c1 * P1 + c2 * P2 + … + Q1 * R1 + … + k`: non-negative coefficients and constant,
+/// since the contract computes in `uint256`; products of two parameters (the large mazes'
+/// nonlinear terms) have coefficient 1.
 #[derive(Debug, Clone, Default)]
 struct Side {
     /// (coefficient, parameter index).
     terms: Vec<(u64, usize)>,
+    /// Products of two parameters, by index.
+    products: Vec<(usize, usize)>,
     constant: u128,
 }
 
 impl Side {
-    /// Its value at `args`: at most 4 terms of 9 * 2^64 plus a constant below 2^70, far
-    /// below `u128::MAX`.
-    fn value(&self, args: &Args) -> u128 {
-        self.terms
+    /// Its value at `args`, exactly: at most a few terms of 9 * 2^64 and products below
+    /// 2^128, plus a constant below 2^128, far below 2^256 (so `uint256` never wraps).
+    fn value(&self, args: &Args) -> U256 {
+        let linear = self
+            .terms
             .iter()
-            .map(|&(c, p)| u128::from(c) * u128::from(args[p]))
-            .sum::<u128>()
-            + self.constant
+            .map(|&(c, p)| U256::from(c) * U256::from(args[p]));
+        let products = self
+            .products
+            .iter()
+            .map(|&(p, q)| U256::from(args[p]) * U256::from(args[q]));
+        linear.chain(products).sum::<U256>() + U256::from(self.constant)
     }
 
     fn render(&self) -> String {
@@ -70,11 +88,32 @@ impl Side {
                 1 => PARAMS[p].1.to_string(),
                 c => format!("{c} * {}", PARAMS[p].1),
             })
+            .chain(
+                self.products
+                    .iter()
+                    .map(|&(p, q)| format!("{} * {}", PARAMS[p].1, PARAMS[q].1)),
+            )
             .collect();
         if self.constant != 0 || parts.is_empty() {
             parts.push(self.constant.to_string());
         }
         parts.join(" + ")
+    }
+
+    /// SMT-LIB over integer constants named as the parameters.
+    fn smt(&self) -> String {
+        let parts: Vec<String> = self
+            .terms
+            .iter()
+            .map(|&(c, p)| format!("(* {c} {})", PARAMS[p].0))
+            .chain(
+                self.products
+                    .iter()
+                    .map(|&(p, q)| format!("(* {} {})", PARAMS[p].0, PARAMS[q].0)),
+            )
+            .chain(std::iter::once(self.constant.to_string()))
+            .collect();
+        format!("(+ {})", parts.join(" "))
     }
 }
 
@@ -103,9 +142,26 @@ impl Constraint {
         )
     }
 
+    /// SMT-LIB, over integer constants named as the parameters.
+    pub(crate) fn smt(&self) -> String {
+        format!(
+            "({} {} {})",
+            self.relation.smt(),
+            self.left.smt(),
+            self.right.smt()
+        )
+    }
+
     /// The parameters it mentions.
     pub(crate) fn params(&self) -> impl Iterator<Item = usize> + '_ {
-        self.left.terms.iter().chain(&self.right.terms).map(|t| t.1)
+        let linear = self.left.terms.iter().chain(&self.right.terms).map(|t| t.1);
+        let products = self
+            .left
+            .products
+            .iter()
+            .chain(&self.right.products)
+            .flat_map(|&(p, q)| [p, q]);
+        linear.chain(products)
     }
 
     /// `left - right = diff` made into `left == right` with the constant on the side that
@@ -161,6 +217,32 @@ pub(crate) fn equality(
     Constraint::balanced(left, Relation::Eq, right, diff)
 }
 
+/// `P + k == Q * R` (or `P == Q * R + k`) that `witness` satisfies: the large mazes'
+/// nonlinear equality, solvable by `P` alone (coefficient 1) but coupled, through `Q` and
+/// `R`, with every other constraint that mentions them.
+pub(crate) fn product_equality(witness: &Args, p: usize, q: usize, r: usize) -> Constraint {
+    let product = u128::from(witness[q]) * u128::from(witness[r]);
+    let value = u128::from(witness[p]);
+    let (left_constant, right_constant) = if product >= value {
+        (product - value, 0)
+    } else {
+        (0, value - product)
+    };
+    Constraint {
+        left: Side {
+            terms: vec![(1, p)],
+            constant: left_constant,
+            ..Side::default()
+        },
+        relation: Relation::Eq,
+        right: Side {
+            products: vec![(q, r)],
+            constant: right_constant,
+            ..Side::default()
+        },
+    }
+}
+
 /// A random inequality between `p` and `c * q` that `witness` satisfies with a slack of at
 /// most 1000, so that random arguments satisfy it often (about half the time).
 pub(crate) fn relation(rng: &mut StdRng, witness: &Args, p: usize, q: usize) -> Constraint {
@@ -168,10 +250,12 @@ pub(crate) fn relation(rng: &mut StdRng, witness: &Args, p: usize, q: usize) -> 
     let diff = i128::from(witness[p]) - i128::from(c) * i128::from(witness[q]);
     let left = Side {
         terms: vec![(1, p)],
+        products: Vec::new(),
         constant: 0,
     };
     let right = Side {
         terms: vec![(c, q)],
+        products: Vec::new(),
         constant: 0,
     };
     if diff >= 0 {
@@ -206,6 +290,7 @@ pub(crate) fn bound(rng: &mut StdRng, witness: &Args, p: usize) -> Constraint {
     let shifted = value >> rng.random_range(1..=8u32);
     let param = Side {
         terms: vec![(1, p)],
+        products: Vec::new(),
         constant: 0,
     };
     let (relation, k) = if value > 16 {
@@ -218,6 +303,7 @@ pub(crate) fn bound(rng: &mut StdRng, witness: &Args, p: usize) -> Constraint {
         relation,
         right: Side {
             terms: Vec::new(),
+            products: Vec::new(),
             constant: k,
         },
     }
@@ -256,10 +342,12 @@ impl Contradiction {
         let big = |rng: &mut StdRng| u128::from(witness_value(rng)) + 100;
         let term = |c: u64, p: usize| Side {
             terms: vec![(c, p)],
+            products: Vec::new(),
             constant: 0,
         };
         let constant = |k: u128| Side {
             terms: Vec::new(),
+            products: Vec::new(),
             constant: k,
         };
         let odd = |rng: &mut StdRng| 2 * rng.random_range(0..1_000_000u128) + 1;
@@ -272,6 +360,7 @@ impl Contradiction {
                     Constraint {
                         left: Side {
                             terms: vec![(1, p), (1, q)],
+                            products: Vec::new(),
                             constant: 0,
                         },
                         relation: Relation::Eq,
@@ -294,11 +383,13 @@ impl Contradiction {
                 vec![Constraint {
                     left: Side {
                         terms: vec![(even(rng), p), (even(rng), q)],
+                        products: Vec::new(),
                         constant: 0,
                     },
                     relation: Relation::Eq,
                     right: Side {
                         terms: vec![(even(rng), r)],
+                        products: Vec::new(),
                         constant: odd(rng),
                     },
                 }]
@@ -309,6 +400,7 @@ impl Contradiction {
                 let k2 = 2 * k + odd(rng);
                 let pair = |a: u64, b: u64| Side {
                     terms: vec![(a, p), (b, q)],
+                    products: Vec::new(),
                     constant: 0,
                 };
                 vec![

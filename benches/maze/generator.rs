@@ -17,11 +17,21 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
 use super::constraint::{self, Args, Constraint, Contradiction, PARAMS};
+use super::solver::{self, Verdict};
 
-/// Grid width.
-pub(crate) const WIDTH: usize = 6;
-/// Grid height.
-pub(crate) const HEIGHT: usize = 6;
+/// The small mazes' grid width.
+const WIDTH: usize = 6;
+/// The small mazes' grid height.
+const HEIGHT: usize = 6;
+/// The large mazes' grid side.
+const LARGE_SIDE: usize = 7;
+/// Assertions per large maze (several may share a cell).
+const LARGE_ASSERTIONS: usize = 40;
+/// Comparisons per large assertion, at most.
+const LARGE_COMPARISONS: usize = 10;
+/// The share of large assertions whose comparisons are built around two different
+/// witnesses (alternately), so that most contradict each other; the solver decides.
+const LARGE_MIXED: f64 = 0.3;
 /// The chance that a cell (other than the start) is a wall.
 const WALL_DENSITY: f64 = 0.3;
 /// Assertions per maze, one per cell.
@@ -56,13 +66,17 @@ impl Move {
         }
     }
 
-    /// The neighbour of `cell` in this direction, if on the grid.
-    fn from(self, (x, y): (usize, usize)) -> Option<(usize, usize)> {
+    /// The neighbour of `cell` in this direction, if on the `width` by `height` grid.
+    fn from(
+        self,
+        (x, y): (usize, usize),
+        (width, height): (usize, usize),
+    ) -> Option<(usize, usize)> {
         match self {
-            Move::Up => (y + 1 < HEIGHT).then_some((x, y + 1)),
+            Move::Up => (y + 1 < height).then_some((x, y + 1)),
             Move::Down => y.checked_sub(1).map(|y| (x, y)),
             Move::Left => x.checked_sub(1).map(|x| (x, y)),
-            Move::Right => (x + 1 < WIDTH).then_some((x + 1, y)),
+            Move::Right => (x + 1 < width).then_some((x + 1, y)),
         }
     }
 }
@@ -92,10 +106,12 @@ pub(crate) struct Assertion {
 /// One generated maze.
 #[derive(Debug, Clone)]
 pub(crate) struct Maze {
-    /// The contract's name, `Maze<seed>`.
+    /// The contract's name, `Maze<seed>` (`LargeMaze<seed>`).
     pub(crate) name: String,
     seed: u64,
-    /// Row-major (`y * WIDTH + x`): whether the cell is a wall.
+    /// Grid width and height.
+    size: (usize, usize),
+    /// Row-major (`y * width + x`): whether the cell is a wall.
     walls: Vec<bool>,
     /// Where the position starts.
     start: (usize, usize),
@@ -118,30 +134,8 @@ impl Maze {
     /// assertion's cell take at most `max_moves` (a sequence is the moves and the probe).
     pub(crate) fn generate(seed: u64, max_moves: usize) -> Maze {
         let mut rng = StdRng::seed_from_u64(seed);
-        let start = (0, 0);
-        // Walls until enough cells are reachable within `max_moves` for the assertions.
-        let (walls, paths) = loop {
-            let walls: Vec<bool> = (0..WIDTH * HEIGHT)
-                .map(|i| i != index(start) && rng.random_bool(WALL_DENSITY))
-                .collect();
-            let paths = shortest_paths(&walls, start);
-            let usable = paths
-                .iter()
-                .flatten()
-                .filter(|p| (2..=max_moves).contains(&p.len()))
-                .count();
-            if usable >= ASSERTIONS {
-                break (walls, paths);
-            }
-        };
-        let mut cells: Vec<(usize, usize)> = (0..WIDTH * HEIGHT)
-            .filter(|&i| {
-                paths[i]
-                    .as_ref()
-                    .is_some_and(|p| (2..=max_moves).contains(&p.len()))
-            })
-            .map(|i| (i % WIDTH, i / WIDTH))
-            .collect();
+        let size = (WIDTH, HEIGHT);
+        let (walls, paths, mut cells) = layout(&mut rng, size, max_moves, ASSERTIONS);
         cells.shuffle(&mut rng);
         let mut assertions: Vec<Assertion> = cells[..ASSERTIONS]
             .iter()
@@ -157,7 +151,7 @@ impl Maze {
                         _ => Hardness::Medium,
                     };
                     let (constraints, args) = feasible(&mut rng, hardness);
-                    let moves = paths[index(cell)].clone().expect("a usable cell");
+                    let moves = paths[index(cell, size)].clone().expect("a usable cell");
                     (constraints, Some(Witness { moves, args }))
                 };
                 Assertion {
@@ -170,6 +164,56 @@ impl Maze {
             .collect();
         // Source order independent of kind.
         assertions.shuffle(&mut rng);
+        Maze::finish(format!("Maze{seed}"), seed, size, walls, assertions)
+    }
+
+    /// The large maze of generator seed `seed` (issue 30): a 7x7 grid, 40 assertions (a
+    /// cell may hold several), each behind 1 to 10 comparisons — linear equalities and
+    /// inequalities, bounds and products of two parameters — built around a witness, or
+    /// for some around two alternately, and every one decided by the solver: the feasible
+    /// count is z3's (its models are the witnesses), not the generator's intent. Also
+    /// returns how many the solver could not decide (they count as infeasible).
+    pub(crate) fn generate_large(seed: u64, max_moves: usize) -> (Maze, usize) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let size = (LARGE_SIDE, LARGE_SIDE);
+        let (walls, paths, cells) = layout(&mut rng, size, max_moves, LARGE_ASSERTIONS / 2);
+        let mut unknown = 0;
+        let assertions: Vec<Assertion> = (0..LARGE_ASSERTIONS)
+            .map(|_| {
+                let cell = cells[rng.random_range(0..cells.len())];
+                let constraints = large_constraints(&mut rng);
+                let witness = match solver::decide(&constraints) {
+                    Verdict::Feasible(args) => Some(Witness {
+                        moves: paths[index(cell, size)].clone().expect("a usable cell"),
+                        args,
+                    }),
+                    Verdict::Infeasible => None,
+                    Verdict::Unknown => {
+                        unknown += 1;
+                        None
+                    }
+                };
+                Assertion {
+                    cell,
+                    constraints,
+                    witness,
+                    line: 0,
+                }
+            })
+            .collect();
+        let maze = Maze::finish(format!("LargeMaze{seed}"), seed, size, walls, assertions);
+        (maze, unknown)
+    }
+
+    /// The maze of these parts, its witnesses checked against the constraints and the
+    /// assert lines recorded from the rendering itself, so they cannot drift.
+    fn finish(
+        name: String,
+        seed: u64,
+        size: (usize, usize),
+        walls: Vec<bool>,
+        assertions: Vec<Assertion>,
+    ) -> Maze {
         for a in &assertions {
             if let Some(w) = &a.witness {
                 assert!(
@@ -181,13 +225,13 @@ impl Maze {
             }
         }
         let mut maze = Maze {
-            name: format!("Maze{seed}"),
+            name,
             seed,
+            size,
             walls,
-            start,
+            start: (0, 0),
             assertions,
         };
-        // Record the assert lines from the rendering itself, so they cannot drift.
         let source = maze.render(Variant::Harvey);
         let lines: Vec<u32> = source
             .lines()
@@ -246,6 +290,7 @@ impl Maze {
             .filter(|(_, used)| **used)
             .map(|((name, copy), _)| format!("        uint256 {copy} = {name};\n"))
             .collect();
+        let (width, height) = self.size;
         let walls = self
             .walls
             .iter()
@@ -275,12 +320,12 @@ impl Maze {
             r#"// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 
-/// Generated by harvey's benches/maze.rs from generator seed {seed}: a {WIDTH}x{HEIGHT} grid
+/// Generated by harvey's benches/maze.rs from generator seed {seed}: a {width}x{height} grid
 /// whose position moves one cell per call (into a wall or off the grid: a revert), and
 /// {n} assertions behind constraints on probe's arguments at the position's cell.
 contract {name} {{
-    uint256 private constant WIDTH = {WIDTH};
-    uint256 private constant HEIGHT = {HEIGHT};
+    uint256 private constant WIDTH = {width};
+    uint256 private constant HEIGHT = {height};
     /// Bit y * WIDTH + x set: cell (x, y) is a wall.
     uint256 private constant WALLS = {walls:#x};
 
@@ -379,26 +424,88 @@ fn feasible(rng: &mut StdRng, hardness: Hardness) -> (Vec<Constraint>, Args) {
     (constraints, args)
 }
 
-fn index((x, y): (usize, usize)) -> usize {
-    y * WIDTH + x
+/// Walls (the start cell never one) until at least `needed` cells are reachable in 2 to
+/// `max_moves` moves: the walls, every cell's shortest path, and those cells.
+#[allow(clippy::type_complexity)]
+fn layout(
+    rng: &mut StdRng,
+    size: (usize, usize),
+    max_moves: usize,
+    needed: usize,
+) -> (Vec<bool>, Vec<Option<Vec<Move>>>, Vec<(usize, usize)>) {
+    let start = (0, 0);
+    let cells = size.0 * size.1;
+    loop {
+        let walls: Vec<bool> = (0..cells)
+            .map(|i| i != index(start, size) && rng.random_bool(WALL_DENSITY))
+            .collect();
+        let paths = shortest_paths(&walls, start, size);
+        let usable: Vec<(usize, usize)> = (0..cells)
+            .filter(|&i| {
+                paths[i]
+                    .as_ref()
+                    .is_some_and(|p| (2..=max_moves).contains(&p.len()))
+            })
+            .map(|i| (i % size.0, i / size.0))
+            .collect();
+        if usable.len() >= needed {
+            return (walls, paths, usable);
+        }
+    }
+}
+
+/// A large assertion's comparisons (see [`Maze::generate_large`]).
+fn large_constraints(rng: &mut StdRng) -> Vec<Constraint> {
+    let first: Args = std::array::from_fn(|_| constraint::witness_value(rng));
+    let second: Args = std::array::from_fn(|_| constraint::witness_value(rng));
+    let mixed = rng.random_bool(LARGE_MIXED);
+    let count = rng.random_range(1..=LARGE_COMPARISONS);
+    (0..count)
+        .map(|k| {
+            let witness = if mixed && k % 2 == 1 { &second } else { &first };
+            let mut order: Vec<usize> = (0..PARAMS.len()).collect();
+            order.shuffle(rng);
+            match rng.random_range(0..8) {
+                0..=2 => {
+                    let terms = rng.random_range(2..=3);
+                    constraint::equality(rng, witness, &order[..terms], order[0])
+                }
+                3 | 4 => constraint::product_equality(witness, order[0], order[1], order[2]),
+                5 | 6 => constraint::relation(rng, witness, order[0], order[1]),
+                _ => constraint::bound(rng, witness, order[0]),
+            }
+        })
+        .collect()
+}
+
+fn index((x, y): (usize, usize), (width, _): (usize, usize)) -> usize {
+    y * width + x
 }
 
 /// BFS from `start` around the walls: for every cell, the moves of a shortest path to it,
 /// or `None` when walls enclose it.
-fn shortest_paths(walls: &[bool], start: (usize, usize)) -> Vec<Option<Vec<Move>>> {
-    let mut paths: Vec<Option<Vec<Move>>> = vec![None; WIDTH * HEIGHT];
-    paths[index(start)] = Some(Vec::new());
+fn shortest_paths(
+    walls: &[bool],
+    start: (usize, usize),
+    size: (usize, usize),
+) -> Vec<Option<Vec<Move>>> {
+    let mut paths: Vec<Option<Vec<Move>>> = vec![None; size.0 * size.1];
+    paths[index(start, size)] = Some(Vec::new());
     let mut queue = VecDeque::from([start]);
     while let Some(cell) = queue.pop_front() {
-        let path = paths[index(cell)].clone().expect("queued cells have paths");
+        let path = paths[index(cell, size)]
+            .clone()
+            .expect("queued cells have paths");
         for m in Move::ALL {
-            let Some(next) = m.from(cell) else { continue };
-            if walls[index(next)] || paths[index(next)].is_some() {
+            let Some(next) = m.from(cell, size) else {
+                continue;
+            };
+            if walls[index(next, size)] || paths[index(next, size)].is_some() {
                 continue;
             }
             let mut longer = path.clone();
             longer.push(m);
-            paths[index(next)] = Some(longer);
+            paths[index(next, size)] = Some(longer);
             queue.push_back(next);
         }
     }

@@ -80,6 +80,58 @@ fn calls_up_to(sequence: &Sequence) -> Vec<u64> {
         .collect()
 }
 
+/// How a joint prediction ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Joint {
+    /// Its branch flipped.
+    Flipped,
+    /// Its comparison moved with no input.
+    Independent,
+    /// No step flipped it.
+    Missed,
+    /// The campaign ended during it (a violation found failing fast, or the budget spent).
+    Stopped,
+}
+
+/// Failed predictions per metric site, bounded: past [`MISSED_SITES`] sites every count is
+/// forgotten.
+#[derive(Debug, Default)]
+struct Misses {
+    counts: FastMap<MetricSite, u32>,
+    /// Times the counts were full and forgotten.
+    forgotten: u64,
+}
+
+impl Misses {
+    /// Counts a failure against `site`.
+    fn count(&mut self, site: MetricSite) {
+        if self.counts.len() >= MISSED_SITES && !self.counts.contains_key(&site) {
+            self.counts.clear();
+            self.forgotten += 1;
+        }
+        let missed = self.counts.entry(site).or_insert(0);
+        *missed = missed.saturating_add(1);
+    }
+
+    /// The failures counted against `key`'s site in a sequence whose [`calls_up_to`] are
+    /// `calls`; `None` once it is given up.
+    fn rank(&self, key: &CostKey, calls: &[u64]) -> Option<u32> {
+        let missed = self
+            .counts
+            .get(&MetricSite::at(key, calls))
+            .copied()
+            .unwrap_or(0);
+        (missed < GIVE_UP_AFTER).then_some(missed)
+    }
+
+    /// Halves every count.
+    fn halve(&mut self) {
+        for missed in self.counts.values_mut() {
+            *missed /= 2;
+        }
+    }
+}
+
 /// One worker's input prediction.
 pub(crate) struct Predictor {
     /// The cost metrics of the last regular run.
@@ -88,9 +140,10 @@ pub(crate) struct Predictor {
     /// The slot of the storage-write metric, hashed once.
     arbitrary_slot: U256,
     /// Per metric site: prediction chains that ended without minimizing it.
-    missed: FastMap<MetricSite, u32>,
-    /// Times `missed` was full and forgotten.
-    sites_forgotten: u64,
+    missed: Misses,
+    /// Per metric site: joint predictions that did not flip it (counted apart: a secant
+    /// chain failing on a coupled branch is what joint prediction is for).
+    joint_missed: Misses,
     /// Regular runs since the failure counts last halved.
     runs_since_decay: u64,
     /// Whether joint prediction is on.
@@ -99,6 +152,9 @@ pub(crate) struct Predictor {
     relations_of: Option<usize>,
     /// The relations it recorded.
     relations: Vec<Relation>,
+    /// Metric sites whose comparison moved with no input of their call: not joint targets
+    /// (forgotten all at once past [`MISSED_SITES`]).
+    independent: FastSet<MetricSite>,
     relation_occurrences: Occurrences,
     stats: PredictionStats,
 }
@@ -110,12 +166,13 @@ impl Predictor {
             joint,
             relations_of: None,
             relations: Vec::new(),
+            independent: FastSet::default(),
             relation_occurrences: Occurrences::default(),
             costs: Vec::new(),
             occurrences: Occurrences::default(),
             arbitrary_slot: arbitrary_slot(),
-            missed: FastMap::default(),
-            sites_forgotten: 0,
+            missed: Misses::default(),
+            joint_missed: Misses::default(),
             runs_since_decay: 0,
             stats: PredictionStats::default(),
         }
@@ -139,20 +196,10 @@ impl Predictor {
         let next = predict::next(prediction, cost.as_ref());
         let minimized = cost.is_some_and(|c| c.value.is_zero());
         if next.is_none() && !minimized {
-            self.count_miss(MetricSite::of(&prediction.key, &prediction.sequence));
+            self.missed
+                .count(MetricSite::of(&prediction.key, &prediction.sequence));
         }
         next
-    }
-
-    /// Counts a failed chain against `site`, forgetting every count when too many sites
-    /// have one.
-    fn count_miss(&mut self, site: MetricSite) {
-        if self.missed.len() >= MISSED_SITES && !self.missed.contains_key(&site) {
-            self.missed.clear();
-            self.sites_forgotten += 1;
-        }
-        let missed = self.missed.entry(site).or_insert(0);
-        *missed = missed.saturating_add(1);
     }
 
     /// The first prediction from the mutant `input` (just run) of `parent` by `change`.
@@ -170,7 +217,7 @@ impl Predictor {
         rng: &mut StdRng,
     ) -> Option<Prediction> {
         let calls = calls_up_to(input);
-        let preference = |key: &CostKey| match self.misses(key, &calls) {
+        let preference = |key: &CostKey| match self.missed.rank(key, &calls) {
             Some(missed) => 2 * missed + u32::from(covered(coverage, key)),
             None => predict::NEVER,
         };
@@ -184,17 +231,6 @@ impl Predictor {
             preference,
             rng,
         )
-    }
-
-    /// The failed chains counted against `key`'s site in a sequence whose
-    /// [`calls_up_to`] are `calls`; `None` once it is given up.
-    fn misses(&self, key: &CostKey, calls: &[u64]) -> Option<u32> {
-        let missed = self
-            .missed
-            .get(&MetricSite::at(key, calls))
-            .copied()
-            .unwrap_or(0);
-        (missed < GIVE_UP_AFTER).then_some(missed)
     }
 
     /// The branch metric of `sequence`'s last transaction (whose run evaluated `costs`)
@@ -219,8 +255,9 @@ impl Predictor {
                 let open = c.key.tx as usize == last
                     && c.key.kind != CostKind::Store
                     && !c.value.is_zero()
-                    && !covered(coverage, &c.key);
-                open.then(|| Some((c.key, self.misses(&c.key, &calls)?)))
+                    && !covered(coverage, &c.key)
+                    && !self.independent.contains(&MetricSite::at(&c.key, &calls));
+                open.then(|| Some((c.key, self.joint_missed.rank(&c.key, &calls)?)))
                     .flatten()
             })
         };
@@ -233,21 +270,29 @@ impl Predictor {
             .map(|(key, _)| key)
     }
 
-    /// Counts a joint prediction on `key` in `sequence` that ran `runs` sequences and
-    /// flipped its branch or not (a failure counts against the metric's site, as a failed
-    /// chain does).
+    /// Counts a joint prediction on `key` in `sequence` that ran `runs` sequences: a miss
+    /// counts against the metric's site, as a failed chain does; a comparison that moved
+    /// with no input is not a joint target again at that site.
     pub(crate) fn joint_done(
         &mut self,
         key: &CostKey,
         sequence: &Sequence,
-        flipped: bool,
+        result: Joint,
         runs: u64,
     ) {
         self.stats.joint += 1;
-        self.stats.joint_flipped += u64::from(flipped);
+        self.stats.joint_flipped += u64::from(result == Joint::Flipped);
         self.stats.joint_runs += runs;
-        if !flipped {
-            self.count_miss(MetricSite::of(key, sequence));
+        let site = MetricSite::of(key, sequence);
+        match result {
+            Joint::Independent => {
+                if self.independent.len() >= MISSED_SITES {
+                    self.independent.clear();
+                }
+                self.independent.insert(site);
+            }
+            Joint::Missed => self.joint_missed.count(site),
+            Joint::Flipped | Joint::Stopped => {}
         }
     }
 
@@ -283,14 +328,13 @@ impl Predictor {
     /// The corpus gained an entry: a new state may put given-up metrics back in reach.
     pub(crate) fn corpus_grew(&mut self) {
         self.runs_since_decay = 0;
-        for missed in self.missed.values_mut() {
-            *missed /= 2;
-        }
+        self.missed.halve();
+        self.joint_missed.halve();
     }
 
     /// How often the remembered misses were full and forgotten.
     pub(crate) fn sites_forgotten(&self) -> u64 {
-        self.sites_forgotten
+        self.missed.forgotten + self.joint_missed.forgotten
     }
 
     /// What it predicted and how well.
@@ -382,24 +426,28 @@ mod tests {
         let mut predictor = Predictor::new(true);
         let site = MetricSite::of(&key(0), &calls(&[0]));
         for _ in 0..GIVE_UP_AFTER {
-            predictor.count_miss(site);
+            predictor.missed.count(site);
         }
         predictor.corpus_grew();
-        assert_eq!(predictor.missed[&site], GIVE_UP_AFTER / 2);
+        assert_eq!(predictor.missed.counts[&site], GIVE_UP_AFTER / 2);
         for _ in 1..DECAY_RUNS {
             predictor.start(&calls(&[0]));
         }
-        assert_eq!(predictor.missed[&site], GIVE_UP_AFTER / 2, "not yet");
+        assert_eq!(predictor.missed.counts[&site], GIVE_UP_AFTER / 2, "not yet");
         predictor.start(&calls(&[0]));
-        assert_eq!(predictor.missed[&site], GIVE_UP_AFTER / 4);
+        assert_eq!(predictor.missed.counts[&site], GIVE_UP_AFTER / 4);
         // Past the cap a new site forgets every count; a known one does not.
         for f in 1..MISSED_SITES {
-            predictor.count_miss(MetricSite::of(&key(0), &calls(&[f])));
+            predictor
+                .missed
+                .count(MetricSite::of(&key(0), &calls(&[f])));
         }
-        predictor.count_miss(site);
+        predictor.missed.count(site);
         assert_eq!(predictor.sites_forgotten(), 0);
-        predictor.count_miss(MetricSite::of(&key(0), &calls(&[MISSED_SITES])));
+        predictor
+            .missed
+            .count(MetricSite::of(&key(0), &calls(&[MISSED_SITES])));
         assert_eq!(predictor.sites_forgotten(), 1);
-        assert_eq!(predictor.missed.len(), 1);
+        assert_eq!(predictor.missed.counts.len(), 1);
     }
 }

@@ -54,6 +54,58 @@ fn without_prediction_the_same_seed_needs_far_more_runs() {
     assert_eq!(without.stats.predictions, Default::default());
 }
 
+/// Two equalities over the same two inputs: once the first holds, moving either input
+/// breaks it, so the secant method never reaches the second's branch; joint prediction
+/// moves both (issue 30). Same seed and budget with and without it; not failing fast, so
+/// that the joint step that reached the assertion is counted as flipping its branch.
+#[test]
+fn coupled_equalities_need_joint_prediction() {
+    let run = |joint: bool| {
+        campaign_on(repo())
+            .contract("CoupledSums")
+            .seed(1)
+            .runs(30_000)
+            .fail_fast(false)
+            .joint_prediction(joint)
+            .run()
+            .unwrap()
+    };
+    let with = run(true);
+    let failure = failure(&with);
+    assert_panic_at(
+        failure,
+        PanicCode::Assert,
+        "contracts/prediction/Coupled.sol:18",
+        "CoupledSums",
+    );
+    assert_eq!(
+        failure.calls.last().unwrap().args,
+        [uint(500_061_482, 64), uint(499_938_526, 64)]
+    );
+    let p = with.stats.predictions;
+    assert!(p.joint_flipped >= 1 && p.joint_runs > 0, "{p:?}");
+    let without = run(false);
+    assert!(without.passed(), "{without}");
+    assert_eq!(without.stats.predictions.joint, 0);
+}
+
+/// The issue's nonlinear shape: `b == c * c && a == d * c + 7 && a >= b + 5`.
+#[test]
+fn a_product_coupled_with_an_inequality_is_found() {
+    let outcome = campaign_on(repo())
+        .contract("CoupledProducts")
+        .seed(1)
+        .runs(30_000)
+        .run()
+        .unwrap();
+    assert_panic_at(
+        failure(&outcome),
+        PanicCode::Assert,
+        "contracts/prediction/Coupled.sol:34",
+        "CoupledProducts",
+    );
+}
+
 #[test]
 fn a_masked_magic_value_is_found_by_the_xor_step() {
     let outcome = campaign("Xor").run().unwrap();

@@ -28,6 +28,30 @@ fn linear_and_quadratic_assert_exactly_at_42() {
 }
 
 #[test]
+fn coupled_asserts_where_every_comparison_holds_and_only_there() {
+    let mut chain = chain();
+    let at = chain.deploy("CoupledSums", ()).unwrap();
+    let sums = |chain: &mut harvey::chain::Chain, a, b| {
+        chain
+            .try_call(at, "probe(uint64,uint64)", &[uint64(a), uint64(b)])
+            .unwrap()
+    };
+    assert_assert(&sums(&mut chain, 500_061_482, 499_938_526));
+    // One input off: the first comparison or the second fails.
+    assert!(sums(&mut chain, 500_061_483, 499_938_526).is_success());
+    assert!(sums(&mut chain, 500_061_483, 499_938_525).is_success());
+    let at = chain.deploy("CoupledProducts", ()).unwrap();
+    let products = |chain: &mut harvey::chain::Chain, args: [u64; 4]| {
+        chain
+            .try_call(at, "probe(uint64,uint64,uint64,uint64)", args.map(uint64))
+            .unwrap()
+    };
+    assert_assert(&products(&mut chain, [1_003_009, 1_002_001, 1001, 1002]));
+    // d < c: the equalities hold, a >= b + 5 does not.
+    assert!(products(&mut chain, [1_001_008, 1_002_001, 1001, 1000]).is_success());
+}
+
+#[test]
 fn xor_asserts_exactly_at_k_xor_m() {
     let mut chain = chain();
     let xor = chain.deploy("Xor", ()).unwrap();

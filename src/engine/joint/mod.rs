@@ -197,6 +197,18 @@ pub(crate) fn negated(v: &[Wide]) -> Vec<Wide> {
     v.iter().map(|x| -*x).collect()
 }
 
+/// What a joint prediction came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Search {
+    /// The point moved by this offset took the path through the flipped branch.
+    Flipped(Vec<Wide>),
+    /// The branch's comparison did not move with any input: no prediction on this call's
+    /// inputs can flip it (a dispatcher's check, a branch on storage).
+    Independent,
+    /// No step found, or none that flipped it.
+    Missed,
+}
+
 /// A relation's place on a path: its JUMPI and occurrence.
 type Site = (Address, u32, u32);
 
@@ -233,13 +245,12 @@ fn departure(relations: &[Relation], path: &[(Site, bool)]) -> Option<Departure>
 ///
 /// `bounds` are the smallest and largest offset of each input that keep it in its domain;
 /// `run` runs the point moved by an offset (one inside them) and returns its call's
-/// relations. Returns the offset whose run took the path through the flipped branch, if
-/// one did.
+/// relations. Returns what came of it.
 pub(crate) fn search<E>(
     key: &CostKey,
     bounds: &[(Wide, Wide)],
     mut run: impl FnMut(&[Wide]) -> Result<Vec<Relation>, E>,
-) -> Result<Option<Vec<Wide>>, E> {
+) -> Result<Search, E> {
     let n = bounds.len();
     let fits = |offset: &Vec<Wide>| {
         offset
@@ -251,10 +262,10 @@ pub(crate) fn search<E>(
     let mut relations = run(&at)?;
     let site = (key.code, key.pc, key.nth);
     let Some(target) = relations.iter().position(|r| r.site() == site) else {
-        return Ok(None);
+        return Ok(Search::Missed);
     };
     if key.kind == CostKind::Store || n == 0 {
-        return Ok(None);
+        return Ok(Search::Missed);
     }
     // The path to keep: every relation before the target as it went, the target flipped.
     let path: Vec<(Site, bool)> = relations[..=target]
@@ -264,8 +275,8 @@ pub(crate) fn search<E>(
         .collect();
     for _ in 0..MAX_STEPS {
         let aim = match departure(&relations, &path) {
-            None => return Ok(Some(at)),
-            Some(Departure::Elsewhere) => return Ok(None),
+            None => return Ok(Search::Flipped(at)),
+            Some(Departure::Elsewhere) => return Ok(Search::Missed),
             Some(Departure::At(aim)) => aim,
         };
         let mut jacobian = Jacobian::new(&relations[..=aim], path[aim].1, n);
@@ -295,13 +306,16 @@ pub(crate) fn search<E>(
         let mut kept: Vec<Vec<Wide>> = (0..n).map(|i| unit(i, n)).collect();
         for direction in &kept {
             if probe(&mut jacobian, direction)? {
-                return Ok(Some(at));
+                return Ok(Search::Flipped(at));
             }
+        }
+        if aim == target && jacobian.independent(n) {
+            return Ok(Search::Independent);
         }
         let held: Vec<usize> = (0..aim).filter(|&j| relations[j].held_equality()).collect();
         for held in held {
             let Some(narrower) = jacobian.keeping(held, &kept) else {
-                return Ok(None);
+                return Ok(Search::Missed);
             };
             if narrower == kept {
                 continue;
@@ -309,7 +323,7 @@ pub(crate) fn search<E>(
             kept = narrower;
             for direction in &kept {
                 if probe(&mut jacobian, direction)? {
-                    return Ok(Some(at));
+                    return Ok(Search::Flipped(at));
                 }
             }
         }
@@ -320,18 +334,21 @@ pub(crate) fn search<E>(
             .map(|((lo, hi), a)| Some((lo.checked_sub(*a)?, hi.checked_sub(*a)?)))
             .collect::<Option<Vec<_>>>()
         else {
-            return Ok(None);
+            return Ok(Search::Missed);
         };
         let Some(next) = jacobian
             .step(&kept, &room)
             .and_then(|delta| add(&at, &delta))
         else {
-            return Ok(None);
+            return Ok(Search::Missed);
         };
         at = next;
         relations = run(&at)?;
     }
-    Ok(departure(&relations, &path).is_none().then_some(at))
+    Ok(match departure(&relations, &path) {
+        None => Search::Flipped(at),
+        Some(_) => Search::Missed,
+    })
 }
 
 /// `a + b`; `None` on overflow.
@@ -384,6 +401,13 @@ impl Jacobian {
             })
             .collect();
         self.columns.push((direction, changes));
+    }
+
+    /// Whether every single-input probe of `n` inputs reached the aim without changing
+    /// its residual.
+    fn independent(&self, n: usize) -> bool {
+        let last = self.relations.len() - 1;
+        (0..n).all(|i| self.change(last, &unit(i, n)) == Some(Wide::ZERO))
     }
 
     /// Whether `direction` was probed already.

@@ -122,7 +122,10 @@ fn satisfy_within(
             runs += 1;
             Ok(run(program, &moved(&x, offset).unwrap()))
         })
-        .unwrap()?;
+        .unwrap();
+        let Search::Flipped(found) = found else {
+            return None;
+        };
         x = moved(&x, &found).unwrap();
         assert!(in_domain(&x) || !bounded);
     }
@@ -182,6 +185,16 @@ fn equalities_without_unit_coefficients_get_integer_solutions() {
     let (x, _, _) = satisfy(&program, vec![10, 10, 21], 1).expect("solved");
     assert_eq!(3 * x[0], 9 + x[2]);
     assert_eq!(4 * x[0] + 6 * x[1], 2 * x[2] + 10);
+}
+
+#[test]
+fn a_comparison_no_input_moves_is_reported_independent() {
+    let program = [conjunct(CmpOp::Eq, true, |_| 7, |_| 8)];
+    let key = failing(&program, &[1, 2]).unwrap();
+    let found = search::<()>(&key, &bounds(&[1, 2], true), |offset| {
+        Ok(run(&program, &moved(&[1, 2], offset).unwrap()))
+    });
+    assert_eq!(found, Ok(Search::Independent));
 }
 
 #[test]

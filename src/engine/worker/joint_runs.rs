@@ -7,7 +7,8 @@ use rand::Rng;
 use super::{Mutator, Worker};
 use crate::engine::cost::CostKey;
 use crate::engine::input::Sequence;
-use crate::engine::joint::{self, Relation};
+use crate::engine::joint::{self, Relation, Search};
+use crate::engine::predictor::Joint;
 use crate::engine::shared::Stop;
 
 /// The probability that picking a corpus entry starts with a joint prediction on its last
@@ -42,10 +43,22 @@ impl Worker<'_> {
         };
         let sequence = entry.sequence.clone();
         let mut runs = 0;
-        let flipped = self.predict_jointly(&sequence, &key, mutator, &mut runs)?;
-        if let Some(predictor) = &mut self.predictor {
-            predictor.joint_done(&key, &sequence, flipped.is_some(), runs);
-        }
+        let searched = self.predict_jointly(&sequence, &key, mutator, &mut runs);
+        let Some(predictor) = &mut self.predictor else {
+            return Ok(runs);
+        };
+        // A run of the search may end the campaign (a violation, failing fast; the budget):
+        // its runs still count.
+        let Ok((flipped, independent)) = searched else {
+            predictor.joint_done(&key, &sequence, Joint::Stopped, runs);
+            return searched.map(|_| runs);
+        };
+        let result = match (&flipped, independent) {
+            (Some(_), _) => Joint::Flipped,
+            (None, true) => Joint::Independent,
+            (None, false) => Joint::Missed,
+        };
+        predictor.joint_done(&key, &sequence, result, runs);
         if let Some(flipped) = flipped.filter(|_| self.chain_predictions) {
             runs += self.chain_steps(&flipped, mutator)?;
         }
@@ -53,26 +66,31 @@ impl Worker<'_> {
     }
 
     /// Joint prediction of the branch of `key` in `sequence`: the sequence whose run
-    /// flipped it, if one did. Counts its runs.
+    /// flipped it, if one did, and whether its comparison moved with no input. Counts its
+    /// runs.
     fn predict_jointly(
         &mut self,
         sequence: &Sequence,
         key: &CostKey,
         mutator: &Mutator<'_>,
         runs: &mut u64,
-    ) -> Result<Option<Sequence>, Stop> {
+    ) -> Result<(Option<Sequence>, bool), Stop> {
         let surface = mutator.surface();
         let tx = key.tx as usize;
         let leaves = joint::leaves(surface, sequence, tx);
         let Some(bounds) = joint::offset_bounds(surface, sequence, &leaves) else {
-            return Ok(None);
+            return Ok((None, false));
         };
         let moved = |offset: &[_]| joint::moved(surface, sequence, &leaves, offset);
         let found = joint::search(key, &bounds, |offset| match moved(offset) {
             Some(point) => self.observe(&point, tx, runs),
             None => Ok(Vec::new()),
         })?;
-        Ok(found.and_then(|offset| moved(&offset)))
+        Ok(match found {
+            Search::Flipped(offset) => (moved(&offset), false),
+            Search::Independent => (None, true),
+            Search::Missed => (None, false),
+        })
     }
 
     /// Runs `sequence` as a regular run, recording the relations of transaction `tx`.
