@@ -45,8 +45,9 @@
 //! hold several), each behind 1 to 10 comparisons — linear equalities and inequalities,
 //! bounds, and products of two parameters — most built around one witness, some around two
 //! alternately; whether each can fail is decided by z3 (Debian's `z3`), whose models are
-//! the witnesses replayed before measuring. What z3 cannot decide in its time counts as
-//! infeasible and is reported.
+//! the witnesses replayed before measuring. What z3 cannot decide in its time (its verdicts
+//! depend on the machine's load) is reported apart, as undecided; a fuzzer failing one shows
+//! it feasible and is not an error.
 //!
 //! `HARVEY_MAZE_HARVEY` (comma-separated, default `default`) says which configurations of
 //! harvey run, each a row: `default`, and `one-dimensional` (joint prediction off: HARVEY's
@@ -207,7 +208,7 @@ fn main() {
             .map(|&s| {
                 let (maze, unknown) = Maze::generate_large(s, moves);
                 println!(
-                    "{}: z3 decides {} of {} assertions feasible, {unknown} undecided (counted infeasible)",
+                    "{}: z3 decides {} of {} assertions feasible, {unknown} undecided in its time",
                     maze.name,
                     maze.feasible(),
                     maze.assertions.len()
@@ -352,10 +353,11 @@ fn check_witnesses(project: &Path, mazes: &[Maze]) {
             );
         }
         println!(
-            "{}: {} feasible assertions, each witness reaches its Panic 0x01; {} infeasible",
+            "{}: {} feasible assertions, each witness reaches its Panic 0x01; {} infeasible, {} undecided",
             maze.name,
             maze.feasible(),
-            maze.assertions.len() - maze.feasible()
+            maze.assertions.len() - maze.feasible() - maze.undecided(),
+            maze.undecided()
         );
     }
 }
@@ -401,8 +403,9 @@ fn harvey_run(
                 maze.name, failure.violation
             )
         });
+        let failed = &maze.assertions[assertion];
         assert!(
-            maze.assertions[assertion].witness.is_some(),
+            failed.witness.is_some() || failed.undecided,
             "{}: harvey failed the infeasible assertion on line {}",
             maze.name,
             maze.assertions[assertion].line
@@ -503,7 +506,7 @@ fn forge_runs(
     }
     for i in at_end.keys().chain(at_event.keys()) {
         assert!(
-            maze.assertions[*i].witness.is_some(),
+            maze.assertions[*i].witness.is_some() || maze.assertions[*i].undecided,
             "{}: forge failed the infeasible invariant_{i}",
             maze.name
         );
@@ -547,27 +550,40 @@ fn print_table(table: &[(&Maze, Vec<Row>)], budget: Duration, seeds: u64) {
             .collect();
         counts.join(" | ")
     };
-    let print_rows = |name: &str, feasible: usize, infeasible: usize, rows: &[Row]| {
-        for (k, row) in rows.iter().enumerate() {
-            let (name, kinds) = if k == 0 {
-                (name.to_string(), format!("{feasible} / {infeasible}"))
-            } else {
-                (String::new(), String::new())
-            };
-            println!(
-                "| {name} | {kinds} | {} | {} |",
-                row.tool,
-                counts(&row.curves)
-            );
-        }
-    };
+    let print_rows =
+        |name: &str, feasible: usize, infeasible: usize, undecided: usize, rows: &[Row]| {
+            for (k, row) in rows.iter().enumerate() {
+                let (name, kinds) = if k == 0 {
+                    let kinds = match undecided {
+                        0 => format!("{feasible} / {infeasible}"),
+                        u => format!("{feasible} / {infeasible} / {u} undecided"),
+                    };
+                    (name.to_string(), kinds)
+                } else {
+                    (String::new(), String::new())
+                };
+                println!(
+                    "| {name} | {kinds} | {} | {} |",
+                    row.tool,
+                    counts(&row.curves)
+                );
+            }
+        };
     for (maze, rows) in table {
         let feasible = maze.feasible();
-        print_rows(&maze.name, feasible, maze.assertions.len() - feasible, rows);
+        let undecided = maze.undecided();
+        print_rows(
+            &maze.name,
+            feasible,
+            maze.assertions.len() - feasible - undecided,
+            undecided,
+            rows,
+        );
     }
     // All mazes: per tool and seed, every maze's found times in one curve.
     let feasible: usize = table.iter().map(|(m, _)| m.feasible()).sum();
     let all: usize = table.iter().map(|(m, _)| m.assertions.len()).sum();
+    let undecided: usize = table.iter().map(|(m, _)| m.undecided()).sum();
     let merged: Vec<Row> = (0..table[0].1.len())
         .map(|k| Row {
             tool: table[0].1[k].tool.clone(),
@@ -581,7 +597,13 @@ fn print_table(table: &[(&Maze, Vec<Row>)], budget: Duration, seeds: u64) {
                 .collect(),
         })
         .collect();
-    print_rows("all", feasible, all - feasible, &merged);
+    print_rows(
+        "all",
+        feasible,
+        all - feasible - undecided,
+        undecided,
+        &merged,
+    );
     println!(
         "\n(harvey: time from the end of setup; forge: cumulative wall-clock time of its runs; \"end of run\":"
     );

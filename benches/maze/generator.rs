@@ -97,8 +97,11 @@ pub(crate) struct Assertion {
     pub(crate) cell: (usize, usize),
     /// The constraints on `probe`'s arguments, in the order the contract checks them.
     constraints: Vec<Constraint>,
-    /// `None` when the constraints contradict each other.
+    /// `None` when the constraints contradict each other, or the solver could not decide.
     pub(crate) witness: Option<Witness>,
+    /// Whether the solver could not decide it (a large maze's): a fuzzer that fails it
+    /// shows it feasible.
+    pub(crate) undecided: bool,
     /// The line of its `assert(false)` in the harvey variant (1-based).
     pub(crate) line: u32,
 }
@@ -158,6 +161,7 @@ impl Maze {
                     cell,
                     constraints,
                     witness,
+                    undecided: false,
                     line: 0,
                 }
             })
@@ -172,7 +176,8 @@ impl Maze {
     /// inequalities, bounds and products of two parameters — built around a witness, or
     /// for some around two alternately, and every one decided by the solver: the feasible
     /// count is z3's (its models are the witnesses), not the generator's intent. Also
-    /// returns how many the solver could not decide (they count as infeasible).
+    /// returns how many the solver could not decide in its time (neither feasible nor
+    /// infeasible: a fuzzer may still fail them, which proves them feasible).
     pub(crate) fn generate_large(seed: u64, max_moves: usize) -> (Maze, usize) {
         let mut rng = StdRng::seed_from_u64(seed);
         let size = (LARGE_SIDE, LARGE_SIDE);
@@ -182,21 +187,21 @@ impl Maze {
             .map(|_| {
                 let cell = cells[rng.random_range(0..cells.len())];
                 let constraints = large_constraints(&mut rng);
-                let witness = match solver::decide(&constraints) {
+                let verdict = solver::decide(&constraints);
+                let undecided = verdict == Verdict::Unknown;
+                unknown += usize::from(undecided);
+                let witness = match verdict {
                     Verdict::Feasible(args) => Some(Witness {
                         moves: paths[index(cell, size)].clone().expect("a usable cell"),
                         args,
                     }),
-                    Verdict::Infeasible => None,
-                    Verdict::Unknown => {
-                        unknown += 1;
-                        None
-                    }
+                    Verdict::Infeasible | Verdict::Unknown => None,
                 };
                 Assertion {
                     cell,
                     constraints,
                     witness,
+                    undecided,
                     line: 0,
                 }
             })
@@ -248,6 +253,11 @@ impl Maze {
             a.line = line;
         }
         maze
+    }
+
+    /// How many assertions the solver could not decide.
+    pub(crate) fn undecided(&self) -> usize {
+        self.assertions.iter().filter(|a| a.undecided).count()
     }
 
     /// How many assertions can fail.
