@@ -126,7 +126,7 @@ pub(crate) fn costs_of(
 }
 
 /// The occurrence index (from 0) of this evaluation at (`code`, `pc`) in the transaction.
-fn next_occurrence(seen: &mut Occurrences, code: Address, pc: u32, store: bool) -> u32 {
+pub(crate) fn next_occurrence(seen: &mut Occurrences, code: Address, pc: u32, store: bool) -> u32 {
     let count = seen.entry((CodePc { code, pc }, store)).or_insert(0);
     *count += 1;
     *count - 1

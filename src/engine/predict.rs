@@ -104,9 +104,28 @@ pub(crate) fn first(
             (c0.value != c1.value && !c0.value.is_zero() && !c1.value.is_zero()).then_some((c0, c1))
         })
     };
+    let ranked = || candidates().map(|(c0, c1)| ((c0, c1), preference(&c1.key)));
+    let (c0, c1) = draw_lowest(ranked, rng)?;
+    let signed = c0.residual.is_some() && c1.residual.is_some();
+    let target = Target {
+        key: c1.key,
+        leaf,
+        domain,
+        signed,
+        range,
+    };
+    propose(child, target, (i0, y(c0, signed)), (i1, y(c1, signed)), 1)
+}
+
+/// One of the items `items()` yields with the lowest rank, drawn uniformly among those
+/// that share it; ranks of [`NEVER`] are never drawn. `items` is called twice (two passes
+/// instead of collecting: this runs for every mutant).
+pub(crate) fn draw_lowest<T, I>(items: impl Fn() -> I, rng: &mut StdRng) -> Option<T>
+where
+    I: Iterator<Item = (T, u32)>,
+{
     let (mut best, mut ties) = (NEVER, 0usize);
-    for (_, c1) in candidates() {
-        let rank = preference(&c1.key);
+    for (_, rank) in items() {
         if rank < best {
             (best, ties) = (rank, 1);
         } else if rank == best && rank != NEVER {
@@ -117,18 +136,10 @@ pub(crate) fn first(
         return None;
     }
     let chosen = rng.random_range(0..ties);
-    let (c0, c1) = candidates()
-        .filter(|(_, c1)| preference(&c1.key) == best)
-        .nth(chosen)?;
-    let signed = c0.residual.is_some() && c1.residual.is_some();
-    let target = Target {
-        key: c1.key,
-        leaf,
-        domain,
-        signed,
-        range,
-    };
-    propose(child, target, (i0, y(c0, signed)), (i1, y(c1, signed)), 1)
+    items()
+        .filter(|(_, rank)| *rank == best)
+        .nth(chosen)
+        .map(|(item, _)| item)
 }
 
 /// The bound setup declared for `leaf` (a top-level integer argument, or a warp the

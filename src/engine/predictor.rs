@@ -6,7 +6,6 @@
 use std::hash::Hasher;
 
 use alloy_primitives::{Address, U256};
-use rand::Rng;
 use rand::rngs::StdRng;
 
 use crate::engine::cost::{self, Cost, CostKey, CostKind, CostMap, Occurrences};
@@ -261,13 +260,7 @@ impl Predictor {
                     .flatten()
             })
         };
-        let best = ranked().map(|(_, missed)| missed).min()?;
-        let ties = ranked().filter(|(_, m)| *m == best).count();
-        let chosen = rng.random_range(0..ties);
-        ranked()
-            .filter(|(_, m)| *m == best)
-            .nth(chosen)
-            .map(|(key, _)| key)
+        predict::draw_lowest(ranked, rng)
     }
 
     /// Counts a joint prediction on `key` in `sequence` that ran `runs` sequences: a miss

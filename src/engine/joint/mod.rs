@@ -10,14 +10,15 @@
 //! 2. Each integer input is moved by one and the call run again: the residuals' changes are
 //!    the columns of the (finite-difference) Jacobian, exact for linear comparisons.
 //! 3. The equalities the path satisfies before the target (`held`) must stay satisfied:
-//!    the integer kernel of their rows gives the directions that keep them. A direction
-//!    that is not a single input is probed too (the Jacobian of a comparison the first
-//!    probes never reached — a conjunction short-circuits — is only known along it).
-//! 4. In the kernel's coordinates, the target's residual is driven across its boundary (to
-//!    zero for an equality, to the nearest integer on the wanted side otherwise), solved
-//!    over the integers (`system`); the other comparisons before it (inequalities) and the
-//!    inputs' domains are checked in the linear model, and each one the step would flip is
-//!    held too (its row added as an equation), until none is.
+//!    for each in path order, the integer kernel of its row (within the directions that
+//!    kept the ones before) gives the directions that keep it, and those are probed in turn
+//!    (a comparison after a broken conjunct is never evaluated, so its Jacobian is only
+//!    known along directions that keep the conjuncts before it).
+//! 4. Along those directions, the target's residual is driven across its boundary (to zero
+//!    for an equality, to the nearest integer on the wanted side otherwise), solved over the
+//!    integers (`system`); a candidate step that would flip an earlier comparison or move an
+//!    input out of its domain is replaced by a small search over what to hold, then by the
+//!    nearest point on lines of solutions that keeps everything (see [`Jacobian::step`]).
 //!
 //! Newton's method with the secant's finite differences: a linear map is solved in one
 //! step, a nonlinear one in a few ([`MAX_STEPS`], each re-probing). The worker runs the
@@ -28,15 +29,14 @@ pub(crate) mod system;
 use alloy_primitives::{Address, I256};
 
 use crate::abi;
-use crate::engine::cost::{CostKey, CostKind, Occurrences};
-use crate::engine::executor::CodePc;
+use crate::engine::cost::{self, CostKey, CostKind, Occurrences};
 use crate::engine::input::Sequence;
 pub(crate) use crate::engine::predict::Leaf;
-use crate::engine::predict::{self, Wide, wide, wide_signed};
+use crate::engine::predict::{self, Domain, Wide, wide, wide_signed};
 use crate::engine::surface::Surface;
 use crate::hash::FastMap;
 use crate::observe::{CmpOp, Trace};
-use system::Matrix;
+use system::{Matrix, dot};
 
 /// Inputs of one call moved together, at most: the first ones in argument order.
 pub(crate) const MAX_LEAVES: usize = 8;
@@ -97,16 +97,7 @@ fn holds(op: CmpOp, residual: Wide) -> bool {
 pub(crate) fn record(trace: &Trace, seen: &mut Occurrences, out: &mut Vec<Relation>) {
     seen.clear();
     for cmp in trace.comparisons() {
-        let count = seen
-            .entry((
-                CodePc {
-                    code: cmp.code,
-                    pc: cmp.jumpi_pc,
-                },
-                false,
-            ))
-            .or_insert(0);
-        *count += 1;
+        let nth = cost::next_occurrence(seen, cmp.code, cmp.jumpi_pc, false);
         let residual = match cmp.op {
             CmpOp::IsZero => wide(cmp.lhs),
             CmpOp::Slt | CmpOp::Sgt => {
@@ -117,7 +108,7 @@ pub(crate) fn record(trace: &Trace, seen: &mut Occurrences, out: &mut Vec<Relati
         out.push(Relation {
             code: cmp.code,
             pc: cmp.jumpi_pc,
-            nth: *count - 1,
+            nth,
             op: cmp.op,
             residual,
         });
@@ -154,10 +145,8 @@ pub(crate) fn moved(
         if step.is_zero() {
             continue;
         }
-        let (value, domain) = predict::number(&out, leaf)?;
+        let (value, domain, (lo, hi)) = within(surface, &out, leaf)?;
         let target = value.checked_add(*step)?;
-        let range = predict::declared_range(surface, &out, leaf);
-        let (lo, hi) = predict::bounds(domain, range);
         if target < lo || target > hi {
             return None;
         }
@@ -177,23 +166,26 @@ pub(crate) fn offset_bounds(
     leaves
         .iter()
         .map(|leaf| {
-            let (value, domain) = predict::number(sequence, leaf)?;
-            let range = predict::declared_range(surface, sequence, leaf);
-            let (lo, hi) = predict::bounds(domain, range);
+            let (value, _, (lo, hi)) = within(surface, sequence, leaf)?;
             Some((lo.checked_sub(value)?, hi.checked_sub(value)?))
         })
         .collect()
 }
 
-/// The unit vector of leaf `i` among `n`.
-pub(crate) fn unit(i: usize, n: usize) -> Vec<Wide> {
-    (0..n)
-        .map(|j| if i == j { Wide::ONE } else { Wide::ZERO })
-        .collect()
+/// `leaf`'s value in `sequence`, its domain, and the smallest and largest values it may
+/// take (its type's, or the bound setup declared).
+fn within(
+    surface: &Surface,
+    sequence: &Sequence,
+    leaf: &Leaf,
+) -> Option<(Wide, Domain, (Wide, Wide))> {
+    let (value, domain) = predict::number(sequence, leaf)?;
+    let range = predict::declared_range(surface, sequence, leaf);
+    Some((value, domain, predict::bounds(domain, range)))
 }
 
 /// `-v`.
-pub(crate) fn negated(v: &[Wide]) -> Vec<Wide> {
+fn negated(v: &[Wide]) -> Vec<Wide> {
     v.iter().map(|x| -*x).collect()
 }
 
@@ -303,13 +295,13 @@ pub(crate) fn search<E>(
             jacobian.add(direction.to_vec(), sign, &probed);
             Ok(false)
         };
-        let mut kept: Vec<Vec<Wide>> = (0..n).map(|i| unit(i, n)).collect();
+        let mut kept: Vec<Vec<Wide>> = (0..n).map(|i| only(n, i, Wide::ONE)).collect();
         for direction in &kept {
             if probe(&mut jacobian, direction)? {
                 return Ok(Search::Flipped(at));
             }
         }
-        if aim == target && jacobian.independent(n) {
+        if aim == target && jacobian.independent() {
             return Ok(Search::Independent);
         }
         let held: Vec<usize> = (0..aim).filter(|&j| relations[j].held_equality()).collect();
@@ -403,11 +395,10 @@ impl Jacobian {
         self.columns.push((direction, changes));
     }
 
-    /// Whether every single-input probe of `n` inputs reached the aim without changing
-    /// its residual.
-    fn independent(&self, n: usize) -> bool {
-        let last = self.relations.len() - 1;
-        (0..n).all(|i| self.change(last, &unit(i, n)) == Some(Wide::ZERO))
+    /// Whether every single-input probe reached the aim without changing its residual.
+    fn independent(&self) -> bool {
+        let (last, n) = (self.relations.len() - 1, self.leaves);
+        (0..n).all(|i| self.change(last, &only(n, i, Wide::ONE)) == Some(Wide::ZERO))
     }
 
     /// Whether `direction` was probed already.
@@ -438,12 +429,8 @@ impl Jacobian {
         basis
             .iter()
             .map(|coefficients| {
-                let mut direction = vec![Wide::ZERO; self.leaves];
-                for ((d, _), k) in reached.iter().zip(coefficients) {
-                    for (x, e) in direction.iter_mut().zip(d.iter()) {
-                        *x = x.checked_add(e.checked_mul(*k)?)?;
-                    }
-                }
+                let directions = reached.iter().map(|(d, _)| *d);
+                let direction = system::combination(directions, coefficients, self.leaves)?;
                 Some(match direction.iter().find(|e| !e.is_zero()) {
                     Some(first) if first.is_negative() => negated(&direction),
                     _ => direction,
@@ -482,13 +469,7 @@ impl Jacobian {
                 .collect()
         };
         let over_leaves = |t: &[Wide]| -> Option<Vec<Wide>> {
-            let mut delta = vec![Wide::ZERO; self.leaves];
-            for (d, tc) in directions.iter().zip(t) {
-                for (x, e) in delta.iter_mut().zip(d.iter()) {
-                    *x = x.checked_add(e.checked_mul(*tc)?)?;
-                }
-            }
-            Some(delta)
+            system::combination(directions.iter().copied(), t, self.leaves)
         };
         // What is wrong with a step `t`: an input out of its domain (held at the domain's
         // end), or a relation before the aim it flips (held where it is).
@@ -641,13 +622,6 @@ fn scaled(v: &[Wide], m: Wide) -> Option<Vec<Wide>> {
     v.iter().map(|x| x.checked_mul(m)).collect()
 }
 
-/// `a · b`; `None` on overflow.
-fn dot(a: &[Wide], b: &[Wide]) -> Option<Wide> {
-    a.iter().zip(b).try_fold(Wide::ZERO, |sum, (x, y)| {
-        sum.checked_add(x.checked_mul(*y)?)
-    })
-}
-
 /// The integer steps `t` with `held · t = values`, `base + basis · s`, and the aim's
 /// residual along them, `residual + coefficients · s`.
 struct Family {
@@ -746,13 +720,7 @@ impl Family {
 
     /// The change of the step along kernel coordinates `s` (without the base).
     fn at_direction(&self, s: &[Wide]) -> Option<Vec<Wide>> {
-        let mut t = vec![Wide::ZERO; self.base.len()];
-        for (b, sb) in self.basis.iter().zip(s) {
-            for (x, e) in t.iter_mut().zip(b) {
-                *x = x.checked_add(e.checked_mul(*sb)?)?;
-            }
-        }
-        Some(t)
+        system::combination(&self.basis, s, self.base.len())
     }
 }
 

@@ -71,13 +71,29 @@ pub(crate) fn kernel(a: &Matrix, n: usize) -> Option<Vec<Vec<Wide>>> {
 
 /// `a · x`; `None` on overflow.
 pub(crate) fn mul_vec(a: &Matrix, x: &[Wide]) -> Option<Vec<Wide>> {
-    a.iter()
-        .map(|row| {
-            row.iter().zip(x).try_fold(Wide::ZERO, |sum, (a, x)| {
-                sum.checked_add(a.checked_mul(*x)?)
-            })
-        })
-        .collect()
+    a.iter().map(|row| dot(row, x)).collect()
+}
+
+/// `a · b`; `None` on overflow.
+pub(crate) fn dot(a: &[Wide], b: &[Wide]) -> Option<Wide> {
+    a.iter().zip(b).try_fold(Wide::ZERO, |sum, (x, y)| {
+        sum.checked_add(x.checked_mul(*y)?)
+    })
+}
+
+/// `Σ coefficients[k] · vectors[k]`, each vector of length `n`; `None` on overflow.
+pub(crate) fn combination<'v>(
+    vectors: impl IntoIterator<Item = &'v Vec<Wide>>,
+    coefficients: &[Wide],
+    n: usize,
+) -> Option<Vec<Wide>> {
+    let mut sum = vec![Wide::ZERO; n];
+    for (v, k) in vectors.into_iter().zip(coefficients) {
+        for (x, e) in sum.iter_mut().zip(v) {
+            *x = x.checked_add(e.checked_mul(*k)?)?;
+        }
+    }
+    Some(sum)
 }
 
 impl Echelon {
