@@ -5,7 +5,9 @@
 //! sighting; seeds 1..=`HARVEY_BENCH_SEEDS` (default 5). Each row is run with the defaults
 //! and again with each of the techniques issue 15 added switched the other way (the
 //! ablations; mask-guided mutation is off by default, so its column turns it on), so the
-//! table shows what each brings. `HARVEY_CHAINS_ONLY=LinearChain,XorChain` narrows the
+//! table shows what each brings; `no-solver` and `one-dimensional` are issue 30's prediction
+//! ablations (the solver-backed step off; joint prediction off too), which need z3 for the
+//! defaults (`HARVEY_Z3`). `HARVEY_CHAINS_ONLY=LinearChain,XorChain` narrows the
 //! fixtures, `HARVEY_CHAINS_CONFIGS=defaults,no-chained` the configurations.
 //!
 //! Each fixture's bug is a failed `assert`; the campaigns run with the vulnerability
@@ -94,10 +96,18 @@ struct Configuration {
     apply: fn(Campaign<'static>) -> Campaign<'static>,
 }
 
-const CONFIGURATIONS: [Configuration; 6] = [
+const CONFIGURATIONS: [Configuration; 8] = [
     Configuration {
         name: "defaults",
         apply: |campaign| campaign,
+    },
+    Configuration {
+        name: "no-solver",
+        apply: |campaign| campaign.solver(false),
+    },
+    Configuration {
+        name: "one-dimensional",
+        apply: |campaign| campaign.joint_prediction(false).solver(false),
     },
     Configuration {
         name: "no-chained",

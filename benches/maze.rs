@@ -50,9 +50,11 @@
 //! it feasible and is not an error.
 //!
 //! `HARVEY_MAZE_HARVEY` (comma-separated, default `default`) says which configurations of
-//! harvey run, each a row: `default`, and `one-dimensional` (joint prediction off: HARVEY's
-//! secant method on one input at a time, for the ablation); `HARVEY_MAZE_FORGE=0` leaves
-//! forge out.
+//! harvey run, each a row: `default`, `no-solver` (joint prediction without the
+//! solver-backed step) and `one-dimensional` (joint prediction and solver off: HARVEY's
+//! secant method on one input at a time), for the ablation; `HARVEY_MAZE_FORGE=0` leaves
+//! forge out. The solver's rows need z3 (`HARVEY_Z3`; `.cargo/config.toml` names the
+//! repository's shim).
 //!
 //! Run with `cargo bench --bench maze`; the table at the end is markdown.
 
@@ -142,6 +144,8 @@ fn shown(found: &Found) -> String {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Harvey {
     Default,
+    /// Joint prediction without the solver-backed step.
+    NoSolver,
     OneDimensional,
 }
 
@@ -153,9 +157,10 @@ impl Harvey {
             .split(',')
             .map(|name| match name.trim() {
                 "default" => Harvey::Default,
+                "no-solver" => Harvey::NoSolver,
                 "one-dimensional" => Harvey::OneDimensional,
                 other => panic!(
-                    "HARVEY_MAZE_HARVEY: unknown configuration {other:?} (known: default, one-dimensional)"
+                    "HARVEY_MAZE_HARVEY: unknown configuration {other:?} (known: default, no-solver, one-dimensional)"
                 ),
             })
             .collect()
@@ -165,6 +170,7 @@ impl Harvey {
     fn name(self) -> &'static str {
         match self {
             Harvey::Default => "harvey",
+            Harvey::NoSolver => "harvey, no solver",
             Harvey::OneDimensional => "harvey, one-dimensional prediction",
         }
     }
@@ -173,7 +179,8 @@ impl Harvey {
     fn apply(self, campaign: Campaign) -> Campaign {
         match self {
             Harvey::Default => campaign,
-            Harvey::OneDimensional => campaign.joint_prediction(false),
+            Harvey::NoSolver => campaign.solver(false),
+            Harvey::OneDimensional => campaign.joint_prediction(false).solver(false),
         }
     }
 }

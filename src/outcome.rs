@@ -602,6 +602,16 @@ pub struct PredictionStats {
     pub joint_flipped: u64,
     /// Sequences joint predictions ran (probes and proposals).
     pub joint_runs: u64,
+    /// Path conditions handed to z3 (the solver-backed step).
+    pub solver_queries: u64,
+    /// Of those, the ones z3 answered with argument words.
+    pub solver_models: u64,
+    /// Answers whose run flipped the wanted branch.
+    pub solver_flipped: u64,
+    /// Time spent waiting for z3, in microseconds.
+    pub solver_micros: u64,
+    /// Whether the solver was wanted but z3 could not be started (or stopped answering).
+    pub solver_unavailable: bool,
 }
 
 impl PredictionStats {
@@ -627,6 +637,11 @@ impl PredictionStats {
         self.joint += other.joint;
         self.joint_flipped += other.joint_flipped;
         self.joint_runs += other.joint_runs;
+        self.solver_queries += other.solver_queries;
+        self.solver_models += other.solver_models;
+        self.solver_flipped += other.solver_flipped;
+        self.solver_micros += other.solver_micros;
+        self.solver_unavailable |= other.solver_unavailable;
     }
 }
 

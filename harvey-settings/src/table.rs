@@ -211,6 +211,17 @@ settings! {
     "HARVEY_JOINT_PREDICTION";
     parse parse::switch;
 
+    /// The solver-backed step (issue 30): a branch joint prediction could not flip is
+    /// handed to z3 with its call's path condition (the comparisons on the way to it, as
+    /// functions of the call's argument words), and z3's answer is run. Needs the `solver`
+    /// cargo feature (on by default) and the `z3` program (`HARVEY_Z3`, else `z3` on
+    /// `PATH`); without them, the campaign runs as with `false` and its summary says why.
+    /// Needs `joint_prediction`.
+    solver: bool = true;
+    "solver" as Literal::Bool, expected "`true` or `false`";
+    "HARVEY_SOLVER";
+    parse parse::switch;
+
     /// Data decisions: a comparison whose result goes into data rather than a branch
     /// (`checked = sum == a + b;`, a returned boolean) counts as a branch decision for
     /// coverage and gets a cost metric for input prediction. Default on; off is for
@@ -383,6 +394,7 @@ mod tests {
         ("dataflow", &["false", "no", "yes"], &["maybe"]),
         ("chain_predictions", &["false", "true"], &["maybe"]),
         ("joint_prediction", &["false", "true"], &["maybe"]),
+        ("solver", &["false", "true"], &["maybe"]),
         ("data_decisions", &["false", "true"], &["maybe"]),
         ("coupling", &["false", "true"], &["maybe"]),
         ("masks", &["false", "true"], &["maybe"]),

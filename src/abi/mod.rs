@@ -19,7 +19,8 @@ pub(crate) use dictionary::Dictionary;
 pub(crate) use generate::generate;
 pub(crate) use mutate::{mutate, mutate_uint, mutate_where};
 pub(crate) use simplify::{
-    Bisection, integer_leaves, magnitude, numeric_leaves, simplifications, with_magnitude,
+    Bisection, head_leaves, integer_leaves, magnitude, numeric_leaves, simplifications,
+    with_magnitude,
 };
 pub(crate) use word::umax;
 

@@ -123,6 +123,36 @@ pub(crate) fn integer_leaves(args: &[DynSolValue]) -> Vec<LeafPath> {
     out
 }
 
+/// What each 32-byte word of the arguments' ABI head holds, in order: the path of the
+/// integer or `bytesN` leaf encoded in it, or `None` (an address, a bool, the offset of a
+/// dynamic value). Static tuples and fixed arrays are encoded in place, so their leaves
+/// have words of their own.
+pub(crate) fn head_leaves(args: &[DynSolValue]) -> Vec<Option<LeafPath>> {
+    fn walk(value: &DynSolValue, path: &mut Vec<u32>, out: &mut Vec<Option<LeafPath>>) {
+        match value {
+            DynSolValue::Uint(..) | DynSolValue::Int(..) | DynSolValue::FixedBytes(..) => {
+                out.push(Some(LeafPath(path.clone())))
+            }
+            DynSolValue::FixedArray(items) | DynSolValue::Tuple(items) if !value.is_dynamic() => {
+                for (i, item) in items.iter().enumerate() {
+                    path.push(i as u32);
+                    walk(item, path, out);
+                    path.pop();
+                }
+            }
+            _ => out.push(None),
+        }
+    }
+    let mut out = Vec::new();
+    let mut path = Vec::new();
+    for (i, arg) in args.iter().enumerate() {
+        path.push(i as u32);
+        walk(arg, &mut path, &mut out);
+        path.pop();
+    }
+    out
+}
+
 /// The distance of an integer from zero; `None` for other values.
 pub(crate) fn magnitude(value: &DynSolValue) -> Option<U256> {
     match value {

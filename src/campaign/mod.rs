@@ -211,6 +211,13 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// Turns the solver-backed step of prediction on (the default) or off: z3 on the path
+    /// condition of a branch joint prediction could not flip (see the `solver` setting).
+    pub fn solver(mut self, on: bool) -> Self {
+        self.config.solver = on;
+        self
+    }
+
     /// Data decisions on (the default) or off: comparisons whose result goes into data count
     /// as branch decisions, with cost metrics.
     pub fn data_decisions(mut self, on: bool) -> Self {

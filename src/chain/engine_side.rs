@@ -77,6 +77,15 @@ impl Chain {
     }
 
     internal! {
+        /// Whether [`Chain::execute`] follows each transaction's own frame symbolically
+        /// ([`Trace::path_condition`]); off by default, since it costs a shadow stack update
+        /// per instruction.
+        fn record_path_conditions(&mut self, on: bool) {
+            self.vm.get_mut().record_path_condition(on);
+        }
+    }
+
+    internal! {
         /// Whether [`Chain::execute`] records data decisions: comparisons whose result goes
         /// into data rather than a JUMPI, as edges and comparisons of the trace (on by
         /// default).

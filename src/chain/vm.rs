@@ -271,6 +271,12 @@ impl Vm {
         self.evm.inspector.observer.record_path(on);
     }
 
+    /// Whether observed transactions follow their frame symbolically
+    /// ([`Trace::path_condition`]).
+    pub(super) fn record_path_condition(&mut self, on: bool) {
+        self.evm.inspector.observer.record_path_condition(on);
+    }
+
     /// Whether observed transactions record data decisions (see [`crate::observe`]).
     pub(super) fn record_data_decisions(&mut self, on: bool) {
         self.evm.inspector.observer.record_data_decisions(on);

@@ -379,6 +379,12 @@ impl<'a> Executor<'a> {
         }
     }
 
+    /// Whether the runs that follow record each transaction's path condition (its own
+    /// frame followed symbolically, for the solver-backed step); off by default.
+    pub(crate) fn record_path_conditions(&mut self, on: bool) {
+        self.chain.record_path_conditions(on);
+    }
+
     /// Runs `sequence` again, unobserved by the oracles, and returns the address its last
     /// transaction called with the pcs that transaction's own frame executed (for the
     /// lookahead analysis). `None` when the EVM refuses the last transaction.

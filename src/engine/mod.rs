@@ -39,6 +39,8 @@ mod replay;
 mod sequencing;
 mod shared;
 mod shrink;
+#[cfg(feature = "solver")]
+mod solver;
 mod surface;
 mod targeting;
 mod worker;

@@ -15,6 +15,7 @@ use crate::engine::joint::{self, Relation};
 use crate::engine::predict::{self, Prediction};
 use crate::engine::surface::Surface;
 use crate::hash::{FastMap, FastSet, KeyHasher};
+use crate::observe::symbolic::PathCondition;
 use crate::oracle::arbitrary_slot;
 use crate::outcome::PredictionStats;
 
@@ -29,6 +30,10 @@ const GIVE_UP_AFTER: u32 = 64;
 
 /// Regular runs without a new corpus entry after which the failure counts halve.
 const DECAY_RUNS: u64 = 16_384;
+
+/// Solver-backed steps per metric site, at most: a path condition z3 could not satisfy, or
+/// whose answer did not flip the branch, is rarely satisfied from the same site later.
+const SOLVER_TRIES: u8 = 2;
 
 /// Metric sites whose misses are remembered; past it they are all forgotten (a long
 /// campaign meets ever new sequences of functions).
@@ -155,14 +160,26 @@ pub(crate) struct Predictor {
     /// (forgotten all at once past [`MISSED_SITES`]).
     independent: FastSet<MetricSite>,
     relation_occurrences: Occurrences,
+    /// The path condition of that transaction in the last run, when the observer followed
+    /// it (for the solver-backed step).
+    path_condition: PathCondition,
+    /// Whether the solver-backed step is on.
+    solver: bool,
+    /// Per metric site: the solver-backed steps tried (forgotten all at once past
+    /// [`MISSED_SITES`]).
+    solver_tries: FastMap<MetricSite, u8>,
     stats: PredictionStats,
 }
 
 impl Predictor {
-    /// A predictor that has predicted nothing yet; `joint` turns joint prediction on.
-    pub(crate) fn new(joint: bool) -> Predictor {
+    /// A predictor that has predicted nothing yet; `joint` turns joint prediction on,
+    /// `solver` the solver-backed step.
+    pub(crate) fn new(joint: bool, solver: bool) -> Predictor {
         Predictor {
             joint,
+            path_condition: PathCondition::default(),
+            solver: joint && solver,
+            solver_tries: FastMap::default(),
             relations_of: None,
             relations: Vec::new(),
             independent: FastSet::default(),
@@ -295,6 +312,45 @@ impl Predictor {
         self.relations_of = tx;
     }
 
+    /// The path condition of the transaction whose relations the last run recorded (empty
+    /// unless the observer followed it).
+    pub(crate) fn take_path_condition(&mut self) -> PathCondition {
+        std::mem::take(&mut self.path_condition)
+    }
+
+    /// Whether a solver-backed step on `key` in `sequence` is wanted (the step is on and
+    /// the site has not had its tries); counts it as tried.
+    pub(crate) fn solver_wanted(&mut self, key: &CostKey, sequence: &Sequence) -> bool {
+        if !self.solver || key.kind == CostKind::Store {
+            return false;
+        }
+        if self.solver_tries.len() >= MISSED_SITES {
+            self.solver_tries.clear();
+        }
+        let tries = self
+            .solver_tries
+            .entry(MetricSite::of(key, sequence))
+            .or_default();
+        *tries += 1;
+        *tries <= SOLVER_TRIES
+    }
+
+    /// Counts a solver-backed step: whether z3 answered with argument words, whether their
+    /// run flipped the branch, and the time z3 took.
+    pub(crate) fn solver_done(&mut self, answered: bool, flipped: bool, micros: u64) {
+        self.stats.solver_queries += 1;
+        self.stats.solver_models += u64::from(answered);
+        self.stats.solver_flipped += u64::from(flipped);
+        self.stats.solver_micros += micros;
+    }
+
+    /// z3 could not be started or stopped answering: no more solver-backed steps, and the
+    /// summary says so.
+    pub(crate) fn solver_unavailable(&mut self) {
+        self.solver = false;
+        self.stats.solver_unavailable = true;
+    }
+
     /// The relations the last run recorded.
     pub(crate) fn take_relations(&mut self) -> Vec<Relation> {
         std::mem::take(&mut self.relations)
@@ -360,6 +416,7 @@ impl Sink for Predictor {
                 &mut self.relation_occurrences,
                 &mut self.relations,
             );
+            self.path_condition.clone_from(seen.trace.path_condition());
         }
     }
 }
@@ -416,7 +473,7 @@ mod tests {
 
     #[test]
     fn failure_counts_halve_with_a_new_entry_or_after_a_long_stall_and_stay_bounded() {
-        let mut predictor = Predictor::new(true);
+        let mut predictor = Predictor::new(true, false);
         let site = MetricSite::of(&key(0), &calls(&[0]));
         for _ in 0..GIVE_UP_AFTER {
             predictor.missed.count(site);

@@ -35,6 +35,8 @@ use crate::outcome::{
 };
 
 mod joint_runs;
+#[cfg(feature = "solver")]
+mod solver_runs;
 
 /// Sequences between two exchanges of new corpus entries with the other workers.
 const EXCHANGE_EVERY: u64 = 512;
@@ -207,6 +209,9 @@ pub(crate) struct Worker<'a> {
     seeds: &'a [Sequence],
     /// Input prediction, when on.
     predictor: Option<Predictor>,
+    /// z3, for the solver-backed step of prediction.
+    #[cfg(feature = "solver")]
+    z3: solver_runs::Z3,
     sequencing: Sequencing,
     /// Watching and steering towards targets, in a targeted campaign.
     targeting: Option<Targeting>,
@@ -259,7 +264,9 @@ impl<'a> Worker<'a> {
             to_seed: Vec::new(),
             predictor: config
                 .prediction
-                .then(|| Predictor::new(config.joint_prediction)),
+                .then(|| Predictor::new(config.joint_prediction, config.solver)),
+            #[cfg(feature = "solver")]
+            z3: solver_runs::Z3::default(),
             sequencing: Sequencing::new(functions, invariants, config.demand_driven),
             targeting,
             reported: HashSet::new(),

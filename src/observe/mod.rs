@@ -30,10 +30,15 @@
 //! started are not: those opcodes are mostly arithmetic and boolean clean-up.
 
 mod status;
+// Only the solver-backed step of prediction (cargo feature `solver`) reads what the
+// follower records.
+#[cfg_attr(not(feature = "solver"), allow(dead_code))]
+pub(crate) mod symbolic;
 mod taint;
 mod trace;
 
 use status::{StatusWatch, Verdict};
+use symbolic::Symbolic;
 use taint::{At, Taint};
 
 pub use trace::{
@@ -89,6 +94,8 @@ pub struct Observer {
     status: Option<StatusWatch>,
     /// The data flows followed (`taint`).
     taint: Taint,
+    /// The argument words followed symbolically (`symbolic`), when asked for.
+    symbolic: Symbolic,
     /// Whether the last LOG instruction was recorded and waits for its data (`log`).
     log_pending: bool,
 }
@@ -128,6 +135,7 @@ impl Observer {
         self.frames.clear();
         self.status = None;
         self.taint.clear();
+        self.symbolic.clear();
         self.log_pending = false;
     }
 
@@ -142,6 +150,12 @@ impl Observer {
     /// instruction, and only the lookahead analysis of targeted fuzzing needs it).
     pub fn record_path(&mut self, on: bool) {
         self.record_path = on;
+    }
+
+    /// Turns recording of [`Trace::path_condition`] on or off (off by default: it costs a
+    /// shadow stack update per instruction, and only the solver-backed step needs it).
+    pub fn record_path_condition(&mut self, on: bool) {
+        self.symbolic.set(on);
     }
 
     /// Turns recording of data decisions (comparisons whose result goes into data, see the
@@ -508,6 +522,16 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
         }
         if self.record_path {
             self.on_path(pc, context.journal_ref().depth());
+        }
+        if self.symbolic.on() {
+            self.symbolic.step(
+                &mut self.trace.path_condition,
+                op,
+                pc,
+                interp.stack.data(),
+                context.journal_ref().depth(),
+                || code_address(interp),
+            );
         }
         if pc == 0 {
             self.on_block(pc, interp);

@@ -3,6 +3,8 @@
 
 use alloy_primitives::{Address, Bytes, U256};
 
+use super::symbolic::PathCondition;
+
 /// One branch decision: an executed JUMPI and the way it went, or a comparison whose result
 /// went into data instead (a *data decision*, see [`Observer`](super::Observer): `pc` is
 /// the comparison's, `dest` the pc after it, `taken` its truth value).
@@ -396,6 +398,7 @@ pub struct Trace {
     pub(super) logs: Vec<LogSite>,
     pub(super) unchecked_calls: Vec<u32>,
     pub(super) flows: Vec<Flow>,
+    pub(super) path_condition: PathCondition,
 }
 
 impl Trace {
@@ -470,6 +473,13 @@ impl Trace {
         &self.path
     }
 
+    /// The transaction's own frame followed symbolically: its branches with their
+    /// conditions as terms over the argument words; empty unless the observer records it
+    /// ([`Observer::record_path_condition`](super::Observer::record_path_condition)).
+    pub fn path_condition(&self) -> &PathCondition {
+        &self.path_condition
+    }
+
     /// Every REVERT that ran, in order (an inner frame's before the frames that bubble it
     /// up).
     pub fn reverts(&self) -> &[RevertSite] {
@@ -497,6 +507,7 @@ impl Trace {
         self.logs.clear();
         self.unchecked_calls.clear();
         self.flows.clear();
+        self.path_condition.clear();
     }
 
     /// Appends a storage access, for tests of trace consumers elsewhere in the crate.

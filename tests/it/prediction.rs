@@ -106,6 +106,36 @@ fn a_product_coupled_with_an_inequality_is_found() {
     );
 }
 
+/// A modular product no finite difference follows: the solver-backed step hands the
+/// call's path condition to z3 (the repository's shim installs it) and runs its answer.
+/// Same seed and budget with the solver and without.
+#[test]
+fn a_modular_product_needs_the_solver() {
+    let run = |solver: bool| {
+        campaign_on(repo())
+            .contract("ModularProduct")
+            .seed(1)
+            .runs(20_000)
+            .solver(solver)
+            .run()
+            .unwrap()
+    };
+    let with = run(true);
+    let p = with.stats.predictions;
+    assert!(!p.solver_unavailable, "z3 did not start: {with}");
+    let failure = failure(&with);
+    assert_panic_at(
+        failure,
+        PanicCode::Assert,
+        "contracts/prediction/Modular.sol:17",
+        "ModularProduct",
+    );
+    assert!(p.solver_queries >= 1 && p.solver_models >= 1, "{p:?}");
+    let without = run(false);
+    assert!(without.passed(), "{without}");
+    assert_eq!(without.stats.predictions.solver_queries, 0);
+}
+
 #[test]
 fn a_masked_magic_value_is_found_by_the_xor_step() {
     let outcome = campaign("Xor").run().unwrap();

@@ -52,6 +52,23 @@ fn coupled_asserts_where_every_comparison_holds_and_only_there() {
 }
 
 #[test]
+fn modular_product_asserts_at_the_residue_and_only_there() {
+    let mut chain = chain();
+    let at = chain.deploy("ModularProduct", ()).unwrap();
+    let probe = |chain: &mut harvey::chain::Chain, a, b| {
+        chain
+            .try_call(at, "probe(uint64,uint64)", &[uint64(a), uint64(b)])
+            .unwrap()
+    };
+    assert_assert(&probe(&mut chain, 1001, 545_880));
+    // Another solution, one prime further.
+    assert_assert(&probe(&mut chain, 1001, 545_880 + 1_000_003));
+    // Off by one, or below the bounds (1000 * 1_545_880 is another residue's product).
+    assert!(probe(&mut chain, 1001, 545_881).is_success());
+    assert!(probe(&mut chain, 1000, 545_880).is_success());
+}
+
+#[test]
 fn xor_asserts_exactly_at_k_xor_m() {
     let mut chain = chain();
     let xor = chain.deploy("Xor", ()).unwrap();

@@ -59,6 +59,11 @@ impl Worker<'_> {
             (None, false) => Joint::Missed,
         };
         predictor.joint_done(&key, &sequence, result, runs);
+        // Where joint prediction missed, the solver may see what it could not.
+        #[cfg(feature = "solver")]
+        if result == Joint::Missed {
+            runs += self.solve_on(&sequence, &key, mutator)?;
+        }
         if let Some(flipped) = flipped.filter(|_| self.chain_predictions) {
             runs += self.chain_steps(&flipped, mutator)?;
         }

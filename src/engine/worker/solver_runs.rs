@@ -1,0 +1,142 @@
+//! The runs of the solver-backed step (`engine::solver` asks z3): a branch joint
+//! prediction missed is followed symbolically in one run of its sequence, its path
+//! condition goes to z3, and z3's argument words are run.
+
+use std::time::Instant;
+
+use super::{Mutator, Worker};
+use crate::abi::{self, LeafPath};
+use crate::engine::cost::{CostKey, CostKind};
+use crate::engine::input::Sequence;
+use crate::engine::predict::{self, Domain, Leaf, wide};
+use crate::engine::shared::Stop;
+use crate::engine::solver::{self, Answer, Solver};
+
+/// z3 for one worker, started when first needed.
+#[derive(Default)]
+pub(super) enum Z3 {
+    #[default]
+    NotStarted,
+    Running(Solver),
+    /// It could not be started, or stopped answering.
+    Unavailable,
+}
+
+impl Z3 {
+    /// The running z3, started now if need be.
+    fn get(&mut self) -> Option<&mut Solver> {
+        if matches!(self, Z3::NotStarted) {
+            *self = Solver::start().map_or(Z3::Unavailable, Z3::Running);
+        }
+        match self {
+            Z3::Running(solver) => Some(solver),
+            _ => None,
+        }
+    }
+}
+
+impl Worker<'_> {
+    /// A solver-backed step on the branch of `key` in `sequence` (which joint prediction
+    /// just missed), if one is wanted there; a flipped branch starts chained predictions, as
+    /// a flipped joint prediction does. Returns the runs spent.
+    pub(super) fn solve_on(
+        &mut self,
+        sequence: &Sequence,
+        key: &CostKey,
+        mutator: &Mutator<'_>,
+    ) -> Result<u64, Stop> {
+        let Some(predictor) = &mut self.predictor else {
+            return Ok(0);
+        };
+        if !predictor.solver_wanted(key, sequence) {
+            return Ok(0);
+        }
+        if self.z3.get().is_none() {
+            predictor.solver_unavailable();
+            return Ok(0);
+        }
+        let tx = key.tx as usize;
+        // One run with the call followed symbolically.
+        predictor.record_relations(Some(tx));
+        self.executor.record_path_conditions(true);
+        let ran = self.execute(sequence);
+        self.executor.record_path_conditions(false);
+        let Some(predictor) = &mut self.predictor else {
+            return ran.map(|_| 1);
+        };
+        predictor.record_relations(None);
+        predictor.take_relations();
+        let path = predictor.take_path_condition();
+        ran?;
+        let mut runs = 1;
+        let heads = sequence
+            .txs
+            .get(tx)
+            .map(|t| abi::head_leaves(&t.args))
+            .unwrap_or_default();
+        let leaf = |i: u32| -> Option<(LeafPath, Domain)> {
+            let path = heads.get(i as usize)?.clone()?;
+            let leaf = Leaf::Arg { tx, path };
+            let (_, domain) = predict::number(sequence, &leaf)?;
+            let Leaf::Arg { path, .. } = leaf else {
+                return None;
+            };
+            Some((path, domain))
+        };
+        let started = Instant::now();
+        let answer = self.z3.get().map(|z3| {
+            z3.solve(
+                &path,
+                (key.code, key.pc, key.nth),
+                key.kind == CostKind::Jump,
+                |i| leaf(i).map(|(_, domain)| domain),
+            )
+        });
+        let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+        let model = match answer {
+            Some(Ok(Answer::Model(model))) => model,
+            Some(Ok(_)) => {
+                self.solver_done(false, false, micros);
+                return Ok(runs);
+            }
+            Some(Err(_)) | None => {
+                // z3 died or stopped answering: no more steps on this worker.
+                self.z3 = Z3::Unavailable;
+                if let Some(predictor) = &mut self.predictor {
+                    predictor.solver_unavailable();
+                }
+                return Ok(runs);
+            }
+        };
+        let mut proposal = sequence.clone();
+        for (i, word) in model {
+            let Some((path, domain)) = leaf(i) else {
+                continue;
+            };
+            let number = wide(solver::number_of(domain, word));
+            let leaf = Leaf::Arg { tx, path };
+            if let Some(next) = predict::with_number(&proposal, &leaf, number, domain) {
+                proposal = next;
+            }
+        }
+        let ran = self.execute(&proposal);
+        runs += 1;
+        let flipped = ran.is_ok()
+            && self
+                .predictor
+                .as_ref()
+                .is_some_and(|predictor| predictor.minimized(key));
+        self.solver_done(true, flipped, micros);
+        ran?;
+        if flipped && self.chain_predictions {
+            runs += self.chain_steps(&proposal, mutator)?;
+        }
+        Ok(runs)
+    }
+
+    fn solver_done(&mut self, answered: bool, flipped: bool, micros: u64) {
+        if let Some(predictor) = &mut self.predictor {
+            predictor.solver_done(answered, flipped, micros);
+        }
+    }
+}
