@@ -81,6 +81,12 @@ impl<'a, F: Fn(u32) -> Option<U256>> Encoder<'a, F> {
 
     /// Term `id` as a truth value (a word is true when non-zero).
     fn truth(&mut self, id: TermId) -> Option<SExpr> {
+        // `a - b` is non-zero exactly when `a != b` (solc compiles `a == b` to `SUB`,
+        // `ISZERO`): said so, z3 need not reason about the wrap-around of the difference.
+        if let Some(&Term::Binary(BinaryOp::Sub, a, b)) = self.path.terms.get(id as usize) {
+            let (a, b) = (self.word(a)?, self.word(b)?);
+            return Some(self.ctx.not(self.ctx.eq(a.expr, b.expr)));
+        }
         let e = self.term(id)?;
         Some(if e.boolean {
             e.expr

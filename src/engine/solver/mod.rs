@@ -25,13 +25,22 @@ use crate::engine::predict::Domain;
 use crate::observe::symbolic::{CONCRETE, PathCondition};
 use encode::{Encoder, arg_name};
 
-/// z3's resource limit per check: a few seconds' worth of its work at most (measured:
-/// 300,000 ran out after 0.4 s on a bounded nonlinear query that a plain check answers in
-/// milliseconds).
-const RLIMIT: u64 = 2_000_000;
+/// z3's resource limit per check, its deterministic budget (measured with z3 4.8.12: 300,000
+/// ran out after 0.4 s on a bounded nonlinear query that a plain check answers in
+/// milliseconds; 2,000,000 took 35 s on a modular one).
+const RLIMIT: u64 = 500_000;
+
+/// z3's time limit per check, in milliseconds: a guard for versions whose resource units
+/// buy more time than [`RLIMIT`] means to (the budget, not this, should end a check, so
+/// that answers do not depend on the machine's load).
+const TIMEOUT_MS: u64 = 5_000;
 
 /// The environment variable naming the z3 program.
 pub(crate) const Z3_VARIABLE: &str = "HARVEY_Z3";
+
+/// The environment variable naming a file that receives every command sent to z3 (to
+/// replay a query with `z3 -smt2 <file>` when an answer looks wrong).
+pub(crate) const LOG_VARIABLE: &str = "HARVEY_Z3_LOG";
 
 /// A running z3.
 pub(crate) struct Solver {
@@ -60,9 +69,19 @@ impl Solver {
     /// Starts z3, or says why it could not be.
     pub(crate) fn start() -> Result<Solver, String> {
         let program = program();
+        let log = std::env::var_os(LOG_VARIABLE)
+            .map(std::fs::File::create)
+            .transpose()
+            .map_err(|e| format!("{LOG_VARIABLE}: {e}"))?;
         let started = ContextBuilder::new()
             .solver(program.clone())
-            .solver_args(["-smt2", "-in", "-v:0"])
+            .solver_args([
+                "-smt2".to_string(),
+                "-in".to_string(),
+                "-v:0".to_string(),
+                format!("-t:{TIMEOUT_MS}"),
+            ])
+            .replay_file(log)
             .build()
             .and_then(|mut ctx| {
                 ctx.set_option(":rlimit", ctx.atom(RLIMIT.to_string()))?;

@@ -121,11 +121,12 @@ impl Worker<'_> {
         }
         let ran = self.execute(&proposal);
         runs += 1;
-        let flipped = ran.is_ok()
-            && self
-                .predictor
-                .as_ref()
-                .is_some_and(|predictor| predictor.minimized(key));
+        // A run that ended the campaign (the violation behind the branch, failing fast)
+        // still evaluated the branch.
+        let flipped = self
+            .predictor
+            .as_ref()
+            .is_some_and(|predictor| predictor.minimized(key));
         self.solver_done(true, flipped, micros);
         ran?;
         if flipped && self.chain_predictions {
