@@ -176,6 +176,18 @@ fn run(
     let outcome = (configuration.apply)(campaign)
         .run()
         .unwrap_or_else(|e| panic!("{contract}: {e}"));
+    let p = outcome.stats.predictions;
+    if p.solver_queries > 0 {
+        eprintln!(
+            "{contract} [{}] seed {seed}: solver {} asked, {} answered, {} flipped, {:.2} s in z3 of {:.1} s",
+            configuration.name,
+            p.solver_queries,
+            p.solver_models,
+            p.solver_flipped,
+            p.solver_micros as f64 / 1e6,
+            outcome.stats.elapsed.as_secs_f64(),
+        );
+    }
     let failure = outcome.failure();
     if let Some(failure) = failure {
         let what = format!("{contract} [{}] seed {seed}", configuration.name);

@@ -419,6 +419,20 @@ fn harvey_run(
         );
         found.entry(assertion).or_insert(failure.found_after);
     }
+    // The solver's share of the campaign (issue 30's ablation asks for it).
+    let p = outcome.stats.predictions;
+    eprintln!(
+        "{} [{}] seed {seed}: joint prediction {} of {} flipped; solver {} asked, {} answered, {} flipped, {:.1} s in z3 of {:.1} s",
+        maze.name,
+        config.name(),
+        p.joint_flipped,
+        p.joint,
+        p.solver_queries,
+        p.solver_models,
+        p.solver_flipped,
+        p.solver_micros as f64 / 1e6,
+        outcome.stats.elapsed.as_secs_f64(),
+    );
     (found, outcome.stats.sequences)
 }
 
