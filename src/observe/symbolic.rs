@@ -23,12 +23,12 @@ use crate::hash::FastMap;
 
 /// A term's index in [`PathCondition::terms`]. [`CONCRETE`] stands for "no term": a value
 /// not computed from the arguments.
-pub type TermId = u32;
+pub(crate) type TermId = u32;
 
 /// The id of values not computed from the arguments.
-pub const CONCRETE: TermId = 0;
+pub(crate) const CONCRETE: TermId = 0;
 /// The id of the one opaque term every [`PathCondition`] holds.
-pub const OPAQUE: TermId = 1;
+pub(crate) const OPAQUE: TermId = 1;
 
 /// Terms per transaction, at most: beyond, new terms are opaque.
 const MAX_TERMS: usize = 1 << 16;

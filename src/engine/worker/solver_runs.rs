@@ -17,7 +17,8 @@ use crate::engine::solver::{self, Answer, Solver};
 pub(super) enum Z3 {
     #[default]
     NotStarted,
-    Running(Solver),
+    /// Boxed: the process handle and its expression arena are large beside the others.
+    Running(Box<Solver>),
     /// It could not be started, or stopped answering.
     Unavailable,
 }
@@ -26,7 +27,7 @@ impl Z3 {
     /// The running z3, started now if need be.
     fn get(&mut self) -> Option<&mut Solver> {
         if matches!(self, Z3::NotStarted) {
-            *self = Solver::start().map_or(Z3::Unavailable, Z3::Running);
+            *self = Solver::start().map_or(Z3::Unavailable, |solver| Z3::Running(Box::new(solver)));
         }
         match self {
             Z3::Running(solver) => Some(solver),
