@@ -33,10 +33,11 @@ fn run(campaign: Campaign<'_>) -> Outcome {
 
 #[test]
 fn a_handler_suite_finds_both_planted_bugs_and_never_calls_outside_its_selectors() {
-    // With this seed the share bug is found after 257 sequences and the bonus bug, which
+    // With this seed the share bug is found after 96 sequences and the bonus bug, which
     // needs the handler's own `warp` twice (harvey does not move time in a suite, as forge
-    // does not), after 25,298.
-    let outcome = run(suite("LeakyVaultTest").fail_fast(false).runs(30_000));
+    // does not), after 34,406 (25,298 before the solver-backed step changed the random
+    // stream).
+    let outcome = run(suite("LeakyVaultTest").fail_fast(false).runs(50_000));
     let mut names = broken(&outcome);
     names.sort();
     assert_eq!(

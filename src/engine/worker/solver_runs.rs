@@ -4,11 +4,13 @@
 
 use std::time::Instant;
 
+use alloy_primitives::I256;
+
 use super::{Mutator, Worker};
 use crate::abi::{self, LeafPath};
 use crate::engine::cost::{CostKey, CostKind};
 use crate::engine::input::Sequence;
-use crate::engine::predict::{self, Domain, Leaf, wide};
+use crate::engine::predict::{self, Domain, Leaf, wide, wide_signed};
 use crate::engine::shared::Stop;
 use crate::engine::solver::{self, Answer, Solver};
 
@@ -109,13 +111,24 @@ impl Worker<'_> {
                 return Ok(runs);
             }
         };
+        let surface = mutator.surface();
         let mut proposal = sequence.clone();
         for (i, word) in model {
             let Some((path, domain)) = leaf(i) else {
                 continue;
             };
-            let number = wide(solver::number_of(domain, word));
+            let number = match domain {
+                Domain::Int(_) => wide_signed(I256::from_raw(word)),
+                _ => wide(solver::number_of(domain, word)),
+            };
             let leaf = Leaf::Arg { tx, path };
+            // A parameter's declared range (forge-std's `bound`, a suite's plan) is never
+            // left, whatever z3 says: such an answer is not run.
+            let declared = predict::declared_range(surface, sequence, &leaf);
+            if declared.is_some_and(|(lo, hi)| number < lo || number > hi) {
+                self.solver_done(true, false, micros);
+                return Ok(runs);
+            }
             if let Some(next) = predict::with_number(&proposal, &leaf, number, domain) {
                 proposal = next;
             }
