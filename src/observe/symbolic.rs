@@ -16,10 +16,10 @@
 //! Off unless asked for ([`Observer::record_path_condition`](super::Observer)): it costs a
 //! shadow stack update per instruction, and only the solver's runs need it.
 
+use std::collections::HashMap;
+
 use alloy_primitives::{Address, U256};
 use revm::bytecode::opcode::{self, OPCODE_INFO};
-
-use crate::hash::FastMap;
 
 /// A term's index in [`PathCondition::terms`]. [`CONCRETE`] stands for "no term": a value
 /// not computed from the arguments.
@@ -179,12 +179,12 @@ pub(super) struct Symbolic {
     depth: Option<usize>,
     stack: Vec<TermId>,
     /// Aligned memory words (by word index) holding terms; absent words are concrete.
-    memory: FastMap<usize, TermId>,
+    memory: HashMap<usize, TermId>,
     /// Set when arguments were copied into more memory than is followed word by word: every
     /// load is then opaque.
     memory_opaque: bool,
     /// The term of each argument word read so far (one term per word).
-    args: FastMap<u32, TermId>,
+    args: HashMap<u32, TermId>,
 }
 
 impl Symbolic {
