@@ -96,30 +96,41 @@ pub(crate) fn numeric_leaves(args: &[DynSolValue]) -> Vec<LeafPath> {
     leaves
 }
 
-/// The paths of the integers in `args`, in order, arrays and tuples walked into.
-pub(crate) fn integer_leaves(args: &[DynSolValue]) -> Vec<LeafPath> {
-    fn walk(value: &DynSolValue, path: &mut Vec<u32>, out: &mut Vec<LeafPath>) {
-        match value {
-            DynSolValue::Uint(..) | DynSolValue::Int(..) => out.push(LeafPath(path.clone())),
-            DynSolValue::Array(items)
-            | DynSolValue::FixedArray(items)
-            | DynSolValue::Tuple(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    path.push(i as u32);
-                    walk(item, path, out);
-                    path.pop();
-                }
+/// Walks `args` in order, depth first, handing `visit` each value with its path; `visit`
+/// returns the items to walk into (a tuple's or an array's), or `None` for a leaf.
+fn walk<'a>(
+    args: &'a [DynSolValue],
+    visit: &mut impl FnMut(&'a DynSolValue, &[u32]) -> Option<&'a [DynSolValue]>,
+) {
+    fn inner<'a>(
+        items: &'a [DynSolValue],
+        path: &mut Vec<u32>,
+        visit: &mut impl FnMut(&'a DynSolValue, &[u32]) -> Option<&'a [DynSolValue]>,
+    ) {
+        for (i, item) in items.iter().enumerate() {
+            path.push(i as u32);
+            if let Some(inside) = visit(item, path) {
+                inner(inside, path, visit);
             }
-            _ => {}
+            path.pop();
         }
     }
+    inner(args, &mut Vec::new(), visit);
+}
+
+/// The paths of the integers in `args`, in order, arrays and tuples walked into.
+pub(crate) fn integer_leaves(args: &[DynSolValue]) -> Vec<LeafPath> {
     let mut out = Vec::new();
-    let mut path = Vec::new();
-    for (i, arg) in args.iter().enumerate() {
-        path.push(i as u32);
-        walk(arg, &mut path, &mut out);
-        path.pop();
-    }
+    walk(args, &mut |value, path| match value {
+        DynSolValue::Uint(..) | DynSolValue::Int(..) => {
+            out.push(LeafPath(path.to_vec()));
+            None
+        }
+        DynSolValue::Array(items) | DynSolValue::FixedArray(items) | DynSolValue::Tuple(items) => {
+            Some(items)
+        }
+        _ => None,
+    });
     out
 }
 
@@ -128,28 +139,20 @@ pub(crate) fn integer_leaves(args: &[DynSolValue]) -> Vec<LeafPath> {
 /// dynamic value). Static tuples and fixed arrays are encoded in place, so their leaves
 /// have words of their own.
 pub(crate) fn head_leaves(args: &[DynSolValue]) -> Vec<Option<LeafPath>> {
-    fn walk(value: &DynSolValue, path: &mut Vec<u32>, out: &mut Vec<Option<LeafPath>>) {
-        match value {
-            DynSolValue::Uint(..) | DynSolValue::Int(..) | DynSolValue::FixedBytes(..) => {
-                out.push(Some(LeafPath(path.clone())))
-            }
-            DynSolValue::FixedArray(items) | DynSolValue::Tuple(items) if !value.is_dynamic() => {
-                for (i, item) in items.iter().enumerate() {
-                    path.push(i as u32);
-                    walk(item, path, out);
-                    path.pop();
-                }
-            }
-            _ => out.push(None),
-        }
-    }
     let mut out = Vec::new();
-    let mut path = Vec::new();
-    for (i, arg) in args.iter().enumerate() {
-        path.push(i as u32);
-        walk(arg, &mut path, &mut out);
-        path.pop();
-    }
+    walk(args, &mut |value, path| match value {
+        DynSolValue::Uint(..) | DynSolValue::Int(..) | DynSolValue::FixedBytes(..) => {
+            out.push(Some(LeafPath(path.to_vec())));
+            None
+        }
+        DynSolValue::FixedArray(items) | DynSolValue::Tuple(items) if !value.is_dynamic() => {
+            Some(items)
+        }
+        _ => {
+            out.push(None);
+            None
+        }
+    });
     out
 }
 

@@ -117,6 +117,47 @@ impl BinaryOp {
     }
 }
 
+#[cfg(test)]
+impl BinaryOp {
+    /// What the EVM computes: the reference the follower's and the solver's encoding's
+    /// tests check against (the instructions they never generate, `SDIV`, `SMOD`, `EXP`
+    /// and `BYTE`, panic).
+    pub(crate) fn evaluate(self, a: U256, b: U256) -> U256 {
+        let bit = |c: bool| U256::from(c as u8);
+        let signed = alloy_primitives::I256::from_raw;
+        let shift = |a: U256| usize::try_from(a).unwrap_or(256).min(256);
+        match self {
+            BinaryOp::Add => a.wrapping_add(b),
+            BinaryOp::Mul => a.wrapping_mul(b),
+            BinaryOp::Sub => a.wrapping_sub(b),
+            BinaryOp::Div => a.checked_div(b).unwrap_or_default(),
+            BinaryOp::Mod => a.checked_rem(b).unwrap_or_default(),
+            BinaryOp::Lt => bit(a < b),
+            BinaryOp::Gt => bit(a > b),
+            BinaryOp::SLt => bit(signed(a) < signed(b)),
+            BinaryOp::SGt => bit(signed(a) > signed(b)),
+            BinaryOp::Eq => bit(a == b),
+            BinaryOp::And => a & b,
+            BinaryOp::Or => a | b,
+            BinaryOp::Xor => a ^ b,
+            BinaryOp::Shl if shift(a) >= 256 => U256::ZERO,
+            BinaryOp::Shl => b << shift(a),
+            BinaryOp::Shr if shift(a) >= 256 => U256::ZERO,
+            BinaryOp::Shr => b >> shift(a),
+            BinaryOp::Sar => signed(b).asr(shift(a).min(255)).into_raw(),
+            BinaryOp::SignExtend if a >= U256::from(31) => b,
+            BinaryOp::SignExtend => {
+                let top = a.to::<usize>() * 8 + 7;
+                let mask = (U256::ONE << (top + 1)) - U256::ONE;
+                if b.bit(top) { b | !mask } else { b & mask }
+            }
+            BinaryOp::SDiv | BinaryOp::SMod | BinaryOp::Exp | BinaryOp::Byte => {
+                unreachable!("{self:?} is not generated")
+            }
+        }
+    }
+}
+
 /// One JUMPI of the transaction's own frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Branch {

@@ -18,10 +18,10 @@ mod encode;
 use std::io;
 use std::path::PathBuf;
 
-use alloy_primitives::{Address, U256};
+use alloy_primitives::{Address, I256, U256};
 use easy_smt::{Context, ContextBuilder, Response, SExpr};
 
-use crate::engine::predict::Domain;
+use crate::engine::predict::{Domain, Wide, wide, wide_signed};
 use crate::observe::symbolic::{CONCRETE, PathCondition};
 use encode::{Encoder, arg_name};
 
@@ -130,14 +130,16 @@ impl Solver {
             .collect();
         assertions.push(wanted);
         let args = std::mem::take(&mut encoder.args);
+        let fits = |model: &[(u32, U256)]| {
+            model
+                .iter()
+                .all(|&(i, v)| domain(i).is_some_and(|d| within(d, v)))
+        };
         let first = self.check(&args, &assertions, &vec![None; args.len()])?;
         let Answer::Model(model) = first else {
             return Ok(first);
         };
-        if model
-            .iter()
-            .all(|&(i, v)| domain(i).is_some_and(|d| within(d, v)))
-        {
+        if fits(&model) {
             return Ok(Answer::Model(model));
         }
         let ctx = &self.ctx;
@@ -147,14 +149,7 @@ impl Solver {
             .collect();
         let second = self.check(&args, &assertions, &bounds)?;
         Ok(match second {
-            Answer::Model(model)
-                if model
-                    .iter()
-                    .all(|&(i, v)| domain(i).is_some_and(|d| within(d, v))) =>
-            {
-                Answer::Model(model)
-            }
-            Answer::Model(_) => Answer::Unknown,
+            Answer::Model(model) if !fits(&model) => Answer::Unknown,
             other => other,
         })
     }
@@ -267,12 +262,14 @@ fn bound(ctx: &Context, variable: SExpr, domain: Domain) -> SExpr {
     }
 }
 
-/// The number a model's word gives a leaf of `domain` (`predict::with_number`'s input):
-/// the word itself, but for `bytesN`, whose number is its leading bytes.
-pub(crate) fn number_of(domain: Domain, word: U256) -> U256 {
+/// The number a model's word gives a leaf of `domain` (`predict::with_number`'s input, as
+/// `predict::number` reads leaves): the word itself, signed for `intN`, the leading bytes
+/// for `bytesN`.
+pub(crate) fn number_of(domain: Domain, word: U256) -> Wide {
     match domain {
-        Domain::FixedBytes(size) if size < 32 => word >> (256 - size * 8),
-        _ => word,
+        Domain::Int(_) => wide_signed(I256::from_raw(word)),
+        Domain::FixedBytes(size) if size < 32 => wide(word >> (256 - size * 8)),
+        _ => wide(word),
     }
 }
 

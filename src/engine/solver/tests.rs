@@ -124,7 +124,8 @@ fn words_are_read_back_as_their_types_encode_them() {
     assert!(!within(Domain::FixedBytes(1), U256::from(1)));
     assert_eq!(
         number_of(Domain::FixedBytes(1), U256::from(0xab) << 248),
-        U256::from(0xab)
+        wide(U256::from(0xab))
     );
+    assert_eq!(number_of(Domain::Int(8), U256::MAX), -Wide::ONE);
     assert!(!within(Domain::Address, U256::ONE << 160));
 }

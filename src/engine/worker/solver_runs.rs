@@ -4,13 +4,11 @@
 
 use std::time::Instant;
 
-use alloy_primitives::I256;
-
 use super::{Mutator, Worker};
-use crate::abi::{self, LeafPath};
+use crate::abi;
 use crate::engine::cost::{CostKey, CostKind};
 use crate::engine::input::Sequence;
-use crate::engine::predict::{self, Domain, Leaf, wide, wide_signed};
+use crate::engine::predict::{self, Domain, Leaf};
 use crate::engine::shared::Stop;
 use crate::engine::solver::{self, Answer, Solver};
 
@@ -77,14 +75,11 @@ impl Worker<'_> {
             .get(tx)
             .map(|t| abi::head_leaves(&t.args))
             .unwrap_or_default();
-        let leaf = |i: u32| -> Option<(LeafPath, Domain)> {
+        let leaf = |i: u32| -> Option<(Leaf, Domain)> {
             let path = heads.get(i as usize)?.clone()?;
             let leaf = Leaf::Arg { tx, path };
             let (_, domain) = predict::number(sequence, &leaf)?;
-            let Leaf::Arg { path, .. } = leaf else {
-                return None;
-            };
-            Some((path, domain))
+            Some((leaf, domain))
         };
         let started = Instant::now();
         let answer = self.z3.get().map(|z3| {
@@ -114,14 +109,10 @@ impl Worker<'_> {
         let surface = mutator.surface();
         let mut proposal = sequence.clone();
         for (i, word) in model {
-            let Some((path, domain)) = leaf(i) else {
+            let Some((leaf, domain)) = leaf(i) else {
                 continue;
             };
-            let number = match domain {
-                Domain::Int(_) => wide_signed(I256::from_raw(word)),
-                _ => wide(solver::number_of(domain, word)),
-            };
-            let leaf = Leaf::Arg { tx, path };
+            let number = solver::number_of(domain, word);
             // A parameter's declared range (forge-std's `bound`, a suite's plan) is never
             // left, whatever z3 says: such an answer is not run.
             let declared = predict::declared_range(surface, sequence, &leaf);

@@ -4,7 +4,7 @@
 //! condition the follower expressed as a term evaluates, at that calldata, to the direction
 //! the JUMPI went.
 
-use alloy_primitives::{Address, Bytes, I256, U256};
+use alloy_primitives::{Address, Bytes, U256};
 use proptest::prelude::*;
 use revm::bytecode::Bytecode;
 use revm::bytecode::opcode;
@@ -57,30 +57,7 @@ fn value(path: &PathCondition, id: TermId, args: &[U256]) -> U256 {
         Term::Opaque => panic!("opaque terms have no value"),
         Term::Unary(UnaryOp::IsZero, a) => bit(value(path, a, args).is_zero()),
         Term::Unary(UnaryOp::Not, a) => !value(path, a, args),
-        Term::Binary(op, a, b) => {
-            let (a, b) = (value(path, a, args), value(path, b, args));
-            let shift = usize::try_from(a).unwrap_or(256);
-            match op {
-                BinaryOp::Add => a.wrapping_add(b),
-                BinaryOp::Mul => a.wrapping_mul(b),
-                BinaryOp::Sub => a.wrapping_sub(b),
-                BinaryOp::Div => a.checked_div(b).unwrap_or_default(),
-                BinaryOp::Mod => a.checked_rem(b).unwrap_or_default(),
-                BinaryOp::Lt => bit(a < b),
-                BinaryOp::Gt => bit(a > b),
-                BinaryOp::SLt => bit(I256::from_raw(a) < I256::from_raw(b)),
-                BinaryOp::SGt => bit(I256::from_raw(a) > I256::from_raw(b)),
-                BinaryOp::Eq => bit(a == b),
-                BinaryOp::And => a & b,
-                BinaryOp::Or => a | b,
-                BinaryOp::Xor => a ^ b,
-                BinaryOp::Shl if shift >= 256 => U256::ZERO,
-                BinaryOp::Shl => b << shift,
-                BinaryOp::Shr if shift >= 256 => U256::ZERO,
-                BinaryOp::Shr => b >> shift,
-                other => panic!("{other:?} is not generated"),
-            }
-        }
+        Term::Binary(op, a, b) => op.evaluate(value(path, a, args), value(path, b, args)),
     }
 }
 

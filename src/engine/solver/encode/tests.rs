@@ -3,7 +3,7 @@
 //! (by a small evaluator over wide integers) at random argument values; wherever the
 //! encoder does not give up, the value is the one the EVM computes.
 
-use alloy_primitives::{I256, U256};
+use alloy_primitives::U256;
 use easy_smt::{Context, ContextBuilder, SExpr};
 use proptest::prelude::*;
 
@@ -75,40 +75,6 @@ fn eval(ctx: &Context, e: SExpr, args: &[U256]) -> Value {
             }
         }
         other => panic!("unexpected operator {other}"),
-    }
-}
-
-/// What the EVM computes.
-fn evm(op: BinaryOp, a: U256, b: U256) -> U256 {
-    let bit = |c: bool| U256::from(c as u8);
-    let signed = I256::from_raw;
-    let shift = |a: U256| usize::try_from(a).unwrap_or(256).min(256);
-    match op {
-        BinaryOp::Add => a.wrapping_add(b),
-        BinaryOp::Mul => a.wrapping_mul(b),
-        BinaryOp::Sub => a.wrapping_sub(b),
-        BinaryOp::Div => a.checked_div(b).unwrap_or_default(),
-        BinaryOp::Mod => a.checked_rem(b).unwrap_or_default(),
-        BinaryOp::Lt => bit(a < b),
-        BinaryOp::Gt => bit(a > b),
-        BinaryOp::SLt => bit(signed(a) < signed(b)),
-        BinaryOp::SGt => bit(signed(a) > signed(b)),
-        BinaryOp::Eq => bit(a == b),
-        BinaryOp::And => a & b,
-        BinaryOp::Or => a | b,
-        BinaryOp::Xor => a ^ b,
-        BinaryOp::Shl if shift(a) >= 256 => U256::ZERO,
-        BinaryOp::Shl => b << shift(a),
-        BinaryOp::Shr if shift(a) >= 256 => U256::ZERO,
-        BinaryOp::Shr => b >> shift(a),
-        BinaryOp::Sar => signed(b).asr(shift(a).min(255)).into_raw(),
-        BinaryOp::SignExtend if a >= U256::from(31) => b,
-        BinaryOp::SignExtend => {
-            let top = a.to::<usize>() * 8 + 7;
-            let mask = (U256::ONE << (top + 1)) - U256::ONE;
-            if b.bit(top) { b | !mask } else { b & mask }
-        }
-        BinaryOp::SDiv | BinaryOp::SMod | BinaryOp::Exp | BinaryOp::Byte => unreachable!(),
     }
 }
 
@@ -215,7 +181,7 @@ proptest! {
                 Step::Binary(o, a, b) => {
                     let op = OPS[o];
                     let (a, b) = (a % n, b % n);
-                    (Term::Binary(op, ids[a], ids[b]), evm(op, values[a], values[b]))
+                    (Term::Binary(op, ids[a], ids[b]), op.evaluate(values[a], values[b]))
                 }
                 Step::Unary(zero, a) => {
                     let a = a % n;
