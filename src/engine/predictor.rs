@@ -35,6 +35,18 @@ const DECAY_RUNS: u64 = 16_384;
 /// whose answer did not flip the branch, is rarely satisfied from the same site later.
 const SOLVER_TRIES: u8 = 2;
 
+/// Secant chains failed at a metric site after which the site has resisted prediction
+/// long enough to ask the solver (without waiting for joint prediction, which only the
+/// rare picks of a corpus entry start): a quadratic from a far start, a residue, a bitmask.
+const STALLED_AFTER: u32 = 2;
+
+/// Solver-backed steps asked for by stalled chains before any budget has accrued, and the
+/// regular runs that pay for one more: z3 answers in milliseconds, a run in tens of
+/// microseconds, so at most a few percent of a campaign waits on z3 this way. Counted in
+/// runs, not time, so that a seed's campaign stays the same campaign.
+const STALL_STEPS_AT_START: u64 = 8;
+const RUNS_PER_STALL_STEP: u64 = 2_000;
+
 /// Metric sites whose misses are remembered; past it they are all forgotten (a long
 /// campaign meets ever new sequences of functions).
 const MISSED_SITES: usize = 65_536;
@@ -168,6 +180,10 @@ pub(crate) struct Predictor {
     /// Per metric site: the solver-backed steps tried (forgotten all at once past
     /// [`MISSED_SITES`]).
     solver_tries: FastMap<MetricSite, u8>,
+    /// Solver-backed steps stalled chains asked for, against [`RUNS_PER_STALL_STEP`].
+    stall_steps: u64,
+    /// Regular runs so far.
+    runs: u64,
     stats: PredictionStats,
 }
 
@@ -190,6 +206,8 @@ impl Predictor {
             missed: Misses::default(),
             joint_missed: Misses::default(),
             runs_since_decay: 0,
+            stall_steps: 0,
+            runs: 0,
             stats: PredictionStats::default(),
         }
     }
@@ -335,6 +353,25 @@ impl Predictor {
         *tries <= SOLVER_TRIES
     }
 
+    /// Whether a secant chain on `key` in `sequence` that just ended without minimizing it
+    /// has stalled there (its site failed [`STALLED_AFTER`] times) and should go to the
+    /// solver: the step is on, the site has tries left and the run budget allows one more
+    /// (which this takes).
+    pub(crate) fn stalled(&mut self, key: &CostKey, sequence: &Sequence) -> bool {
+        if !self.solver || key.kind == CostKind::Store {
+            return false;
+        }
+        let site = MetricSite::of(key, sequence);
+        let stalled = self.missed.counts.get(&site).copied().unwrap_or(0) >= STALLED_AFTER;
+        let tried = self.solver_tries.get(&site).copied().unwrap_or(0) >= SOLVER_TRIES;
+        let budget = STALL_STEPS_AT_START + self.runs / RUNS_PER_STALL_STEP;
+        if !stalled || tried || self.stall_steps >= budget {
+            return false;
+        }
+        self.stall_steps += 1;
+        true
+    }
+
     /// Counts a solver-backed step: whether z3 answered with argument words, whether their
     /// run flipped the branch, and the time z3 took.
     pub(crate) fn solver_done(&mut self, answered: bool, flipped: bool, micros: u64) {
@@ -397,6 +434,7 @@ impl Sink for Predictor {
         self.costs.clear();
         self.relations.clear();
         self.runs_since_decay += 1;
+        self.runs += 1;
         if self.runs_since_decay >= DECAY_RUNS {
             self.corpus_grew();
         }

@@ -349,6 +349,15 @@ impl<'a> Worker<'a> {
                 _ => (None, None),
             };
             let novelty = ran?;
+            // A chain that failed where chains keep failing: the solver may see what the
+            // secant method could not.
+            #[cfg(feature = "solver")]
+            if let Some(ended) = prediction
+                .as_ref()
+                .filter(|_| followed.is_none() && satisfied.is_none())
+            {
+                spent += self.solve_stalled(ended, mutator)?;
+            }
             if change.is_some() && self.sequencing.aggressive_due(&input, &mut self.rng) {
                 // The same mutant again with fuzzed storage: does state change its path?
                 // (Right after its regular run, whose comparisons say what storage to try.)

@@ -1,6 +1,6 @@
 //! The runs of the solver-backed step (`engine::solver` asks z3): a branch joint
-//! prediction missed is followed symbolically in one run of its sequence, its path
-//! condition goes to z3, and z3's argument words are run.
+//! prediction missed, or on which secant chains keep failing, is followed symbolically in
+//! one run of its sequence, its path condition goes to z3, and z3's argument words are run.
 
 use std::time::Instant;
 
@@ -8,7 +8,7 @@ use super::{Mutator, Worker};
 use crate::abi;
 use crate::engine::cost::{CostKey, CostKind};
 use crate::engine::input::Sequence;
-use crate::engine::predict::{self, Domain, Leaf};
+use crate::engine::predict::{self, Domain, Leaf, Prediction};
 use crate::engine::shared::Stop;
 use crate::engine::solver::{self, Answer, Solver};
 
@@ -37,8 +37,25 @@ impl Z3 {
 }
 
 impl Worker<'_> {
-    /// A solver-backed step on the branch of `key` in `sequence` (which joint prediction
-    /// just missed), if one is wanted there; a flipped branch starts chained predictions, as
+    /// A solver-backed step after the secant chain `ended` failed, if chains have stalled
+    /// at its metric's site (see `Predictor::stalled`). Returns the runs spent.
+    pub(super) fn solve_stalled(
+        &mut self,
+        ended: &Prediction,
+        mutator: &Mutator<'_>,
+    ) -> Result<u64, Stop> {
+        let stalled = self
+            .predictor
+            .as_mut()
+            .is_some_and(|predictor| predictor.stalled(&ended.key, &ended.sequence));
+        if !stalled {
+            return Ok(0);
+        }
+        self.solve_on(&ended.sequence, &ended.key, mutator)
+    }
+
+    /// A solver-backed step on the branch of `key` in `sequence` (which prediction just
+    /// missed), if one is wanted there; a flipped branch starts chained predictions, as
     /// a flipped joint prediction does. Returns the runs spent.
     pub(super) fn solve_on(
         &mut self,
