@@ -44,7 +44,7 @@ struct Fixture {
     bug: Expected,
 }
 
-const FIXTURES: [Fixture; 7] = [
+const FIXTURES: [Fixture; 8] = [
     Fixture {
         contract: "LinearChain",
         needs: "5 steps of x → 3x + 7",
@@ -68,6 +68,12 @@ const FIXTURES: [Fixture; 7] = [
         needs: "mint, approve, a whole allowance spent by the spender",
         depth: 8,
         bug: Expected::assert("Coupling.sol:29", "transferFrom"),
+    },
+    Fixture {
+        contract: "InstalmentToken",
+        needs: "mint, approve, the spender pays a third sender the allowance in two or more parts",
+        depth: 8,
+        bug: Expected::assert("Coupling.sol:124", "transferFrom"),
     },
     Fixture {
         contract: "Delegation",

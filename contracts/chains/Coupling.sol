@@ -85,3 +85,42 @@ contract EscrowRelay {
         assert(!(to != owner && to != msg.sender && amount == held && amount > 1e6));
     }
 }
+
+/// A spender drawing on another sender's allowance in instalments: the planted bug needs an
+/// approved spender to call `transferFrom(owner, to, amount)` for the same owner at least
+/// twice since the owner's last approval, the last instalment paying a third address exactly
+/// what is left of the allowance. A whole allowance spent at once (`AllowanceToken`'s bug)
+/// does not reach it: the first instalment must leave a remainder for the second.
+contract InstalmentToken {
+    mapping(address => uint256) public balanceOf;
+    mapping(address => mapping(address => uint256)) public allowance;
+    /// Transfers each spender made from each owner since the owner's last approval.
+    mapping(address => mapping(address => uint256)) public instalments;
+
+    function mint(uint256 amount) external {
+        require(amount <= 1e24, "too much");
+        balanceOf[msg.sender] += amount;
+    }
+
+    function approve(address spender, uint256 amount) external {
+        allowance[msg.sender][spender] = amount;
+        instalments[msg.sender][spender] = 0;
+    }
+
+    function transferFrom(address from, address to, uint256 amount) external {
+        require(amount > 0, "nothing to transfer");
+        uint256 allowed = allowance[from][msg.sender];
+        require(amount <= allowed, "over the allowance");
+        require(amount <= balanceOf[from], "over the balance");
+        uint256 remaining = allowed - amount;
+        allowance[from][msg.sender] = remaining;
+        balanceOf[from] -= amount;
+        balanceOf[to] += amount;
+        uint256 made = instalments[from][msg.sender] + 1;
+        instalments[from][msg.sender] = made;
+        // Planted bug: a spender's second or later instalment from another sender using up
+        // the allowance exactly, more than 1000 paid to a third address.
+        bool thirdParty = to != from && to != msg.sender;
+        assert(!(made >= 2 && from != msg.sender && thirdParty && remaining == 0 && amount > 1000));
+    }
+}

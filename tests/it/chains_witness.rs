@@ -156,6 +156,51 @@ fn a_spender_using_up_a_whole_allowance_of_another_sender_asserts() {
 }
 
 #[test]
+fn a_spender_using_up_an_allowance_in_a_second_instalment_to_a_third_party_asserts() {
+    let mut chain = chain();
+    let token = chain.deploy("InstalmentToken", ()).unwrap();
+    let [owner, spender, payee] = [chain.senders()[0], chain.senders()[1], chain.senders()[2]];
+    let approve = |chain: &mut Chain, amount: u64| {
+        let args = [
+            DynSolValue::Address(spender),
+            DynSolValue::from(U256::from(amount)),
+        ];
+        let signature = "approve(address,uint256)";
+        assert!(send(chain, owner, token, signature, &args, U256::ZERO).is_success());
+    };
+    let transfer = |chain: &mut Chain, from: Address, to: Address, amount: u64| {
+        let args = [
+            DynSolValue::Address(owner),
+            DynSolValue::Address(to),
+            DynSolValue::from(U256::from(amount)),
+        ];
+        let signature = "transferFrom(address,address,uint256)";
+        send(chain, from, token, signature, &args, U256::ZERO)
+    };
+    assert!(send_uint(&mut chain, owner, token, "mint(uint256)", 20_000).is_success());
+    // The whole allowance at once is one instalment: no bug.
+    approve(&mut chain, 3_000);
+    assert!(transfer(&mut chain, spender, payee, 3_000).is_success());
+    // Two instalments with an approval between them: the count starts over.
+    approve(&mut chain, 3_000);
+    assert!(transfer(&mut chain, spender, payee, 1_000).is_success());
+    approve(&mut chain, 2_000);
+    assert!(transfer(&mut chain, spender, payee, 2_000).is_success());
+    // The rest of a second instalment, exactly, to the spender itself: not a third party.
+    approve(&mut chain, 3_000);
+    assert!(transfer(&mut chain, spender, payee, 1_000).is_success());
+    assert!(transfer(&mut chain, spender, spender, 2_000).is_success());
+    approve(&mut chain, 3_000);
+    assert!(transfer(&mut chain, spender, payee, 1_000).is_success());
+    // Over what is left, nothing, or the payee acting without an allowance: reverted.
+    assert!(!transfer(&mut chain, spender, payee, 2_001).is_success());
+    assert!(!transfer(&mut chain, spender, payee, 0).is_success());
+    assert!(!transfer(&mut chain, payee, payee, 2_000).is_success());
+    // The rest, exactly, to the third party: the bug.
+    assert_assert(&transfer(&mut chain, spender, payee, 2_000));
+}
+
+#[test]
 fn a_delegate_voting_a_voters_whole_weight_for_its_proposal_asserts() {
     let mut chain = chain();
     let at = chain.deploy("Delegation", ()).unwrap();
