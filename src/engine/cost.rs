@@ -47,6 +47,11 @@ pub(crate) struct Cost {
     /// reaches the comparison through XOR with a constant, flipping exactly these bits of
     /// the input makes them equal, which no line through two points finds.
     pub(crate) xor: Option<U256>,
+    /// For a branch metric, the pc of the comparison that decided the JUMPI; for a store
+    /// metric, the SSTORE's. One JUMPI can be decided by several comparisons (the end of
+    /// a conjunction, reached from whichever conjunct failed first), and what holds of one
+    /// (no input moves it) need not hold of another.
+    pub(crate) compared_at: u32,
 }
 
 /// Occurrence counters reused across transactions (one allocation per worker): per JUMPI
@@ -100,12 +105,14 @@ pub(crate) fn costs_of(
             value: jump,
             residual: jump_residual,
             xor: jump_xor,
+            compared_at: cmp.cmp_pc,
         });
         out.push(Cost {
             key: key(CostKind::Fall),
             value: fall,
             residual: fall_residual,
             xor: fall_xor,
+            compared_at: cmp.cmp_pc,
         });
     }
     for store in trace.storage().iter().filter(|s| s.op == StorageOp::Store) {
@@ -121,6 +128,7 @@ pub(crate) fn costs_of(
             value: store.slot.abs_diff(target),
             residual: Some(I256::from_raw(store.slot.wrapping_sub(target))),
             xor: None,
+            compared_at: store.pc,
         });
     }
 }

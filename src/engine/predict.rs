@@ -41,6 +41,18 @@ pub(crate) enum Leaf {
     WarpBlocks { tx: usize },
 }
 
+impl Leaf {
+    /// The transaction it belongs to.
+    pub(crate) fn tx(&self) -> usize {
+        match self {
+            Leaf::Arg { tx, .. }
+            | Leaf::Value { tx }
+            | Leaf::WarpSeconds { tx }
+            | Leaf::WarpBlocks { tx } => *tx,
+        }
+    }
+}
+
 /// A leaf's integer domain: how a predicted integer becomes a value of the leaf's type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Domain {

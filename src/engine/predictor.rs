@@ -4,6 +4,7 @@
 //! failing. Present only when prediction is on.
 
 use std::hash::Hasher;
+use std::ops::RangeInclusive;
 
 use alloy_primitives::{Address, U256};
 use rand::rngs::StdRng;
@@ -164,13 +165,14 @@ pub(crate) struct Predictor {
     runs_since_decay: u64,
     /// Whether joint prediction is on.
     joint: bool,
-    /// The transaction whose relations the current run records, for joint prediction.
-    relations_of: Option<usize>,
+    /// The transactions whose relations the current run records, for joint prediction.
+    relations_of: Option<RangeInclusive<usize>>,
     /// The relations it recorded.
     relations: Vec<Relation>,
-    /// Metric sites whose comparison moved with no input of their call: not joint targets
-    /// (forgotten all at once past [`MISSED_SITES`]).
-    independent: FastSet<MetricSite>,
+    /// Metric sites, each with the comparison that decided it ([`Cost::compared_at`]),
+    /// whose comparison moved with no input of their call: not joint targets (forgotten
+    /// all at once past [`MISSED_SITES`]).
+    independent: FastSet<(MetricSite, u32)>,
     relation_occurrences: Occurrences,
     /// The path condition of that transaction in the last run, when the observer followed
     /// it (for the solver-backed step).
@@ -269,41 +271,45 @@ impl Predictor {
 
     /// The branch metric of `sequence`'s last transaction (whose run evaluated `costs`)
     /// that joint prediction should try to flip, when it is on: a direction `coverage`
-    /// lacks, among those failed least often, drawn uniformly; `None` when the call has
-    /// fewer than two integer inputs (the secant method's one input suffices).
+    /// lacks, among those failed least often, drawn uniformly; `None` when it would move
+    /// fewer than two `leaves` (the secant method's one input suffices).
     pub(crate) fn joint_target(
         &self,
-        surface: &Surface,
         coverage: &FastSet<EdgeKey>,
         sequence: &Sequence,
         costs: &[Cost],
+        leaves: &[joint::Leaf],
         rng: &mut StdRng,
-    ) -> Option<CostKey> {
+    ) -> Option<Cost> {
         let last = sequence.txs.len().checked_sub(1)?;
-        if !self.joint || joint::leaves(surface, sequence, last).len() < 2 {
+        if !self.joint || leaves.len() < 2 {
             return None;
         }
         let calls = calls_up_to(sequence);
         let ranked = || {
             costs.iter().filter_map(|c| {
+                let site = MetricSite::at(&c.key, &calls);
                 let open = c.key.tx as usize == last
                     && c.key.kind != CostKind::Store
                     && !c.value.is_zero()
                     && !covered(coverage, &c.key)
-                    && !self.independent.contains(&MetricSite::at(&c.key, &calls));
-                open.then(|| Some((c.key, self.joint_missed.rank(&c.key, &calls)?)))
+                    && !self.independent.contains(&(site, c.compared_at));
+                open.then(|| Some((*c, self.joint_missed.rank(&c.key, &calls)?)))
                     .flatten()
             })
         };
         predict::draw_lowest(ranked, rng)
     }
 
-    /// Counts a joint prediction on `key` in `sequence` that ran `runs` sequences: a miss
-    /// counts against the metric's site, as a failed chain does; a comparison that moved
-    /// with no input is not a joint target again at that site.
+    /// Counts a joint prediction on `target` in `sequence` that ran `runs` sequences: a
+    /// miss counts against the metric's site, as a failed chain does; a comparison that
+    /// moved with no input is not a joint target again at that site when the same
+    /// comparison decides it (in `approve; transferFrom` the end of a conjunction is
+    /// decided by a check on addresses when the spender pays itself, and by the amount
+    /// when it pays a third party).
     pub(crate) fn joint_done(
         &mut self,
-        key: &CostKey,
+        target: &Cost,
         sequence: &Sequence,
         result: Joint,
         runs: u64,
@@ -311,23 +317,23 @@ impl Predictor {
         self.stats.joint += 1;
         self.stats.joint_flipped += u64::from(result == Joint::Flipped);
         self.stats.joint_runs += runs;
-        let site = MetricSite::of(key, sequence);
+        let site = MetricSite::of(&target.key, sequence);
         match result {
             Joint::Independent => {
                 if self.independent.len() >= MISSED_SITES {
                     self.independent.clear();
                 }
-                self.independent.insert(site);
+                self.independent.insert((site, target.compared_at));
             }
             Joint::Missed => self.joint_missed.count(site),
             Joint::Flipped | Joint::Stopped => {}
         }
     }
 
-    /// Records the relations of transaction `tx` in the runs that follow (joint
+    /// Records the relations of transactions `txs` in the runs that follow (joint
     /// prediction), or stops recording (`None`).
-    pub(crate) fn record_relations(&mut self, tx: Option<usize>) {
-        self.relations_of = tx;
+    pub(crate) fn record_relations(&mut self, txs: Option<RangeInclusive<usize>>) {
+        self.relations_of = txs;
     }
 
     /// The path condition of the transaction whose relations the last run recorded (empty
@@ -448,9 +454,14 @@ impl Sink for Predictor {
             &mut self.occurrences,
             &mut self.costs,
         );
-        if self.relations_of == Some(seen.index) {
+        if self
+            .relations_of
+            .as_ref()
+            .is_some_and(|txs| txs.contains(&seen.index))
+        {
             joint::record(
                 seen.trace,
+                seen.index as u32,
                 &mut self.relation_occurrences,
                 &mut self.relations,
             );
@@ -507,6 +518,39 @@ mod tests {
         let mut other_args = calls(&[0, 2, 1]);
         other_args.txs[0].sender = 2;
         assert_eq!(after_pop, MetricSite::of(&key(1), &other_args));
+    }
+
+    #[test]
+    fn a_branch_no_input_moved_is_no_joint_target_while_the_same_comparison_decides_it() {
+        use rand::SeedableRng;
+        let mut predictor = Predictor::new(true, false);
+        let sequence = calls(&[0, 1]);
+        let branch = |compared_at| Cost {
+            key: CostKey {
+                kind: CostKind::Jump,
+                ..key(1)
+            },
+            value: U256::from(5),
+            residual: None,
+            xor: None,
+            compared_at,
+        };
+        let leaves = [joint::Leaf::Value { tx: 0 }, joint::Leaf::Value { tx: 1 }];
+        let coverage = FastSet::default();
+        let mut rng = StdRng::seed_from_u64(1);
+        let mut target = |predictor: &Predictor, cost: Cost, leaves: &[joint::Leaf]| {
+            predictor.joint_target(&coverage, &sequence, &[cost], leaves, &mut rng)
+        };
+        assert_eq!(target(&predictor, branch(3), &leaves), Some(branch(3)));
+        assert_eq!(
+            target(&predictor, branch(3), &leaves[..1]),
+            None,
+            "one leaf"
+        );
+        predictor.joint_done(&branch(3), &sequence, Joint::Independent, 3);
+        assert_eq!(target(&predictor, branch(3), &leaves), None);
+        // The same JUMPI decided by another comparison (the conjunct before it held).
+        assert_eq!(target(&predictor, branch(4), &leaves), Some(branch(4)));
     }
 
     #[test]

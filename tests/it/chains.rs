@@ -4,6 +4,7 @@
 //! coupled to other transactions' senders; each with a fixed seed, and the switch that
 //! turns each technique off (mask-guided mutation, off by default, is turned on).
 
+use harvey::DetectorSet;
 use harvey::chain::PanicCode;
 use harvey::prelude::*;
 
@@ -101,6 +102,32 @@ fn an_allowance_spent_whole_by_its_spender_is_found() {
         "{names:?}"
     );
     assert!(names.contains(&"approve".to_string()), "{names:?}");
+}
+
+#[test]
+fn an_allowance_spent_in_instalments_is_found_by_moving_the_approval_with_the_amount() {
+    // Seed 4 soon pays a third party the rest of an allowance in a second instalment
+    // (979 + 979 of 1958), but the amount must exceed 1000, which only a larger approval
+    // allows: joint prediction moves the `approve` (and `mint`) inputs with the amount. It
+    // took about 66,000 sequences; before, seed 4 had not found it within 1,000,000.
+    let outcome = campaign("InstalmentToken")
+        .seed(4)
+        .detectors(DetectorSet::none())
+        .run()
+        .unwrap();
+    let failure = failure(&outcome);
+    assert_panic_at(
+        failure,
+        PanicCode::Assert,
+        "contracts/chains/Coupling.sol:124",
+        "InstalmentToken",
+    );
+    let names = names(&outcome);
+    let transfers = names.iter().filter(|n| *n == "transferFrom").count();
+    assert!(
+        transfers >= 2 && names.contains(&"approve".to_string()),
+        "{names:?}"
+    );
 }
 
 #[test]

@@ -2,13 +2,17 @@
 //! a branch whose comparison couples them with comparisons the path already satisfies
 //! (`p2 == p3 * p3 && p1 == p4 * p3 && p1 >= p2`). HARVEY's secant method (`predict`)
 //! moves one input; satisfying the last comparison that way breaks one before it, the path
-//! no longer reaches the comparison, and no chain even starts. Here:
+//! no longer reaches the comparison, and no chain even starts. The inputs moved are the
+//! call's and those of the calls before it that store what it reads ([`leaves`]: an amount
+//! and the allowance that bounds it). Here:
 //!
 //! 1. The call's comparisons up to the target one are recorded as [`Relation`]s: residuals
 //!    `lhs - rhs` as exact integers (signed for `SLT`/`SGT`), whose sign says whether each
 //!    holds.
 //! 2. Each integer input is moved by one and the call run again: the residuals' changes are
-//!    the columns of the (finite-difference) Jacobian, exact for linear comparisons.
+//!    the columns of the (finite-difference) Jacobian, exact for linear comparisons. An
+//!    input that leaves the path before the target when moved up (one equal to a bound it
+//!    may not pass) is moved down instead.
 //! 3. The equalities the path satisfies before the target (`held`) must stay satisfied:
 //!    for each in path order, the integer kernel of its row (within the directions that
 //!    kept the ones before) gives the directions that keep it, and those are probed in turn
@@ -38,7 +42,8 @@ use crate::hash::FastMap;
 use crate::observe::{CmpOp, Trace};
 use system::{Matrix, dot};
 
-/// Inputs of one call moved together, at most: the first ones in argument order.
+/// Inputs moved together, at most: the call's own first, in argument order, then those of
+/// the calls before it that feed it, nearest first (see [`leaves`]).
 pub(crate) const MAX_LEAVES: usize = 8;
 
 /// Newton steps per joint prediction (each probes again).
@@ -55,9 +60,11 @@ const MAX_NODES: usize = 64;
 /// Candidate steps whose faults the search for a step branches on, per set of holds.
 const BRANCHES: usize = 3;
 
-/// One comparison deciding a JUMPI in the observed call, as joint prediction reads it.
+/// One comparison deciding a JUMPI in an observed call, as joint prediction reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Relation {
+    /// The transaction that evaluated it.
+    tx: u32,
     code: Address,
     /// The JUMPI's pc.
     pc: u32,
@@ -79,8 +86,8 @@ impl Relation {
         matches!(self.op, CmpOp::Eq | CmpOp::IsZero) && self.holds()
     }
 
-    fn site(&self) -> (Address, u32, u32) {
-        (self.code, self.pc, self.nth)
+    fn site(&self) -> Site {
+        (self.tx, self.code, self.pc, self.nth)
     }
 }
 
@@ -93,8 +100,8 @@ fn holds(op: CmpOp, residual: Wide) -> bool {
     }
 }
 
-/// Appends the relations of `trace` (one transaction) to `out`.
-pub(crate) fn record(trace: &Trace, seen: &mut Occurrences, out: &mut Vec<Relation>) {
+/// Appends the relations of `trace` (transaction `tx`) to `out`.
+pub(crate) fn record(trace: &Trace, tx: u32, seen: &mut Occurrences, out: &mut Vec<Relation>) {
     seen.clear();
     for cmp in trace.comparisons() {
         let nth = cost::next_occurrence(seen, cmp.code, cmp.jumpi_pc, false);
@@ -106,6 +113,7 @@ pub(crate) fn record(trace: &Trace, seen: &mut Occurrences, out: &mut Vec<Relati
             _ => wide(cmp.lhs) - wide(cmp.rhs),
         };
         out.push(Relation {
+            tx,
             code: cmp.code,
             pc: cmp.jumpi_pc,
             nth,
@@ -115,9 +123,35 @@ pub(crate) fn record(trace: &Trace, seen: &mut Occurrences, out: &mut Vec<Relati
     }
 }
 
-/// The integer inputs of transaction `tx` of `sequence` joint prediction moves: its integer
-/// argument leaves (at most [`MAX_LEAVES`]) and, for a payable function, its value.
-pub(crate) fn leaves(surface: &Surface, sequence: &Sequence, tx: usize) -> Vec<Leaf> {
+/// The integer inputs joint prediction moves for a branch of transaction `tx` of
+/// `sequence`: that call's (see [`inputs_of`]), then those of the calls before it whose
+/// function `feeds` says stores what the call reads, nearest first; at most
+/// [`MAX_LEAVES`]. A call may compare an input with a bound another call stored
+/// (`amount <= allowance[from][msg.sender]`, set by `approve`) and need it past a
+/// threshold the bound keeps it under (`amount > 1000` with the allowance at 979, spent
+/// exactly): the input gets there only if the call that stored the bound moves with it.
+pub(crate) fn leaves(
+    surface: &Surface,
+    sequence: &Sequence,
+    tx: usize,
+    feeds: impl Fn(usize) -> bool,
+) -> Vec<Leaf> {
+    let mut leaves = inputs_of(surface, sequence, tx);
+    for earlier in (0..tx.min(sequence.txs.len())).rev() {
+        if leaves.len() >= MAX_LEAVES {
+            break;
+        }
+        if feeds(sequence.txs[earlier].function) {
+            leaves.extend(inputs_of(surface, sequence, earlier));
+        }
+    }
+    leaves.truncate(MAX_LEAVES);
+    leaves
+}
+
+/// The integer inputs of transaction `tx` of `sequence`: its integer argument leaves and,
+/// for a payable function, its value.
+fn inputs_of(surface: &Surface, sequence: &Sequence, tx: usize) -> Vec<Leaf> {
     let Some(call) = sequence.txs.get(tx) else {
         return Vec::new();
     };
@@ -128,7 +162,6 @@ pub(crate) fn leaves(surface: &Surface, sequence: &Sequence, tx: usize) -> Vec<L
     if surface.functions[call.function].payable {
         leaves.push(Leaf::Value { tx });
     }
-    leaves.truncate(MAX_LEAVES);
     leaves
 }
 
@@ -201,8 +234,8 @@ pub(crate) enum Search {
     Missed,
 }
 
-/// A relation's place on a path: its JUMPI and occurrence.
-type Site = (Address, u32, u32);
+/// A relation's place on a path: its transaction, JUMPI and occurrence.
+type Site = (u32, Address, u32, u32);
 
 /// Where a run first departs from the path joint prediction keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -226,6 +259,15 @@ fn departure(relations: &[Relation], path: &[(Site, bool)]) -> Option<Departure>
         })
 }
 
+/// How many of `path`'s sites `relations` evaluated, in order, whichever way each went.
+fn along(relations: &[Relation], path: &[(Site, bool)]) -> usize {
+    relations
+        .iter()
+        .zip(path)
+        .take_while(|(r, (site, _))| r.site() == *site)
+        .count()
+}
+
 /// Joint prediction of the branch of metric `key`, from a point (offset zero) whose call has
 /// `n` integer inputs, in Newton steps. Each step aims at the first relation of the path to
 /// the branch that goes the wrong way: the branch itself, or one a step before broke (a
@@ -236,8 +278,10 @@ fn departure(relations: &[Relation], path: &[(Site, bool)]) -> Option<Departure>
 /// solved (see [`Jacobian::step`]).
 ///
 /// `bounds` are the smallest and largest offset of each input that keep it in its domain;
-/// `run` runs the point moved by an offset (one inside them) and returns its call's
-/// relations. Returns what came of it.
+/// `run` runs the point moved by an offset (one inside them) and returns the relations of
+/// the calls from the first whose inputs move through the metric's: a step keeps each of
+/// them on its path (an earlier call moved to a value it refuses would change the state
+/// the metric's call sees). Returns what came of it.
 pub(crate) fn search<E>(
     key: &CostKey,
     bounds: &[(Wide, Wide)],
@@ -252,7 +296,7 @@ pub(crate) fn search<E>(
     };
     let mut at = vec![Wide::ZERO; n];
     let mut relations = run(&at)?;
-    let site = (key.code, key.pc, key.nth);
+    let site = (key.tx, key.code, key.pc, key.nth);
     let Some(target) = relations.iter().position(|r| r.site() == site) else {
         return Ok(Search::Missed);
     };
@@ -272,27 +316,48 @@ pub(crate) fn search<E>(
             Some(Departure::At(aim)) => aim,
         };
         let mut jacobian = Jacobian::new(&relations[..=aim], path[aim].1, n);
-        // Probes `direction` from `at` (or against it, when only that fits); true when the
-        // probe's run followed the whole path (then `at` is that probe's point).
+        // Probes `direction` from `at`, and against it when that does not fit or the run
+        // went the other way at an inequality before the aim: an input equal to a bound it
+        // may not pass (`amount <= allowed`, spent exactly) leaves the path one way only,
+        // and only a run that gets further says how the relations after the bound move;
+        // the column of the run that evaluated more of the path is kept. (A held equality
+        // breaks either way.) True when a probe's run followed the whole path (then `at`
+        // is that probe's point).
         let mut probe = |jacobian: &mut Jacobian, direction: &[Wide]| -> Result<bool, E> {
             if jacobian.probed(direction) {
                 return Ok(false);
             }
-            let forward = add(&at, direction).filter(|o| fits(o));
-            let backward = || add(&at, &negated(direction)).filter(|o| fits(o));
-            let (offset, sign) = match forward {
-                Some(offset) => (offset, 1),
-                None => match backward() {
-                    Some(offset) => (offset, -1),
-                    None => return Ok(false),
-                },
-            };
-            let probed = run(&offset)?;
-            if departure(&probed, &path).is_none() {
-                at = offset;
-                return Ok(true);
+            let mut best: Option<(Vec<Relation>, i8)> = None;
+            for sign in [1i8, -1] {
+                let towards = if sign > 0 {
+                    direction.to_vec()
+                } else {
+                    negated(direction)
+                };
+                let Some(offset) = add(&at, &towards).filter(|o| fits(o)) else {
+                    continue;
+                };
+                let probed = run(&offset)?;
+                let departed = departure(&probed, &path);
+                if departed.is_none() {
+                    at = offset;
+                    return Ok(true);
+                }
+                let further = best
+                    .as_ref()
+                    .is_none_or(|(b, _)| along(&probed, &path) > along(b, &path));
+                if further {
+                    best = Some((probed, sign));
+                }
+                let one_sided = matches!(departed, Some(Departure::At(k))
+                    if k < aim && !jacobian.relations[k].held_equality());
+                if !one_sided {
+                    break;
+                }
             }
-            jacobian.add(direction.to_vec(), sign, &probed);
+            if let Some((probed, sign)) = best {
+                jacobian.add(direction.to_vec(), sign, &probed);
+            }
             Ok(false)
         };
         let mut kept: Vec<Vec<Wide>> = (0..n).map(|i| only(n, i, Wide::ONE)).collect();
@@ -381,14 +446,22 @@ impl Jacobian {
     }
 
     /// Adds the run of the point moved by `direction` (`sign` -1: moved by `-direction`),
-    /// which evaluated `probe`.
+    /// which evaluated `probe`. A site the probe reached through another comparison (a
+    /// conjunct before it short-circuited to the same JUMPI) has no change.
     fn add(&mut self, direction: Vec<Wide>, sign: i8, probe: &[Relation]) {
-        let by_site: FastMap<Site, Wide> = probe.iter().map(|r| (r.site(), r.residual)).collect();
+        let by_site: FastMap<Site, (CmpOp, Wide)> = probe
+            .iter()
+            .map(|r| (r.site(), (r.op, r.residual)))
+            .collect();
         let changes = self
             .relations
             .iter()
             .map(|r| {
-                let change = *by_site.get(&r.site())? - r.residual;
+                let (op, residual) = *by_site.get(&r.site())?;
+                if op != r.op {
+                    return None;
+                }
+                let change = residual - r.residual;
                 Some(if sign < 0 { -change } else { change })
             })
             .collect();

@@ -39,6 +39,7 @@ fn run(program: &[Conjunct], x: &[i128]) -> Vec<Relation> {
     for (k, c) in program.iter().enumerate() {
         let residual = Wide::try_from((c.lhs)(x) - (c.rhs)(x)).unwrap();
         let relation = Relation {
+            tx: 0,
             code: Address::ZERO,
             pc: k as u32,
             nth: 0,
@@ -230,6 +231,181 @@ fn an_inequality_before_the_aim_is_kept_while_stepping() {
     ];
     let (x, _, _) = satisfy(&program, vec![1001, 5000], 2).expect("solved");
     assert!(x[0] > 1000 && 2 * x[0] + x[1] == 2100, "{x:?}");
+}
+
+#[test]
+fn an_input_equal_to_its_bound_moves_with_the_call_that_stored_the_bound() {
+    // A spender's last instalment (InstalmentToken): x = [amount, earlier instalment,
+    // approved]. `amount <= approved - earlier` (as !(amount > allowed)), the remainder
+    // spent exactly, and the amount above 1000. At 979 + 979 of 1958 the amount equals its
+    // bound: moved up alone it leaves the path at the bound, and so does the earlier
+    // instalment; moved down each keeps it and shows how the remainder moves, whose kernel
+    // has the amount and the approval rise together.
+    let program = [
+        conjunct(CmpOp::Gt, false, |x| x[0], |x| x[2] - x[1]),
+        conjunct(CmpOp::Eq, true, |x| x[2] - x[1] - x[0], |_| 0),
+        conjunct(CmpOp::Gt, true, |x| x[0], |_| 1000),
+    ];
+    let start = vec![979, 979, 1958];
+    assert_eq!(failing(&program, &start).unwrap().pc, 2);
+    let (x, searches, runs) = satisfy(&program, start, 1).expect("one search flips it");
+    assert_eq!(searches, 1);
+    assert!(
+        x[0] > 1000 && x[0] <= x[2] - x[1] && x[2] - x[1] == x[0],
+        "{x:?}"
+    );
+    // The base run, two probes each for the inputs at their bound and one for the
+    // approval, one for each of the two directions that keep the remainder, the step's.
+    assert!(runs <= 9, "{runs} runs");
+}
+
+/// A spender's instalments from an owner who minted `minted` and approved `approved`:
+/// the earlier ones (19, 102, 19: calls 0 to 2) each refuse more than what is left of the
+/// allowance or the balance; the last (call 3, `x = [last, approved, minted]`) counts the
+/// instalments that went through, checks its amount against what is left, spends the
+/// remainder exactly and must pay more than 1000. Each call's relations carry its
+/// transaction.
+fn instalments(x: &[i128]) -> Vec<Relation> {
+    let relation = |tx, pc, op, residual: i128| Relation {
+        tx,
+        code: Address::ZERO,
+        pc,
+        nth: 0,
+        op,
+        residual: Wide::try_from(residual).unwrap(),
+    };
+    let (last, approved, minted) = (x[0], x[1], x[2]);
+    let (mut left, mut balance, mut made) = (approved, minted, 1);
+    let mut out = vec![];
+    for (tx, first) in [19, 102, 19].into_iter().enumerate() {
+        let tx = tx as u32;
+        out.push(relation(tx, 1, CmpOp::Gt, first - left));
+        if first <= left {
+            out.push(relation(tx, 2, CmpOp::Gt, first - balance));
+            if first <= balance {
+                (left, balance, made) = (left - first, balance - first, made + 1);
+            }
+        }
+    }
+    out.push(relation(3, 3, CmpOp::Lt, made - 4));
+    let steps = [
+        (CmpOp::Gt, last - left, false),
+        (CmpOp::Gt, last - balance, false),
+        (CmpOp::Eq, left - last, true),
+        (CmpOp::Gt, last - 1000, true),
+    ];
+    if made == 4 {
+        for (pc, (op, residual, want)) in (4..).zip(steps) {
+            let relation = relation(3, pc, op, residual);
+            out.push(relation);
+            if relation.holds() != want {
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn an_amount_past_a_stored_bound_moves_the_calls_that_stored_it() {
+    // 2 left of 142 approved, 101 of 241 minted: the last instalment must exceed 1000,
+    // so the approval and the mint grow with it, and the earlier instalments (whose
+    // relations are on the path) still go through.
+    let key = CostKey {
+        tx: 3,
+        code: Address::ZERO,
+        pc: 7,
+        kind: CostKind::Jump,
+        nth: 0,
+    };
+    let start = [2i128, 142, 241];
+    assert_eq!(instalments(&start).last().unwrap().pc, 7);
+    let found = search::<()>(&key, &bounds(&start, true), |offset| {
+        Ok(instalments(&moved(&start, offset).unwrap()))
+    });
+    let Ok(Search::Flipped(offset)) = found else {
+        panic!("{found:?}");
+    };
+    let x = moved(&start, &offset).unwrap();
+    assert!(
+        x[0] > 1000 && x[0] == x[1] - 140 && x[0] <= x[2] - 140,
+        "{x:?}"
+    );
+}
+
+#[test]
+fn a_site_reached_through_another_comparison_has_no_change() {
+    // The aim `x > 1000` at pc 7; a probe on which a conjunct before it failed reaches
+    // pc 7 as `ISZERO` of the short-circuited result: not a change of the aim.
+    let relation = |op, residual: i64| Relation {
+        tx: 0,
+        code: Address::ZERO,
+        pc: 7,
+        nth: 0,
+        op,
+        residual: Wide::try_from(residual).unwrap(),
+    };
+    let mut jacobian = Jacobian::new(&[relation(CmpOp::Gt, -21)], true, 1);
+    jacobian.add(vec![Wide::ONE], 1, &[relation(CmpOp::IsZero, 0)]);
+    assert_eq!(jacobian.change(0, &[Wide::ONE]), None);
+    jacobian.add(vec![-Wide::ONE], 1, &[relation(CmpOp::Gt, -22)]);
+    assert_eq!(jacobian.change(0, &[-Wide::ONE]), Some(-Wide::ONE));
+}
+
+#[test]
+fn the_calls_that_feed_a_call_lend_it_their_inputs_nearest_first() {
+    use crate::engine::input::TxInput;
+    use crate::engine::surface::tests::ether_surface;
+    use alloy_dyn_abi::DynSolValue;
+    use alloy_primitives::U256;
+
+    // ether_surface: 0 withdraw(uint256), 1 give(address), 2 receive() payable,
+    // 4 mint(uint256,address[]).
+    let surface = ether_surface();
+    let uint = |v: u64| DynSolValue::Uint(U256::from(v), 256);
+    let mint = TxInput::of(4, vec![uint(5), DynSolValue::Array(vec![])]);
+    let give = TxInput::of(1, vec![DynSolValue::Address(Address::ZERO)]);
+    let receive = TxInput::of(2, vec![]);
+    let withdraw = TxInput::of(0, vec![uint(2)]);
+    let sequence = Sequence {
+        txs: vec![mint, give, receive, withdraw.clone()],
+    };
+    let own = Leaf::Arg {
+        tx: 3,
+        path: abi::LeafPath(vec![0]),
+    };
+    assert_eq!(
+        leaves(&surface, &sequence, 3, |_| false),
+        std::slice::from_ref(&own)
+    );
+    // Every call before feeds it: the receive's value, then the mint's amount (the give
+    // has no integer input).
+    assert_eq!(
+        leaves(&surface, &sequence, 3, |_| true),
+        [
+            own.clone(),
+            Leaf::Value { tx: 2 },
+            Leaf::Arg {
+                tx: 0,
+                path: abi::LeafPath(vec![0]),
+            },
+        ]
+    );
+    // Only the mint writes what withdraw reads.
+    assert_eq!(leaves(&surface, &sequence, 3, |f| f == 4).len(), 2);
+    // At most MAX_LEAVES, the nearest calls first.
+    let long = Sequence {
+        txs: vec![withdraw; MAX_LEAVES + 3],
+    };
+    let moved = leaves(&surface, &long, MAX_LEAVES + 2, |_| true);
+    assert_eq!(moved.len(), MAX_LEAVES);
+    assert_eq!(
+        moved.last(),
+        Some(&Leaf::Arg {
+            tx: 3,
+            path: abi::LeafPath(vec![0]),
+        })
+    );
 }
 
 proptest! {

@@ -197,6 +197,7 @@ fn an_equality_the_line_misses_gets_one_xor_step() {
         value: U256::from(1),
         residual: Some(I256::from_raw(lhs.wrapping_sub(m))),
         xor: Some(lhs ^ m),
+        compared_at: 0,
     };
     let next = next(&prediction, Some(&cost)).expect("an XOR step");
     assert_eq!(next.sequence.txs[0].args, [DynSolValue::Uint(k ^ m, 256)]);
@@ -234,6 +235,7 @@ fn roots_outside_a_bound_are_clamped_and_closed_addresses_are_not_predicted() {
             value: U256::from(distance),
             residual: None,
             xor: None,
+            compared_at: 0,
         };
         (seq, cost)
     };

@@ -75,7 +75,7 @@ impl Worker<'_> {
         }
         let tx = key.tx as usize;
         // One run with the call followed symbolically.
-        predictor.record_relations(Some(tx));
+        predictor.record_relations(Some(tx..=tx));
         self.executor.record_path_conditions(true);
         let ran = self.execute(sequence);
         self.executor.record_path_conditions(false);
