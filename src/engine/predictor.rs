@@ -378,6 +378,26 @@ impl Predictor {
         true
     }
 
+    /// The first branch direction after metric `after` in the last regular run, of the
+    /// same transaction, that the run did not take and `coverage` lacks: in a conjunction,
+    /// the conjunct that a flip of the one before exposed.
+    pub(crate) fn next_open(
+        &self,
+        coverage: &FastSet<EdgeKey>,
+        after: &CostKey,
+    ) -> Option<CostKey> {
+        let at = self.costs.iter().position(|c| c.key == *after)?;
+        self.costs[at + 1..]
+            .iter()
+            .find(|c| {
+                c.key.tx == after.tx
+                    && c.key.kind != CostKind::Store
+                    && !c.value.is_zero()
+                    && !covered(coverage, &c.key)
+            })
+            .map(|c| c.key)
+    }
+
     /// Counts a solver-backed step: whether z3 answered with argument words, whether their
     /// run flipped the branch, and the time z3 took.
     pub(crate) fn solver_done(&mut self, answered: bool, flipped: bool, micros: u64) {

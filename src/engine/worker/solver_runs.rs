@@ -36,6 +36,10 @@ impl Z3 {
     }
 }
 
+/// Solver-backed steps on the next open branch after a flip, at most (see
+/// [`Worker::solve_on`]): the conjunctions of a maze's cell hold up to ten comparisons.
+const DESCENT_STEPS: u32 = 10;
+
 impl Worker<'_> {
     /// A solver-backed step after the secant chain `ended` failed, if chains have stalled
     /// at its metric's site (see `Predictor::stalled`). Returns the runs spent.
@@ -55,23 +59,61 @@ impl Worker<'_> {
     }
 
     /// A solver-backed step on the branch of `key` in `sequence` (which prediction just
-    /// missed), if one is wanted there; a flipped branch starts chained predictions, as
-    /// a flipped joint prediction does. Returns the runs spent.
+    /// missed), if one is wanted there. A flipped branch is followed by a step on the next
+    /// branch of the same call its run left open (up to [`DESCENT_STEPS`]): a conjunction
+    /// `a == f(b) && c == g(a, d) && d > k` opens one conjunct at a time, and each new path
+    /// would otherwise wait for its entry to be picked and for prediction to stall on it
+    /// again. The last flip starts chained predictions, as a flipped joint prediction does.
+    /// Returns the runs spent.
     pub(super) fn solve_on(
         &mut self,
         sequence: &Sequence,
         key: &CostKey,
         mutator: &Mutator<'_>,
     ) -> Result<u64, Stop> {
+        let mut runs = 0;
+        let mut flipped: Option<Sequence> = None;
+        let mut target = Some(*key);
+        let mut descended = 0;
+        while let Some(key) = target.take() {
+            let from = flipped.clone().unwrap_or_else(|| sequence.clone());
+            let Some(proposal) = self.solve_once(&from, &key, mutator, &mut runs)? else {
+                break;
+            };
+            flipped = Some(proposal);
+            if descended < DESCENT_STEPS {
+                descended += 1;
+                target = self
+                    .predictor
+                    .as_ref()
+                    .and_then(|predictor| predictor.next_open(self.executor.coverage(), &key));
+            }
+        }
+        if let Some(flipped) = flipped.filter(|_| self.chain_predictions) {
+            runs += self.chain_steps(&flipped, mutator)?;
+        }
+        Ok(runs)
+    }
+
+    /// One solver-backed step on the branch of `key` in `sequence`, if one is wanted
+    /// there: the sequence z3's answer made, when its run flipped the branch. Adds the runs
+    /// it spent to `runs`.
+    fn solve_once(
+        &mut self,
+        sequence: &Sequence,
+        key: &CostKey,
+        mutator: &Mutator<'_>,
+        runs: &mut u64,
+    ) -> Result<Option<Sequence>, Stop> {
         let Some(predictor) = &mut self.predictor else {
-            return Ok(0);
+            return Ok(None);
         };
         if !predictor.solver_wanted(key, sequence) {
-            return Ok(0);
+            return Ok(None);
         }
         if self.z3.get().is_none() {
             predictor.solver_unavailable();
-            return Ok(0);
+            return Ok(None);
         }
         let tx = key.tx as usize;
         // One run with the call followed symbolically.
@@ -79,14 +121,14 @@ impl Worker<'_> {
         self.executor.record_path_conditions(true);
         let ran = self.execute(sequence);
         self.executor.record_path_conditions(false);
+        *runs += 1;
         let Some(predictor) = &mut self.predictor else {
-            return ran.map(|_| 1);
+            return ran.map(|_| None);
         };
         predictor.record_relations(None);
         predictor.take_relations();
         let path = predictor.take_path_condition();
         ran?;
-        let mut runs = 1;
         let heads = sequence
             .txs
             .get(tx)
@@ -112,7 +154,7 @@ impl Worker<'_> {
             Some(Ok(Answer::Model(model))) => model,
             Some(Ok(_)) => {
                 self.solver_done(false, false, micros);
-                return Ok(runs);
+                return Ok(None);
             }
             Some(Err(_)) | None => {
                 // z3 died or stopped answering: no more steps on this worker.
@@ -120,7 +162,7 @@ impl Worker<'_> {
                 if let Some(predictor) = &mut self.predictor {
                     predictor.solver_unavailable();
                 }
-                return Ok(runs);
+                return Ok(None);
             }
         };
         let surface = mutator.surface();
@@ -135,14 +177,14 @@ impl Worker<'_> {
             let declared = predict::declared_range(surface, sequence, &leaf);
             if declared.is_some_and(|(lo, hi)| number < lo || number > hi) {
                 self.solver_done(true, false, micros);
-                return Ok(runs);
+                return Ok(None);
             }
             if let Some(next) = predict::with_number(&proposal, &leaf, number, domain) {
                 proposal = next;
             }
         }
         let ran = self.execute(&proposal);
-        runs += 1;
+        *runs += 1;
         // A run that ended the campaign (the violation behind the branch, failing fast)
         // still evaluated the branch.
         let flipped = self
@@ -151,10 +193,7 @@ impl Worker<'_> {
             .is_some_and(|predictor| predictor.minimized(key));
         self.solver_done(true, flipped, micros);
         ran?;
-        if flipped && self.chain_predictions {
-            runs += self.chain_steps(&proposal, mutator)?;
-        }
-        Ok(runs)
+        Ok(flipped.then_some(proposal))
     }
 
     fn solver_done(&mut self, answered: bool, flipped: bool, micros: u64) {
