@@ -1,5 +1,5 @@
-//! Which of a large maze's assertions can fail, decided by an SMT solver: z3 (Debian's
-//! `z3` package) over the integers, each parameter in `[0, 2^64)`,
+//! Which of a large maze's assertions can fail, decided by an SMT solver: z3 (`HARVEY_Z3`,
+//! as harvey finds it, else `z3` on `PATH`, e.g. Debian's package) over the integers, each parameter in `[0, 2^64)`,
 //! the constraints as the contract computes them in `uint256` (no sum or product of these
 //! magnitudes wraps). A satisfiable assertion's model is its witness, which the bench then
 //! replays on a chain, so a wrong verdict would show.
@@ -66,7 +66,8 @@ fn ask(constraints: &[Constraint], bounded: bool) -> Answer {
     }
     let names: Vec<&str> = PARAMS.iter().map(|(name, _)| *name).collect();
     script.push_str(&format!("(check-sat)\n(get-value ({}))\n", names.join(" ")));
-    let mut child = Command::new("z3")
+    let z3 = std::env::var_os("HARVEY_Z3").unwrap_or_else(|| "z3".into());
+    let mut child = Command::new(z3)
         .args(["-in", "-smt2", &format!("-T:{TIMEOUT_SECS}")])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

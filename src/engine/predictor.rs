@@ -573,6 +573,105 @@ mod tests {
         assert_eq!(target(&predictor, branch(4), &leaves), Some(branch(4)));
     }
 
+    fn branch(nth: u32, kind: CostKind, value: u64) -> Cost {
+        Cost {
+            key: CostKey {
+                kind,
+                nth,
+                pc: 7 + nth,
+                ..key(0)
+            },
+            value: U256::from(value),
+            residual: None,
+            xor: None,
+            compared_at: 0,
+        }
+    }
+
+    #[test]
+    fn a_site_stalls_after_two_failed_chains_while_tries_and_the_run_budget_last() {
+        let jump = CostKey {
+            kind: CostKind::Jump,
+            ..key(0)
+        };
+        let sequence = calls(&[0]);
+        let site = MetricSite::of(&jump, &sequence);
+        let mut off = Predictor::new(true, false);
+        off.missed.count(site);
+        off.missed.count(site);
+        assert!(!off.stalled(&jump, &sequence), "the solver is off");
+        let mut predictor = Predictor::new(true, true);
+        predictor.missed.count(site);
+        assert!(!predictor.stalled(&jump, &sequence), "one failure");
+        predictor.missed.count(site);
+        assert!(predictor.stalled(&jump, &sequence));
+        assert!(!predictor.stalled(&key(0), &sequence), "no storage metric");
+        // The site's tries spent: no more.
+        for _ in 0..SOLVER_TRIES {
+            assert!(predictor.solver_wanted(&jump, &sequence));
+        }
+        assert!(!predictor.stalled(&jump, &sequence));
+        // Other sites draw on the budget: 8 at the start (one taken above), then one per
+        // 2,000 runs.
+        let stall = |predictor: &mut Predictor, f: usize| {
+            let other = calls(&[f]);
+            let site = MetricSite::of(&jump, &other);
+            predictor.missed.count(site);
+            predictor.missed.count(site);
+            predictor.stalled(&jump, &other)
+        };
+        for f in 1..STALL_STEPS_AT_START as usize {
+            assert!(stall(&mut predictor, f), "step {f}");
+        }
+        assert!(!stall(&mut predictor, 100), "budget spent");
+        for _ in 0..RUNS_PER_STALL_STEP {
+            predictor.start(&sequence);
+        }
+        assert!(stall(&mut predictor, 101));
+        assert!(!stall(&mut predictor, 102));
+    }
+
+    #[test]
+    fn the_next_open_branch_is_the_first_later_direction_not_taken_and_not_covered() {
+        let mut predictor = Predictor::new(true, true);
+        // A conjunction's first conjunct just flipped (its jump at zero); the second
+        // conjunct (nth 1) falls through; a storage metric in between is no branch.
+        predictor.costs = vec![
+            branch(0, CostKind::Jump, 0),
+            branch(0, CostKind::Fall, 3),
+            Cost {
+                key: CostKey { nth: 5, ..key(0) },
+                ..branch(0, CostKind::Store, 9)
+            },
+            branch(1, CostKind::Jump, 4),
+            branch(1, CostKind::Fall, 0),
+            branch(2, CostKind::Jump, 2),
+        ];
+        let flipped = predictor.costs[0].key;
+        let mut coverage = FastSet::default();
+        assert_eq!(
+            predictor.next_open(&coverage, &flipped),
+            Some(predictor.costs[3].key)
+        );
+        // Its jump covered by another run: the next one.
+        let second = predictor.costs[3].key;
+        coverage.insert(EdgeKey {
+            code: second.code,
+            pc: second.pc,
+            taken: true,
+        });
+        assert_eq!(
+            predictor.next_open(&coverage, &flipped),
+            Some(predictor.costs[5].key)
+        );
+        assert_eq!(
+            predictor.next_open(&coverage, &predictor.costs[5].key),
+            None
+        );
+        let unknown = CostKey { nth: 9, ..flipped };
+        assert_eq!(predictor.next_open(&FastSet::default(), &unknown), None);
+    }
+
     #[test]
     fn failure_counts_halve_with_a_new_entry_or_after_a_long_stall_and_stay_bounded() {
         let mut predictor = Predictor::new(true, false);
