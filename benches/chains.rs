@@ -1,5 +1,6 @@
 //! Issue 15's hard multi-transaction bugs (`contracts/chains/`): chains of state-dependent
-//! exact equalities and address arguments coupled to other transactions' senders. Per
+//! exact equalities and address arguments coupled to other transactions' senders; and
+//! issue 30's loop-then-quadratic shape (`contracts/prediction/LoopSquare.sol`). Per
 //! fixture and seed, one harvey campaign (one worker, default depth) with a wall-clock budget
 //! (`HARVEY_CHAINS_BUDGET_SECS`, default 60), time from the end of setup to the first
 //! sighting; seeds 1..=`HARVEY_BENCH_SEEDS` (default 5). Each row is run with the defaults
@@ -44,7 +45,7 @@ struct Fixture {
     bug: Expected,
 }
 
-const FIXTURES: [Fixture; 8] = [
+const FIXTURES: [Fixture; 9] = [
     Fixture {
         contract: "LinearChain",
         needs: "5 steps of x → 3x + 7",
@@ -86,6 +87,12 @@ const FIXTURES: [Fixture; 8] = [
         needs: "deposit, authorise, a relayer pays a third sender exactly the deposit",
         depth: 8,
         bug: Expected::assert("Coupling.sol:85", "relay"),
+    },
+    Fixture {
+        contract: "LoopsThenSquare",
+        needs: "two loops two small inputs set, then x * x == 1234321 (uint256, checked)",
+        depth: 8,
+        bug: Expected::assert("LoopSquare.sol:22", "f"),
     },
     Fixture {
         contract: "Ladder",

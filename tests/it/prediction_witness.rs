@@ -2,6 +2,7 @@
 //! by direct calls, so a campaign that finds it finds something real.
 
 use alloy_dyn_abi::DynSolValue;
+use harvey::chain::{PanicCode, RevertReason, TxStatus};
 use harvey::prelude::*;
 
 use crate::support::{assert_assert, chain};
@@ -66,6 +67,30 @@ fn modular_product_asserts_at_the_residue_and_only_there() {
     // Off by one, or below the bounds (1000 * 1_545_880 is another residue's product).
     assert!(probe(&mut chain, 1001, 545_881).is_success());
     assert!(probe(&mut chain, 1000, 545_880).is_success());
+}
+
+#[test]
+fn loops_then_square_asserts_at_1111_whatever_the_loops_ran() {
+    let mut chain = chain();
+    let at = chain.deploy("LoopsThenSquare", ()).unwrap();
+    let f = |chain: &mut harvey::chain::Chain, n: u8, m: u8, x: U256| {
+        let args = [
+            DynSolValue::Uint(U256::from(n), 8),
+            DynSolValue::Uint(U256::from(m), 8),
+            DynSolValue::Uint(x, 256),
+        ];
+        chain.try_call(at, "f(uint8,uint8,uint256)", &args).unwrap()
+    };
+    for (n, m) in [(0, 0), (7, 3), (255, 255)] {
+        assert_assert(&f(&mut chain, n, m, U256::from(1111)));
+        assert!(f(&mut chain, n, m, U256::from(1110)).is_success());
+    }
+    // A square past the word reverts with an overflow, not the assert.
+    let overflow = f(&mut chain, 0, 0, U256::ONE << 128);
+    assert_eq!(
+        overflow.status,
+        TxStatus::Revert(RevertReason::Panic(PanicCode::ArithmeticOverflow))
+    );
 }
 
 #[test]
