@@ -44,10 +44,10 @@
 //! [`LARGE_MAZES`], default budget 300 s): 7x7 grids with 40 assertions each (a cell may
 //! hold several), each behind 1 to 10 comparisons — linear equalities and inequalities,
 //! bounds, and products of two parameters — most built around one witness, some around two
-//! alternately; whether each can fail is decided by z3 (`HARVEY_Z3`, else `z3` on `PATH`), whose models are
-//! the witnesses replayed before measuring. What z3 cannot decide in its time (its verdicts
-//! depend on the machine's load) is reported apart, as undecided; a fuzzer failing one shows
-//! it feasible and is not an error.
+//! alternately; whether each can fail is decided by z3 (`HARVEY_Z3`, else `z3` on `PATH`),
+//! whose models are the witnesses replayed before measuring. What z3 cannot decide in its
+//! time (its verdicts depend on the machine's load) is reported apart, as undecided; a
+//! fuzzer failing one shows it feasible and is not an error.
 //!
 //! `HARVEY_MAZE_HARVEY` (comma-separated, default `default`) says which configurations of
 //! harvey run, each a row: `default`, `no-solver` (joint prediction without the
