@@ -41,12 +41,24 @@ const SOLVER_TRIES: u8 = 2;
 /// rare picks of a corpus entry start): a quadratic from a far start, a residue, a bitmask.
 const STALLED_AFTER: u32 = 2;
 
-/// Solver-backed steps asked for by stalled chains before any budget has accrued, and the
-/// regular runs that pay for one more: z3 answers in milliseconds, a run in tens of
-/// microseconds, so at most a few percent of a campaign waits on z3 this way. Counted in
-/// runs, not time, so that a seed's campaign stays the same campaign.
+/// The solver's budget, for the steps stalled chains ask for: [`STALL_STEPS_AT_START`]
+/// units, and one more per [`RUNS_PER_STALL_STEP`] regular runs. A query z3 answers (or
+/// refutes) in milliseconds costs a unit; one that spends z3's whole `rlimit` (about half a
+/// second) costs [`GAVE_UP_COST`]. A run takes tens of microseconds, so z3 takes a few
+/// percent of a campaign at most this way. Counted in runs and answers, not time, so that
+/// a seed's campaign stays the same campaign.
 const STALL_STEPS_AT_START: u64 = 8;
 const RUNS_PER_STALL_STEP: u64 = 2_000;
+const GAVE_UP_COST: u64 = 64;
+
+/// What a solver-backed step got from z3.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Asked {
+    /// Argument words, run: whether the run flipped the branch.
+    Answered { flipped: bool },
+    /// No words: unsatisfiable, not encodable, or (`gave_up`) z3 spent its budget.
+    Unanswered { gave_up: bool },
+}
 
 /// Metric sites whose misses are remembered; past it they are all forgotten (a long
 /// campaign meets ever new sequences of functions).
@@ -182,8 +194,8 @@ pub(crate) struct Predictor {
     /// Per metric site: the solver-backed steps tried (forgotten all at once past
     /// [`MISSED_SITES`]).
     solver_tries: FastMap<MetricSite, u8>,
-    /// Solver-backed steps stalled chains asked for, against [`RUNS_PER_STALL_STEP`].
-    stall_steps: u64,
+    /// The solver budget's units spent (see [`GAVE_UP_COST`]).
+    solver_spent: u64,
     /// Regular runs so far.
     runs: u64,
     stats: PredictionStats,
@@ -208,7 +220,7 @@ impl Predictor {
             missed: Misses::default(),
             joint_missed: Misses::default(),
             runs_since_decay: 0,
-            stall_steps: 0,
+            solver_spent: 0,
             runs: 0,
             stats: PredictionStats::default(),
         }
@@ -361,8 +373,7 @@ impl Predictor {
 
     /// Whether a secant chain on `key` in `sequence` that just ended without minimizing it
     /// has stalled there (its site failed [`STALLED_AFTER`] times) and should go to the
-    /// solver: the step is on, the site has tries left and the run budget allows one more
-    /// (which this takes).
+    /// solver: the step is on, the site has tries left and the budget is not spent.
     pub(crate) fn stalled(&mut self, key: &CostKey, sequence: &Sequence) -> bool {
         if !self.solver || key.kind == CostKind::Store {
             return false;
@@ -371,11 +382,7 @@ impl Predictor {
         let stalled = self.missed.counts.get(&site).copied().unwrap_or(0) >= STALLED_AFTER;
         let tried = self.solver_tries.get(&site).copied().unwrap_or(0) >= SOLVER_TRIES;
         let budget = STALL_STEPS_AT_START + self.runs / RUNS_PER_STALL_STEP;
-        if !stalled || tried || self.stall_steps >= budget {
-            return false;
-        }
-        self.stall_steps += 1;
-        true
+        stalled && !tried && self.solver_spent < budget
     }
 
     /// The first branch direction after metric `after` in the last regular run, of the
@@ -398,13 +405,20 @@ impl Predictor {
             .map(|c| c.key)
     }
 
-    /// Counts a solver-backed step: whether z3 answered with argument words, whether their
-    /// run flipped the branch, and the time z3 took.
-    pub(crate) fn solver_done(&mut self, answered: bool, flipped: bool, micros: u64) {
+    /// Counts a solver-backed step (what z3 said, and the time it took) against the stats
+    /// and the solver's budget.
+    pub(crate) fn solver_done(&mut self, asked: Asked, micros: u64) {
         self.stats.solver_queries += 1;
-        self.stats.solver_models += u64::from(answered);
-        self.stats.solver_flipped += u64::from(flipped);
         self.stats.solver_micros += micros;
+        self.solver_spent += match asked {
+            Asked::Answered { flipped } => {
+                self.stats.solver_models += 1;
+                self.stats.solver_flipped += u64::from(flipped);
+                1
+            }
+            Asked::Unanswered { gave_up: false } => 1,
+            Asked::Unanswered { gave_up: true } => GAVE_UP_COST,
+        };
     }
 
     /// z3 could not be started or stopped answering: no more solver-backed steps, and the
@@ -611,8 +625,8 @@ mod tests {
             assert!(predictor.solver_wanted(&jump, &sequence));
         }
         assert!(!predictor.stalled(&jump, &sequence));
-        // Other sites draw on the budget: 8 at the start (one taken above), then one per
-        // 2,000 runs.
+        // Every step draws on the budget: 8 units at the start, then one per 2,000 runs;
+        // a query z3 gave up on costs 64.
         let stall = |predictor: &mut Predictor, f: usize| {
             let other = calls(&[f]);
             let site = MetricSite::of(&jump, &other);
@@ -620,15 +634,34 @@ mod tests {
             predictor.missed.count(site);
             predictor.stalled(&jump, &other)
         };
-        for f in 1..STALL_STEPS_AT_START as usize {
-            assert!(stall(&mut predictor, f), "step {f}");
+        for f in 0..STALL_STEPS_AT_START as usize {
+            assert!(stall(&mut predictor, 1), "step {f}");
+            predictor.solver_done(Asked::Unanswered { gave_up: false }, 10);
         }
-        assert!(!stall(&mut predictor, 100), "budget spent");
+        assert!(!stall(&mut predictor, 2), "budget spent");
         for _ in 0..RUNS_PER_STALL_STEP {
             predictor.start(&sequence);
         }
-        assert!(stall(&mut predictor, 101));
-        assert!(!stall(&mut predictor, 102));
+        assert!(stall(&mut predictor, 3));
+        predictor.solver_done(Asked::Unanswered { gave_up: true }, 500_000);
+        for _ in 0..(GAVE_UP_COST - 1) * RUNS_PER_STALL_STEP {
+            predictor.start(&sequence);
+        }
+        assert!(!stall(&mut predictor, 4), "one unit short");
+        for _ in 0..RUNS_PER_STALL_STEP {
+            predictor.start(&sequence);
+        }
+        assert!(stall(&mut predictor, 5));
+        predictor.solver_done(Asked::Answered { flipped: true }, 10);
+        let stats = predictor.stats();
+        assert_eq!(
+            (
+                stats.solver_queries,
+                stats.solver_models,
+                stats.solver_flipped
+            ),
+            (10, 1, 1)
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@ use crate::abi;
 use crate::engine::cost::{CostKey, CostKind};
 use crate::engine::input::Sequence;
 use crate::engine::predict::{self, Domain, Leaf, Prediction};
+use crate::engine::predictor::Asked;
 use crate::engine::shared::Stop;
 use crate::engine::solver::{self, Answer, Solver};
 
@@ -152,8 +153,9 @@ impl Worker<'_> {
         let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
         let model = match answer {
             Some(Ok(Answer::Model(model))) => model,
-            Some(Ok(_)) => {
-                self.solver_done(false, false, micros);
+            Some(Ok(other)) => {
+                let gave_up = matches!(other, Answer::Unknown);
+                self.solver_done(Asked::Unanswered { gave_up }, micros);
                 return Ok(None);
             }
             Some(Err(_)) | None => {
@@ -176,7 +178,7 @@ impl Worker<'_> {
             // left, whatever z3 says: such an answer is not run.
             let declared = predict::declared_range(surface, sequence, &leaf);
             if declared.is_some_and(|(lo, hi)| number < lo || number > hi) {
-                self.solver_done(true, false, micros);
+                self.solver_done(Asked::Answered { flipped: false }, micros);
                 return Ok(None);
             }
             if let Some(next) = predict::with_number(&proposal, &leaf, number, domain) {
@@ -191,14 +193,14 @@ impl Worker<'_> {
             .predictor
             .as_ref()
             .is_some_and(|predictor| predictor.minimized(key));
-        self.solver_done(true, flipped, micros);
+        self.solver_done(Asked::Answered { flipped }, micros);
         ran?;
         Ok(flipped.then_some(proposal))
     }
 
-    fn solver_done(&mut self, answered: bool, flipped: bool, micros: u64) {
+    fn solver_done(&mut self, asked: Asked, micros: u64) {
         if let Some(predictor) = &mut self.predictor {
-            predictor.solver_done(answered, flipped, micros);
+            predictor.solver_done(asked, micros);
         }
     }
 }
