@@ -681,7 +681,13 @@ mod tests {
             branch(2, CostKind::Jump, 2),
         ];
         let flipped = predictor.costs[0].key;
+        // The flipped branch fell through before: that direction is covered.
         let mut coverage = FastSet::default();
+        coverage.insert(EdgeKey {
+            code: flipped.code,
+            pc: flipped.pc,
+            taken: false,
+        });
         assert_eq!(
             predictor.next_open(&coverage, &flipped),
             Some(predictor.costs[3].key)

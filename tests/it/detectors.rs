@@ -453,7 +453,7 @@ fn an_unchecked_subtraction_stored_is_an_overflow_and_compared_wraps_are_not() {
 
 #[test]
 fn a_raffle_drawn_from_block_data_is_block_dependent_and_one_drawn_from_picks_is_not() {
-    let (found, twin) = flow_case("BlockRaffle", "PickRaffle", U256::ZERO);
+    let found = findings(&fuzzing(funded("BlockRaffle", U256::ZERO)).run().unwrap());
     assert!(
         found.iter().any(|f| *f
             == (
@@ -465,7 +465,20 @@ fn a_raffle_drawn_from_block_data_is_block_dependent_and_one_drawn_from_picks_is
     );
     // The picks raffle has another bug, which the transaction-order detector reports: the
     // last entrant's pick decides the winner, so whoever enters just before the draw (or
-    // sees an entry pending) chooses it. Block data decides nothing there.
+    // sees an entry pending) chooses it. Block data decides nothing there. Finding the
+    // order takes a heavy-tailed number of sequences (over seeds 1-5: 3,304 to more than
+    // 200,000), so a few seeds run with a budget each, and the first one that reports
+    // anything must report exactly that.
+    let twin = (1..=3)
+        .map(|seed| {
+            fuzzing(funded("PickRaffle", U256::ZERO))
+                .seed(seed)
+                .runs(40_000)
+                .run()
+                .unwrap()
+        })
+        .find(|outcome| !outcome.passed())
+        .expect("the order dependency is found on one of seeds 1-3");
     assert_eq!(
         findings(&twin),
         [(
