@@ -359,14 +359,16 @@ impl BoundsHit {
     }
 }
 
-/// Which Solidity lines fuzzing executed: per source file (its path as compiled, relative to
-/// the project's root), every line some runtime instruction of a deployed contract maps to,
-/// and whether a fuzzed transaction ran a block holding it.
+/// How often fuzzing executed each Solidity line: per source file (its path as compiled,
+/// relative to the project's root), every line some runtime instruction maps to of a
+/// contract setup deployed, of one fuzzed transactions may create (created or not) and of
+/// any other contract they ran, with the times fuzzed transactions entered the most-entered
+/// block holding it (0: never executed; counts saturate at `u64::MAX`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct LineCoverage {
-    /// Lines by file: `true` for executed.
-    pub files: std::collections::BTreeMap<PathBuf, std::collections::BTreeMap<u32, bool>>,
+    /// Hit counts by file and line.
+    pub files: std::collections::BTreeMap<PathBuf, std::collections::BTreeMap<u32, u64>>,
 }
 
 /// A corpus kept between runs (`corpus = "dir"`, `HARVEY_CORPUS`): what the campaign loaded

@@ -50,7 +50,7 @@ use syn::{ItemFn, ItemMod, parse_macro_input};
 /// - `detectors` (`HARVEY_DETECTORS`; a list of detector names, e.g. ["ether-leak", "selfdestruct"], or "all" / "none"): The vulnerability detectors that run beside the invariants (see the book's *Vulnerability detectors* chapter): detector names (`["ether-leak", "selfdestruct"]`, comma separated in the variable), `all` or `none` (`[]`).
 /// - `corpus` (`HARVEY_CORPUS`; a directory path such as "harvey-corpus"): A directory that keeps the corpus between runs (relative paths from the project's root, the crate's for `#[harvey::invariant]`): the sequences saved there are run first, and the campaign's corpus is saved back after fuzzing, so a CI run starts where the last one stopped.
 /// - `sarif` (`HARVEY_SARIF`; a file path such as "harvey.sarif"): A SARIF 2.1.0 file to add the campaign's findings to (relative paths from the project's root): one result per violation at its Solidity line (else the test's), one per target line never reached.
-/// - `lcov` (`HARVEY_LCOV`; a file path such as "lcov.info"): An lcov tracefile to add the campaign's line coverage of the Solidity sources to (relative paths from the project's root): which lines of the deployed contracts fuzzing executed, for `genhtml` or a coverage service.
+/// - `lcov` (`HARVEY_LCOV`; a file path such as "lcov.info"): An lcov tracefile to add the campaign's line coverage of the Solidity sources to (relative paths from the project's root): how often fuzzing executed each line of the contracts setup deployed and of those fuzzing created, for `genhtml` or a coverage service.
 /// <!-- END settings -->
 #[proc_macro_attribute]
 pub fn invariant(attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -137,7 +137,7 @@ pub fn invariants(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// - `detectors` (`HARVEY_DETECTORS`; a list of detector names, e.g. ["ether-leak", "selfdestruct"], or "all" / "none"): The vulnerability detectors that run beside the invariants (see the book's *Vulnerability detectors* chapter): detector names (`["ether-leak", "selfdestruct"]`, comma separated in the variable), `all` or `none` (`[]`).
 /// - `corpus` (`HARVEY_CORPUS`; a directory path such as "harvey-corpus"): A directory that keeps the corpus between runs (relative paths from the project's root, the crate's for `#[harvey::invariant]`): the sequences saved there are run first, and the campaign's corpus is saved back after fuzzing, so a CI run starts where the last one stopped.
 /// - `sarif` (`HARVEY_SARIF`; a file path such as "harvey.sarif"): A SARIF 2.1.0 file to add the campaign's findings to (relative paths from the project's root): one result per violation at its Solidity line (else the test's), one per target line never reached.
-/// - `lcov` (`HARVEY_LCOV`; a file path such as "lcov.info"): An lcov tracefile to add the campaign's line coverage of the Solidity sources to (relative paths from the project's root): which lines of the deployed contracts fuzzing executed, for `genhtml` or a coverage service.
+/// - `lcov` (`HARVEY_LCOV`; a file path such as "lcov.info"): An lcov tracefile to add the campaign's line coverage of the Solidity sources to (relative paths from the project's root): how often fuzzing executed each line of the contracts setup deployed and of those fuzzing created, for `genhtml` or a coverage service.
 /// <!-- END settings -->
 #[proc_macro_attribute]
 pub fn forge_suite(attr: TokenStream, item: TokenStream) -> TokenStream {

@@ -355,9 +355,10 @@ settings! {
     parse |text| parse::path(text).map(Some);
 
     /// An lcov tracefile to add the campaign's line coverage of the Solidity sources to
-    /// (relative paths from the project's root): which lines of the deployed contracts
-    /// fuzzing executed, for `genhtml` or a coverage service. Tests running in parallel merge
-    /// into one file; a test's records replace its earlier ones. Default none.
+    /// (relative paths from the project's root): how often fuzzing executed each line of the
+    /// contracts setup deployed and of those fuzzing created, for `genhtml` or a coverage
+    /// service. Tests running in parallel merge into one file; a test's records replace its
+    /// earlier ones. Default none.
     lcov: Option<std::path::PathBuf> = None;
     "lcov" as Literal::Str, expected "a file path such as \"lcov.info\"";
     "HARVEY_LCOV";

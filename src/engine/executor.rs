@@ -18,6 +18,7 @@ use crate::hash::FastSet;
 use crate::observe::{Edge, Trace};
 use crate::oracle::Oracles;
 use crate::outcome::{Call, FunctionStats, TimeSplit, Violation};
+use crate::targets::coverage::BlockCounts;
 use std::time::{Duration, Instant};
 
 /// Path id of a transaction the EVM refused (value above the sender's balance).
@@ -126,9 +127,9 @@ pub(crate) struct Executor<'a> {
     enabled: Vec<usize>,
     /// Time in transactions and in checks, from a sample of the transactions.
     time: TimeSplit,
-    /// The blocks regular runs entered at a JUMPDEST or pc 0, when recorded (line
+    /// The blocks regular runs entered, counted per artifact, when recorded (line
     /// coverage).
-    blocks: Option<FastSet<(Address, u32)>>,
+    blocks: Option<BlockCounts>,
     /// The vulnerability detectors, with what the running sequence showed them.
     detectors: Detectors,
 }
@@ -178,24 +179,15 @@ impl<'a> Executor<'a> {
         self.chain.record_data_decisions(on);
     }
 
-    /// Records the blocks regular runs enter, for line coverage ([`Executor::entered_blocks`]).
+    /// Records the blocks regular runs enter, for line coverage ([`Executor::take_blocks`]).
     pub(crate) fn record_blocks(&mut self) {
         self.chain.record_blocks(true);
-        self.blocks.get_or_insert_with(FastSet::default);
+        self.blocks.get_or_insert_with(BlockCounts::default);
     }
 
-    /// Every block regular runs entered (code address, start pc): those entered at a
-    /// JUMPDEST or pc 0, and those a covered JUMPI fell through to. Empty unless recorded.
-    pub(crate) fn entered_blocks(&self) -> Vec<(Address, u32)> {
-        let Some(blocks) = &self.blocks else {
-            return Vec::new();
-        };
-        let fallthroughs = self
-            .coverage
-            .iter()
-            .filter(|edge| !edge.taken)
-            .map(|edge| (edge.code, edge.pc + 1));
-        blocks.iter().copied().chain(fallthroughs).collect()
+    /// The blocks regular runs entered, and how often (empty unless recorded).
+    pub(crate) fn take_blocks(&mut self) -> BlockCounts {
+        self.blocks.take().unwrap_or_default()
     }
 
     /// The transaction `input` makes in the current state, or `None` when it calls a
@@ -266,10 +258,14 @@ impl<'a> Executor<'a> {
                 self.counts[input.function].reverts += 1;
             }
             self.note_created(created_before);
-            let trace = self.chain.last_trace();
-            if let Some(blocks) = &mut self.blocks {
-                blocks.extend(trace.blocks().iter().copied());
+            if self.blocks.is_some() {
+                // Now, while the contracts this sequence created exist.
+                let entered = self.chain.last_trace().blocks().to_vec();
+                if let Some(blocks) = &mut self.blocks {
+                    blocks.add(&self.chain, &entered);
+                }
             }
+            let trace = self.chain.last_trace();
             path = extend_path(self.demand_driven, path, path_id(trace.edges()));
             let edges_before = new_edges;
             for edge in trace.edges() {

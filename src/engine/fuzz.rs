@@ -15,6 +15,7 @@ use crate::outcome::{
     BoundsHit, FunctionStats, LookaheadStats, PredictionStats, SequenceStats, StateDependent,
     Stats, TimeSplit,
 };
+use crate::targets::coverage::BlockCounts;
 
 use super::Fuzz;
 use super::executor::Executor;
@@ -41,7 +42,7 @@ pub(super) fn run(
     let workers = plan.config.workers.max(1) as usize;
     let shared = Shared::new(plan);
     let run_worker = |id| run_worker(id, plan, oracles, surface, dictionary, &shared);
-    let reports: Vec<WorkerReport> = if workers == 1 {
+    let mut reports: Vec<WorkerReport> = if workers == 1 {
         vec![run_worker(0)?]
     } else {
         std::thread::scope(|scope| {
@@ -57,10 +58,10 @@ pub(super) fn run(
                 .collect::<Result<Vec<_>>>()
         })?
     };
-    let blocks: HashSet<(Address, u32)> = reports
-        .iter()
-        .flat_map(|report| report.blocks.iter().copied())
-        .collect();
+    let mut blocks = BlockCounts::default();
+    for report in &mut reports {
+        blocks.merge(std::mem::take(&mut report.blocks));
+    }
     let mut corpus: Vec<Sequence> = Vec::new();
     if plan.keep_corpus {
         for report in &reports {
@@ -92,8 +93,9 @@ pub(super) struct WorkersFound {
     pub(super) reaches: Vec<Option<Reach>>,
     /// Every worker's corpus, each sequence once (empty unless the plan keeps it).
     pub(super) corpus: Vec<Sequence>,
-    /// The blocks the workers' runs entered (empty unless the plan wants line coverage).
-    pub(super) blocks: HashSet<(Address, u32)>,
+    /// The blocks the workers' runs entered, and how often (empty unless the plan wants
+    /// line coverage).
+    pub(super) blocks: BlockCounts,
 }
 
 /// The workers' statistics, summed (per function and per length), unioned (edges, path

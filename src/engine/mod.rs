@@ -45,6 +45,7 @@ mod surface;
 mod targeting;
 mod worker;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::abi::Dictionary;
@@ -54,7 +55,7 @@ use crate::error::Result;
 use crate::oracle::Oracles;
 use crate::outcome::{Call, Failure, LineCoverage, Stats, TargetReach, Violation, Warps};
 use crate::output::regression::{Entry, StoredCall};
-use crate::targets::coverage::line_coverage;
+use crate::targets::coverage::{deployed_artifacts, line_coverage};
 use executor::{Executor, Found};
 use input::Sequence;
 use surface::{At, Surface};
@@ -266,9 +267,18 @@ impl<'a> Engine<'a> {
                 })
             })
             .collect();
-        let lines = plan
-            .lines
-            .then(|| line_coverage(self.executor.chain(), &blocks));
+        let lines = plan.lines.then(|| {
+            let chain = self.executor.chain();
+            let mut listed = deployed_artifacts(chain);
+            listed.extend(
+                self.executor
+                    .surface()
+                    .kinds
+                    .iter()
+                    .map(|kind| Arc::clone(&kind.artifact)),
+            );
+            line_coverage(&blocks, &listed)
+        });
         Ok(Fuzzed {
             sightings,
             reaches,

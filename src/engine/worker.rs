@@ -33,6 +33,7 @@ use crate::hash::FastSet;
 use crate::outcome::{
     BoundsHit, FunctionStats, LookaheadStats, MaskStats, PredictionStats, SequenceStats, TimeSplit,
 };
+use crate::targets::coverage::BlockCounts;
 
 mod joint_runs;
 #[cfg(feature = "solver")]
@@ -91,8 +92,8 @@ pub(crate) struct WorkerReport {
     pub(crate) time: TimeSplit,
     /// The corpus' sequences.
     pub(crate) corpus: Vec<Sequence>,
-    /// The blocks its runs entered (with line coverage).
-    pub(crate) blocks: Vec<(alloy_primitives::Address, u32)>,
+    /// The blocks its runs entered, and how often (with line coverage).
+    pub(crate) blocks: BlockCounts,
     /// The memory bounds it hit.
     pub(crate) bounds: BoundsHit,
     /// What probing for mutation masks did.
@@ -765,7 +766,8 @@ impl<'a> Worker<'a> {
         Ok(())
     }
 
-    fn report(self) -> WorkerReport {
+    fn report(mut self) -> WorkerReport {
+        let blocks = self.executor.take_blocks();
         let mut corpus_lengths = Vec::new();
         for entry in self.corpus.entries() {
             SequenceStats::count_length(&mut corpus_lengths, entry.sequence.txs.len());
@@ -785,7 +787,7 @@ impl<'a> Worker<'a> {
             masks: self.masks_learned,
             dependence: self.sequencing.dependence().to_vec(),
             time: self.executor.time(),
-            blocks: self.executor.entered_blocks(),
+            blocks,
             bounds: BoundsHit {
                 corpus_evicted: self.corpus.evicted(),
                 patterns_forgotten: self.sequencing.patterns_forgotten(),

@@ -1,5 +1,6 @@
 //! The lcov tracefile tests add their line coverage to (`lcov = "file"`, `HARVEY_LCOV`):
-//! one record per test and source file (`TN:` the test, `SF:` the file, `DA:line,hits`),
+//! one record per test and source file (`TN:` the test, `SF:` the file, `DA:line,hits` with
+//! the times the line ran),
 //! which `genhtml` and coverage services merge. Tests write it from parallel threads or
 //! processes under a lock; a test's records replace the ones it wrote before.
 
@@ -37,10 +38,10 @@ pub(crate) fn add(
     for (file, file_lines) in &lines.files {
         let _ = writeln!(text, "TN:{name}");
         let _ = writeln!(text, "SF:{}", source(file));
-        for (line, hit) in file_lines {
-            let _ = writeln!(text, "DA:{line},{}", u8::from(*hit));
+        for (line, hits) in file_lines {
+            let _ = writeln!(text, "DA:{line},{hits}");
         }
-        let hit = file_lines.values().filter(|hit| **hit).count();
+        let hit = file_lines.values().filter(|hits| **hits > 0).count();
         let _ = writeln!(text, "LH:{hit}");
         let _ = writeln!(text, "LF:{}", file_lines.len());
         text.push_str("end_of_record\n");
@@ -76,7 +77,7 @@ mod tests {
     use std::collections::BTreeMap;
     use std::path::PathBuf;
 
-    fn coverage(file: &str, lines: &[(u32, bool)]) -> LineCoverage {
+    fn coverage(file: &str, lines: &[(u32, u64)]) -> LineCoverage {
         let mut coverage = LineCoverage::default();
         coverage.files.insert(
             PathBuf::from(file),
@@ -94,7 +95,7 @@ mod tests {
             for t in 0..4 {
                 let path = &path;
                 scope.spawn(move || {
-                    let lines = coverage("contracts/A.sol", &[(3, true), (4, t % 2 == 0)]);
+                    let lines = coverage("contracts/A.sol", &[(3, 7), (4, u64::from(t % 2 == 0))]);
                     add(path, &format!("mod::t{t}"), &lines, &shown).unwrap();
                 });
             }
@@ -103,19 +104,19 @@ mod tests {
         assert_eq!(text.matches("end_of_record").count(), 4);
         assert!(
             text.contains(
-                "TN:mod__t0\nSF:contracts/A.sol\nDA:3,1\nDA:4,1\nLH:2\nLF:2\nend_of_record\n"
+                "TN:mod__t0\nSF:contracts/A.sol\nDA:3,7\nDA:4,1\nLH:2\nLF:2\nend_of_record\n"
             ),
             "{text}"
         );
         assert!(
-            text.contains("TN:mod__t1\nSF:contracts/A.sol\nDA:3,1\nDA:4,0\nLH:1\nLF:2\n"),
+            text.contains("TN:mod__t1\nSF:contracts/A.sol\nDA:3,7\nDA:4,0\nLH:1\nLF:2\n"),
             "{text}"
         );
         // t1 again, now with everything hit: its old record goes.
         add(
             &path,
             "mod::t1",
-            &coverage("contracts/A.sol", &[(3, true), (4, true)]),
+            &coverage("contracts/A.sol", &[(3, 1), (4, 2)]),
             &shown,
         )
         .unwrap();
@@ -123,7 +124,7 @@ mod tests {
         assert_eq!(text.matches("end_of_record").count(), 4);
         assert_eq!(text.matches("TN:mod__t1").count(), 1);
         assert!(
-            text.contains("TN:mod__t1\nSF:contracts/A.sol\nDA:3,1\nDA:4,1\n"),
+            text.contains("TN:mod__t1\nSF:contracts/A.sol\nDA:3,1\nDA:4,2\n"),
             "{text}"
         );
     }

@@ -227,6 +227,23 @@ impl LibraryLink {
 }
 
 impl ContractArtifact {
+    /// A test's stand-in: contract `name` of `src/<name>.sol`, no ABI entries, one byte of
+    /// code each way, no source map.
+    #[cfg(test)]
+    pub(crate) fn bare(name: &str) -> ContractArtifact {
+        ContractArtifact {
+            name: name.into(),
+            source_path: PathBuf::from(format!("src/{name}.sol")),
+            abi: JsonAbi::default(),
+            creation_code: vec![0x60].into(),
+            runtime_code: vec![0x60].into(),
+            runtime_source_map: None,
+            sources: Arc::default(),
+            pc_index: Default::default(),
+            libraries: Vec::new(),
+        }
+    }
+
     /// `path:Name`, the spelling that is unique even when two files define the same name.
     pub fn qualified_name(&self) -> String {
         format!("{}:{}", self.source_path.display(), self.name)

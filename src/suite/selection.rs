@@ -509,15 +509,8 @@ mod tests {
             .collect();
         let abi: JsonAbi = serde_json::from_str(&format!("[{}]", entries.join(","))).unwrap();
         ContractArtifact {
-            name: name.into(),
-            source_path: PathBuf::from(format!("src/{name}.sol")),
             abi,
-            creation_code: vec![0x60].into(),
-            runtime_code: vec![0x60].into(),
-            runtime_source_map: None,
-            sources: Arc::default(),
-            pc_index: Default::default(),
-            libraries: Vec::new(),
+            ..ContractArtifact::bare(name)
         }
     }
 
