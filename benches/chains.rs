@@ -34,7 +34,7 @@ mod root;
 #[path = "support/timing.rs"]
 mod timing;
 use expect::Expected;
-use timing::{bench_seeds, censored_median, hits, show};
+use timing::{bench_seeds, censored_median, hits, show, solver_share};
 
 /// One fixture: its contract, what its bug needs, the depth the campaign runs at (harvey's
 /// default, 8, unless the bug needs more transactions), and the bug.
@@ -192,13 +192,9 @@ fn run(
     let p = outcome.stats.predictions;
     if p.solver_queries > 0 {
         eprintln!(
-            "{contract} [{}] seed {seed}: solver {} asked, {} answered, {} flipped, {:.2} s in z3 of {:.1} s",
+            "{contract} [{}] seed {seed}: {}",
             configuration.name,
-            p.solver_queries,
-            p.solver_models,
-            p.solver_flipped,
-            p.solver_micros as f64 / 1e6,
-            outcome.stats.elapsed.as_secs_f64(),
+            solver_share(&p, outcome.stats.elapsed),
         );
     }
     let failure = outcome.failure();

@@ -86,7 +86,7 @@ use harvey::chain::{PanicCode, RevertReason, TxStatus};
 use harvey::prelude::*;
 
 use generator::{Maze, Variant};
-use timing::{bench_seeds, median};
+use timing::{bench_seeds, median, solver_share};
 
 /// Generator seeds: one maze each.
 const MAZES: [u64; 3] = [1, 2, 3];
@@ -422,16 +422,12 @@ fn harvey_run(
     // The solver's share of the campaign (issue 30's ablation asks for it).
     let p = outcome.stats.predictions;
     eprintln!(
-        "{} [{}] seed {seed}: joint prediction {} of {} flipped; solver {} asked, {} answered, {} flipped, {:.1} s in z3 of {:.1} s",
+        "{} [{}] seed {seed}: joint prediction {} of {} flipped; {}",
         maze.name,
         config.name(),
         p.joint_flipped,
         p.joint,
-        p.solver_queries,
-        p.solver_models,
-        p.solver_flipped,
-        p.solver_micros as f64 / 1e6,
-        outcome.stats.elapsed.as_secs_f64(),
+        solver_share(&p, outcome.stats.elapsed),
     );
     (found, outcome.stats.sequences)
 }

@@ -47,6 +47,8 @@ mod install;
 mod repo;
 #[path = "support/root.rs"]
 mod root;
+// Shared with benches that use all of it.
+#[allow(dead_code)]
 #[path = "support/timing.rs"]
 mod timing;
 

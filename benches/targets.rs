@@ -22,6 +22,8 @@
 
 #[path = "support/root.rs"]
 mod root;
+// Shared with benches that use all of it.
+#[allow(dead_code)]
 #[path = "support/timing.rs"]
 mod timing;
 

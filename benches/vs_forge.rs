@@ -36,6 +36,8 @@ mod bare;
 mod expect;
 #[path = "support/root.rs"]
 mod root;
+// Shared with benches that use all of it.
+#[allow(dead_code)]
 #[path = "support/timing.rs"]
 mod timing;
 use bare::bare_evm;

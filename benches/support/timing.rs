@@ -1,5 +1,5 @@
 //! Shared by the harness-less benches: whether to run at all, how many seeds, and the
-//! summaries (medians over seeds, ratios, short time labels).
+//! summaries (medians over seeds, ratios, short time labels, the solver's share).
 
 use std::time::Duration;
 
@@ -55,4 +55,17 @@ pub(crate) fn censored_median<T: Ord + Copy + Default>(times: &[Option<T>]) -> O
 /// How many seeds got there.
 pub(crate) fn hits(times: &[Option<Duration>]) -> usize {
     times.iter().flatten().count()
+}
+
+/// What the solver-backed step did in a campaign of `elapsed` (issue 30's ablation asks
+/// for its share of the time): path conditions asked, answered and flipped, time in z3.
+pub(crate) fn solver_share(p: &harvey::PredictionStats, elapsed: Duration) -> String {
+    format!(
+        "solver {} asked, {} answered, {} flipped, {:.2} s in z3 of {:.1} s",
+        p.solver_queries,
+        p.solver_models,
+        p.solver_flipped,
+        p.solver_micros as f64 / 1e6,
+        elapsed.as_secs_f64(),
+    )
 }

@@ -374,7 +374,7 @@ impl Predictor {
     /// Whether a secant chain on `key` in `sequence` that just ended without minimizing it
     /// has stalled there (its site failed [`STALLED_AFTER`] times) and should go to the
     /// solver: the step is on, the site has tries left and the budget is not spent.
-    pub(crate) fn stalled(&mut self, key: &CostKey, sequence: &Sequence) -> bool {
+    pub(crate) fn stalled(&self, key: &CostKey, sequence: &Sequence) -> bool {
         if !self.solver || key.kind == CostKind::Store {
             return false;
         }

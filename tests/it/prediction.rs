@@ -106,23 +106,33 @@ fn a_product_coupled_with_an_inequality_is_found() {
     );
 }
 
-/// A modular product no finite difference follows: the solver-backed step hands the
-/// call's path condition to z3 (the repository's shim installs it) and runs its answer.
-/// Same seed and budget with the solver and without.
-#[test]
-fn a_modular_product_needs_the_solver() {
+/// `contract` fuzzed on seed 1 for `runs` sequences with the solver-backed step, then
+/// without it; panics unless z3 (the repository's shim installs it) started in the first.
+fn with_and_without_solver(contract: &str, runs: u64) -> (Outcome, Outcome) {
     let run = |solver: bool| {
         campaign_on(repo())
-            .contract("ModularProduct")
+            .contract(contract)
             .seed(1)
-            .runs(60_000)
+            .runs(runs)
             .solver(solver)
             .run()
             .unwrap()
     };
     let with = run(true);
+    assert!(
+        !with.stats.predictions.solver_unavailable,
+        "z3 did not start: {with}"
+    );
+    (with, run(false))
+}
+
+/// A modular product no finite difference follows: the solver-backed step hands the
+/// call's path condition to z3 (the repository's shim installs it) and runs its answer.
+/// Same seed and budget with the solver and without.
+#[test]
+fn a_modular_product_needs_the_solver() {
+    let (with, without) = with_and_without_solver("ModularProduct", 60_000);
     let p = with.stats.predictions;
-    assert!(!p.solver_unavailable, "z3 did not start: {with}");
     let failure = failure(&with);
     assert_panic_at(
         failure,
@@ -131,7 +141,6 @@ fn a_modular_product_needs_the_solver() {
         "ModularProduct",
     );
     assert!(p.solver_models >= 1 && p.solver_flipped >= 1, "{p:?}");
-    let without = run(false);
     assert!(without.passed(), "{without}");
     assert_eq!(without.stats.predictions.solver_queries, 0);
 }
@@ -142,18 +151,8 @@ fn a_modular_product_needs_the_solver() {
 /// budget without the solver: not found.
 #[test]
 fn a_square_after_loops_goes_to_the_solver_once_secant_chains_stall() {
-    let run = |solver: bool| {
-        campaign_on(repo())
-            .contract("LoopsThenSquare")
-            .seed(1)
-            .runs(2_000)
-            .solver(solver)
-            .run()
-            .unwrap()
-    };
-    let with = run(true);
+    let (with, without) = with_and_without_solver("LoopsThenSquare", 2_000);
     let p = with.stats.predictions;
-    assert!(!p.solver_unavailable, "z3 did not start: {with}");
     assert_panic_at(
         failure(&with),
         PanicCode::Assert,
@@ -161,7 +160,6 @@ fn a_square_after_loops_goes_to_the_solver_once_secant_chains_stall() {
         "LoopsThenSquare",
     );
     assert!(p.solver_flipped >= 1, "{p:?}");
-    let without = run(false);
     assert!(without.passed(), "{without}");
 }
 

@@ -51,7 +51,7 @@ impl Worker<'_> {
     ) -> Result<u64, Stop> {
         let stalled = self
             .predictor
-            .as_mut()
+            .as_ref()
             .is_some_and(|predictor| predictor.stalled(&ended.key, &ended.sequence));
         if !stalled {
             return Ok(0);
@@ -77,8 +77,8 @@ impl Worker<'_> {
         let mut target = Some(*key);
         let mut descended = 0;
         while let Some(key) = target.take() {
-            let from = flipped.clone().unwrap_or_else(|| sequence.clone());
-            let Some(proposal) = self.solve_once(&from, &key, mutator, &mut runs)? else {
+            let from = flipped.as_ref().unwrap_or(sequence);
+            let Some(proposal) = self.solve_once(from, &key, mutator, &mut runs)? else {
                 break;
             };
             flipped = Some(proposal);
