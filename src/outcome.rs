@@ -158,6 +158,20 @@ impl Violation {
         self.identity() == other.identity()
     }
 
+    /// The `file:line` where it happened, when the source map gave one (an invariant has
+    /// none).
+    pub fn source_line(&self) -> Option<&str> {
+        match self {
+            Violation::Invariant { .. } => None,
+            Violation::Panic { place, .. }
+            | Violation::ArbitraryStorageWrite { place, .. }
+            | Violation::AssertionFailed { place, .. }
+            | Violation::Reverted { place, .. }
+            | Violation::UnsupportedCheatcode { place, .. }
+            | Violation::Vulnerability { place, .. } => place.line.as_deref(),
+        }
+    }
+
     /// What tells bugs apart ([`Violation::same_bug`]): the kind, and the invariant's name
     /// or the place (its source line when known, else contract and pc).
     pub(crate) fn identity(&self) -> String {
@@ -323,6 +337,10 @@ pub struct Stats {
     pub lines: Option<LineCoverage>,
     /// The memory bounds a long campaign hit.
     pub bounds: BoundsHit,
+    /// The campaign's progress over its time, for plots: sampled while fuzzing (ever less
+    /// often as it runs long, so that at most [`Progress::TIMELINE_POINTS`] are kept), the
+    /// last point at the end.
+    pub timeline: Vec<Progress>,
 }
 
 /// The bounds that keep a long campaign's memory flat, and how often each was hit (all zero
@@ -369,6 +387,9 @@ impl BoundsHit {
 pub struct LineCoverage {
     /// Hit counts by file and line.
     pub files: std::collections::BTreeMap<PathBuf, std::collections::BTreeMap<u32, u64>>,
+    /// The never executed lines of `files` that the static analysis proved no call can
+    /// reach (every block holding them, in every contract they were compiled into), by file.
+    pub unreachable: std::collections::BTreeMap<PathBuf, std::collections::BTreeSet<u32>>,
 }
 
 /// A corpus kept between runs (`corpus = "dir"`, `HARVEY_CORPUS`): what the campaign loaded
@@ -674,9 +695,56 @@ pub struct FunctionStats {
     pub calls: u64,
     /// Times it reverted or halted (or could not be sent: value above the balance).
     pub reverts: u64,
+    /// Why it reverted, by cause (Medusa's revert report).
+    pub revert_causes: RevertCauses,
 }
 
-/// A campaign's progress, as reported while it runs (at most about once a second).
+/// Why one function's calls reverted: each cause (a revert reason without its arguments'
+/// values, a halt, a value the sender could not pay) with its count. The first
+/// [`RevertCauses::KEPT`] distinct causes are listed; reverts of later ones are counted
+/// apart, so that a function reverting with ever new messages cannot grow it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RevertCauses {
+    /// Causes with their counts, in the order first seen.
+    pub listed: Vec<(String, u64)>,
+    /// Reverts whose cause came after [`RevertCauses::KEPT`] others.
+    pub unlisted: u64,
+}
+
+impl RevertCauses {
+    /// Distinct causes listed at most.
+    pub const KEPT: usize = 8;
+
+    /// Counts `n` reverts of `cause`.
+    pub fn add(&mut self, cause: &str, n: u64) {
+        if let Some((_, count)) = self.listed.iter_mut().find(|(c, _)| c == cause) {
+            *count = count.saturating_add(n);
+        } else if self.listed.len() < Self::KEPT {
+            self.listed.push((cause.to_string(), n));
+        } else {
+            self.unlisted = self.unlisted.saturating_add(n);
+        }
+    }
+
+    /// Adds `other`'s counts (another worker's) to these.
+    pub fn merge(&mut self, other: &RevertCauses) {
+        for (cause, n) in &other.listed {
+            self.add(cause, *n);
+        }
+        self.unlisted = self.unlisted.saturating_add(other.unlisted);
+    }
+
+    /// The listed causes, most frequent first (ties in the order first seen).
+    pub fn most_frequent(&self) -> Vec<(&str, u64)> {
+        let mut top: Vec<(&str, u64)> = self.listed.iter().map(|(c, n)| (c.as_str(), *n)).collect();
+        top.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+        top
+    }
+}
+
+/// A campaign's progress, as reported while it runs (at most about once a second) and
+/// sampled into [`Stats::timeline`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Progress {
@@ -692,4 +760,37 @@ pub struct Progress {
     pub corpus: usize,
     /// Distinct violations found so far (with `fail_fast = false` the campaign goes on).
     pub violations: usize,
+}
+
+impl Progress {
+    /// Points [`Stats::timeline`] keeps at most.
+    pub const TIMELINE_POINTS: usize = 256;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn revert_causes_are_bounded_and_merge_by_cause() {
+        let mut first = RevertCauses::default();
+        for i in 0..RevertCauses::KEPT {
+            first.add(&format!("Error(\"{i}\")"), 1);
+        }
+        first.add("Error(\"0\")", 2);
+        first.add("a new cause", 5);
+        assert_eq!(first.listed.len(), RevertCauses::KEPT);
+        assert_eq!(
+            first.unlisted, 5,
+            "a cause past the bound is counted, not listed"
+        );
+        let mut second = RevertCauses::default();
+        second.add("Error(\"1\")", u64::MAX);
+        second.add("Error(\"7\")", 4);
+        first.merge(&second);
+        let top = first.most_frequent();
+        assert_eq!(top[0], ("Error(\"1\")", u64::MAX), "saturated, not wrapped");
+        assert_eq!(top[1], ("Error(\"7\")", 5));
+        assert_eq!(top[2], ("Error(\"0\")", 3));
+    }
 }

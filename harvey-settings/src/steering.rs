@@ -76,16 +76,22 @@ impl std::str::FromStr for Steering {
     }
 }
 
-impl std::fmt::Display for Steering {
-    /// The configuration's name and letter: `no-analysis (C)`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let name = match self {
+impl Steering {
+    /// The configuration's name, as the `lookahead` setting spells it: `no-analysis`.
+    pub fn name(self) -> &'static str {
+        match self {
             Steering::Off => "off",
             Steering::Lookahead => "lookahead",
             Steering::NoAnalysis => "no-analysis",
             Steering::StandardSchedule => "standard-schedule",
-        };
-        write!(f, "{name} ({})", self.letter())
+        }
+    }
+}
+
+impl std::fmt::Display for Steering {
+    /// The configuration's name and letter: `no-analysis (C)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.name(), self.letter())
     }
 }
 

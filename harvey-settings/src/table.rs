@@ -70,6 +70,53 @@ impl Setting {
     }
 }
 
+/// A setting's value as a report shows it: as the attribute would spell it.
+trait Shown {
+    fn shown(&self) -> String;
+}
+
+impl<T: Shown> Shown for Option<T> {
+    fn shown(&self) -> String {
+        self.as_ref()
+            .map_or_else(|| "none".to_string(), Shown::shown)
+    }
+}
+
+impl Shown for Duration {
+    fn shown(&self) -> String {
+        if self.subsec_millis() == 0 {
+            format!("{}s", self.as_secs())
+        } else {
+            format!("{}ms", self.as_millis())
+        }
+    }
+}
+
+impl Shown for std::path::PathBuf {
+    fn shown(&self) -> String {
+        self.display().to_string()
+    }
+}
+
+/// Types whose `Display` is already the attribute's spelling.
+macro_rules! shown_as_displayed {
+    ($($ty:ty),*) => {$(
+        impl Shown for $ty {
+            fn shown(&self) -> String {
+                self.to_string()
+            }
+        }
+    )*};
+}
+
+shown_as_displayed!(u64, u32, bool, TargetSpec, PanicSet, DetectorSet);
+
+impl Shown for Steering {
+    fn shown(&self) -> String {
+        self.name().to_string()
+    }
+}
+
 /// Declares [`Config`] (fields, docs, [`Default`]) and [`SETTINGS`] from the same rows.
 macro_rules! settings {
     ($(
@@ -100,6 +147,15 @@ macro_rules! settings {
             /// seed is drawn here; an unset seed is drawn when a campaign starts).
             fn default() -> Config {
                 Config { $($field: $default,)* }
+            }
+        }
+
+        impl Config {
+            /// Every setting's attribute name and value as a report lists them (`none` for
+            /// an unset option), with whether it is the default, in [`SETTINGS`]' order.
+            pub fn values(&self) -> Vec<(&'static str, String, bool)> {
+                let default = Config::default();
+                vec![$(($name, self.$field.shown(), self.$field == default.$field),)*]
             }
         }
 
@@ -363,6 +419,18 @@ settings! {
     "lcov" as Literal::Str, expected "a file path such as \"lcov.info\"";
     "HARVEY_LCOV";
     parse |text| parse::path(text).map(Some);
+
+    /// A directory to write an HTML report into (relative paths from the project's root):
+    /// static pages that open from the file system, a page per test (the sources with each
+    /// line's hit count, the targets reached or not, every violation with its shrunk call
+    /// sequence and replay command, plots of coverage and violations over the campaign's
+    /// time, why each function reverted, the settings and seed) and an index of the tests.
+    /// Tests running in parallel, in threads or processes, add to one index; a test's page
+    /// replaces its earlier one. Default none.
+    report: Option<std::path::PathBuf> = None;
+    "report" as Literal::Str, expected "a directory path such as \"harvey-report\"";
+    "HARVEY_REPORT";
+    parse |text| parse::path(text).map(Some);
 }
 
 #[cfg(test)]
@@ -439,7 +507,41 @@ mod tests {
         ("corpus", &["harvey-corpus", "/tmp/corpus"], &["a\0b"]),
         ("sarif", &["harvey.sarif", "/tmp/out.sarif"], &["a\0b"]),
         ("lcov", &["lcov.info", "/tmp/lcov.info"], &["a\0b"]),
+        ("report", &["harvey-report", "/tmp/report"], &["a\0b"]),
     ];
+
+    #[test]
+    fn values_are_shown_as_the_attribute_spells_them() {
+        let config = Config {
+            time: Some(Duration::from_secs(30)),
+            report: Some("harvey-report".into()),
+            ..Config::default()
+        };
+        let values = config.values();
+        assert_eq!(values.len(), SETTINGS.len());
+        let value = |name: &str| values.iter().find(|(n, _, _)| *n == name).cloned();
+        assert_eq!(value("time"), Some(("time", "30s".into(), false)));
+        assert_eq!(
+            value("report"),
+            Some(("report", "harvey-report".into(), false))
+        );
+        assert_eq!(value("runs"), Some(("runs", "none".into(), true)));
+        assert_eq!(value("depth"), Some(("depth", "8".into(), true)));
+        // What is shown reads back as the same value.
+        for (name, text, _) in &values {
+            if text != "none" {
+                let mut again = Config::default();
+                Setting::named(name)
+                    .unwrap()
+                    .apply(&mut again, text)
+                    .unwrap();
+                assert_eq!(
+                    again.values().iter().find(|v| v.0 == *name).unwrap().1,
+                    *text
+                );
+            }
+        }
+    }
 
     #[test]
     fn every_setting_is_documented_here_once() {

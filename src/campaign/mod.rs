@@ -319,6 +319,14 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// Writes an HTML report of the campaign into the directory `dir` (relative to the
+    /// project's root): its page, and its row in the index of the tests reported there.
+    /// See [`Config::report`].
+    pub fn report(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.config.report = Some(dir.into());
+        self
+    }
+
     internal! {
         /// Where the test running this campaign is (`file!()`, `line!()`): where a SARIF
         /// result goes when its violation has no Solidity line (a Rust invariant's). The

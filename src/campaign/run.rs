@@ -1,7 +1,9 @@
 //! `Campaign::run`: compile, build the post-setup chain (setup, named contracts, or a
 //! Solidity suite's), place targets, and compose the engine's steps (post-setup check,
-//! regression replay, fuzzing, shrinking), then save failures, the corpus, SARIF and lcov.
+//! regression replay, fuzzing, shrinking), then save failures, the corpus, SARIF, lcov and
+//! the HTML report.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -16,9 +18,11 @@ use crate::outcome::{
 };
 use crate::output::corpus_dir::CorpusDir;
 use crate::output::regression::RegressionFile;
-use crate::output::{lcov_file, sarif_file};
+use crate::output::{lcov_file, report_dir, sarif_file};
 use crate::project::{self, Artifacts};
-use crate::report::{TestSite, sarif_results};
+use crate::report::{
+    IndexRow, Page, SourceText, TestSite, index_page, index_row, sarif_results, test_page,
+};
 use crate::suite::Suite;
 use crate::targets::{self, TargetSpec};
 
@@ -38,6 +42,7 @@ impl Campaign<'_> {
             ("corpus", &config.corpus),
             ("sarif", &config.sarif),
             ("lcov", &config.lcov),
+            ("report", &config.report),
         ]
         .into_iter()
         .find_map(|(setting, path)| Some((setting, path.as_ref()?)));
@@ -189,7 +194,7 @@ impl Campaign<'_> {
                 reported: &reported,
                 seeds: &seeds,
                 keep_corpus: corpus.is_some(),
-                lines: self.config.lcov.is_some(),
+                lines: self.config.lcov.is_some() || self.config.report.is_some(),
                 seed,
             };
             let fuzzed = engine.fuzz(&plan, &mut stats)?;
@@ -258,8 +263,65 @@ impl Campaign<'_> {
             let source = |path: &Path| repository_path(&self.root, &path.to_string_lossy());
             lcov_file::add(&self.root.join(file), &test_name, lines, &source)?;
         }
+        if let Some(dir) = &self.config.report {
+            write_report(
+                &self.root.join(dir),
+                &test_name,
+                &outcome,
+                &artifacts,
+                &self.config,
+            )?;
+        }
         Ok(outcome)
     }
+}
+
+/// Writes the campaign's page into the HTML report directory `dir` and its row into the
+/// index: the sources line coverage names (the project's before its dependencies').
+fn write_report(
+    dir: &Path,
+    test: &str,
+    outcome: &Outcome,
+    artifacts: &Artifacts,
+    config: &crate::config::Config,
+) -> Result<()> {
+    let texts: BTreeMap<&Path, &str> = artifacts
+        .contracts()
+        .flat_map(|artifact| artifact.sources.iter())
+        .map(|file| (file.path.as_path(), &*file.content))
+        .collect();
+    let mut sources: Vec<SourceText<'_>> = outcome
+        .stats
+        .lines
+        .iter()
+        .flat_map(|lines| lines.files.keys())
+        .filter_map(|path| {
+            let text = texts.get(path.as_path())?;
+            Some(SourceText { path, text })
+        })
+        .collect();
+    sources.sort_by_key(|source| (is_dependency(source.path), source.path));
+    let page = Page {
+        test,
+        outcome,
+        sources,
+        settings: config.values(),
+    };
+    let href = report_dir::page_path(test);
+    let rows = report_dir::Rows {
+        test: &|row: &IndexRow| row.test.as_str(),
+        index: &|rows: &[IndexRow]| index_page(rows),
+    };
+    report_dir::add(dir, test, &test_page(&page), index_row(&page, &href), &rows)
+}
+
+/// Whether `path` is a dependency's source (under `lib/` or `node_modules/`), not the
+/// project's own.
+fn is_dependency(path: &Path) -> bool {
+    path.components().any(|c| {
+        let part = c.as_os_str();
+        part == "node_modules" || part == "lib"
+    })
 }
 
 /// `file` (a source path as places name it, relative to the project's `root`) as SARIF

@@ -155,6 +155,23 @@ impl TxOutcome {
         self.status == TxStatus::Success
     }
 
+    /// Why the transaction did not succeed, without its arguments' values: what a revert
+    /// report groups calls by (`Error("...")`, a Panic, `Contract.Error(..)`, a halt);
+    /// `None` if it succeeded.
+    pub fn cause(&self) -> Option<String> {
+        Some(match &self.status {
+            TxStatus::Success => return None,
+            TxStatus::Revert(RevertReason::Custom { contract, name, .. }) => {
+                format!("{contract}.{name}(..)")
+            }
+            TxStatus::Revert(RevertReason::Unknown(data)) if data.len() > 4 => {
+                format!("unrecognised revert data 0x{}..", hex::encode(&data[..4]))
+            }
+            TxStatus::Revert(reason) => reason.to_string(),
+            TxStatus::Halt(reason) => format!("halted: {reason}"),
+        })
+    }
+
     /// The revert reason, if the transaction reverted.
     pub fn revert_reason(&self) -> Option<&RevertReason> {
         match &self.status {

@@ -17,7 +17,7 @@ use crate::engine::surface::{At, Surface};
 use crate::hash::FastSet;
 use crate::observe::{Edge, Trace};
 use crate::oracle::Oracles;
-use crate::outcome::{Call, FunctionStats, TimeSplit, Violation};
+use crate::outcome::{Call, FunctionStats, RevertCauses, TimeSplit, Violation};
 use crate::targets::coverage::BlockCounts;
 use std::time::{Duration, Instant};
 
@@ -134,12 +134,16 @@ pub(crate) struct Executor<'a> {
     detectors: Detectors,
 }
 
-/// Calls of one function and how many reverted.
-#[derive(Debug, Clone, Copy, Default)]
+/// Calls of one function, how many reverted, and why.
+#[derive(Debug, Clone, Default)]
 struct FunctionCounts {
     calls: u64,
     reverts: u64,
+    causes: RevertCauses,
 }
+
+/// The cause of a transaction the EVM refused to run.
+const NOT_SENT: &str = "not sent: value above the sender's balance";
 
 impl<'a> Executor<'a> {
     /// An executor on `chain`, whose committed state is the post-setup snapshot;
@@ -242,7 +246,9 @@ impl<'a> Executor<'a> {
                 Ok(outcome) => outcome,
                 Err(_) => {
                     // The EVM refused it (value above the balance): nothing ran.
-                    self.counts[input.function].reverts += 1;
+                    let counts = &mut self.counts[input.function];
+                    counts.reverts += 1;
+                    counts.causes.add(NOT_SENT, 1);
                     path = extend_path(self.demand_driven, path, REFUSED_PATH);
                     sink.refused(index);
                     continue;
@@ -255,7 +261,11 @@ impl<'a> Executor<'a> {
                 self.transactions -= 1;
                 rejected += 1;
             } else if reverted {
-                self.counts[input.function].reverts += 1;
+                let counts = &mut self.counts[input.function];
+                counts.reverts += 1;
+                if let Some(cause) = outcome.cause() {
+                    counts.causes.add(&cause, 1);
+                }
             }
             self.note_created(created_before);
             if self.blocks.is_some() {
@@ -496,6 +506,7 @@ impl<'a> Executor<'a> {
                 signature: f.signature.clone(),
                 calls: counts.calls,
                 reverts: counts.reverts,
+                revert_causes: counts.causes.clone(),
             })
             .collect()
     }

@@ -77,6 +77,7 @@ pub(super) fn run(
     stats.lookahead.steering = plan.config.lookahead;
     stats.sequences = shared.sequences_run();
     stats.transactions = shared.transactions();
+    stats.timeline = shared.take_timeline();
     Ok(WorkersFound {
         sightings: shared.take_sightings(),
         reaches: shared.take_reaches(),
@@ -130,6 +131,7 @@ fn merge(reports: Vec<WorkerReport>, surface: &Surface, stats: &mut Stats) {
             for (total, more) in functions.iter_mut().zip(report.functions) {
                 total.calls += more.calls;
                 total.reverts += more.reverts;
+                total.revert_causes.merge(&more.revert_causes);
             }
         }
     }

@@ -43,6 +43,7 @@ mod shrink;
 mod solver;
 mod surface;
 mod targeting;
+mod timeline;
 mod worker;
 
 use std::sync::Arc;

@@ -11,6 +11,7 @@ use crate::engine::Fuzz;
 use crate::engine::executor::Found;
 use crate::engine::input::Sequence;
 use crate::engine::reach::Reach;
+use crate::engine::timeline::Timeline;
 use crate::outcome::{Progress, Violation};
 
 /// How often progress is reported.
@@ -68,6 +69,8 @@ pub(crate) struct Shared<'a> {
     /// Called by worker 0 about once per [`PROGRESS_EVERY`].
     progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
     last_progress: Mutex<Instant>,
+    /// Progress sampled for the report's plots, by worker 0.
+    timeline: Mutex<Timeline>,
     /// Every worker's new corpus entries, tagged with the worker's id.
     pool: Mutex<Exchange>,
     /// Per target: the first run of any worker that reached it.
@@ -99,6 +102,7 @@ impl<'a> Shared<'a> {
             sightings: Mutex::new((Vec::new(), known)),
             progress: plan.progress,
             last_progress: Mutex::new(start),
+            timeline: Mutex::new(Timeline::new()),
             pool: Mutex::new(Exchange::default()),
             reaches: Mutex::new(vec![None; plan.targets.len()]),
             stop_at_targets: plan.stop_at_targets,
@@ -180,19 +184,36 @@ impl<'a> Shared<'a> {
         self.fail_fast
     }
 
-    /// Calls the progress callback if one is due.
+    /// Samples the timeline and calls the progress callback, each if due.
     fn tick(&self) {
-        let Some(progress) = self.progress else {
-            return;
-        };
         let now = Instant::now();
-        let mut last = self.last_progress.lock().unwrap_or_else(|e| e.into_inner());
-        if now.duration_since(*last) < PROGRESS_EVERY {
+        let elapsed = now.duration_since(self.start);
+        let mut timeline = self.timeline.lock().unwrap_or_else(|e| e.into_inner());
+        let sample = timeline.due(elapsed);
+        let report = self.progress.is_some() && {
+            let mut last = self.last_progress.lock().unwrap_or_else(|e| e.into_inner());
+            let due = now.duration_since(*last) >= PROGRESS_EVERY;
+            if due {
+                *last = now;
+            }
+            due
+        };
+        if !sample && !report {
             return;
         }
-        *last = now;
-        progress(&Progress {
-            elapsed: now.duration_since(self.start),
+        let point = self.progress_at(elapsed);
+        if sample {
+            timeline.record(point);
+        }
+        if let Some(progress) = self.progress.filter(|_| report) {
+            progress(&point);
+        }
+    }
+
+    /// The progress so far, `elapsed` into the campaign.
+    fn progress_at(&self, elapsed: Duration) -> Progress {
+        Progress {
+            elapsed,
             sequences: self.sequences_run(),
             transactions: self.transactions.load(Ordering::Relaxed),
             edges: self.edges.load(Ordering::Relaxed),
@@ -204,7 +225,17 @@ impl<'a> Shared<'a> {
                 .unwrap_or_else(|e| e.into_inner())
                 .1
                 .len(),
-        });
+        }
+    }
+
+    /// The timeline's samples, ending with the progress now (the end of fuzzing).
+    pub(crate) fn take_timeline(&self) -> Vec<Progress> {
+        let last = self.progress_at(self.start.elapsed());
+        let timeline = std::mem::replace(
+            &mut *self.timeline.lock().unwrap_or_else(|e| e.into_inner()),
+            Timeline::new(),
+        );
+        timeline.finish(last)
     }
 
     /// Counts `transactions` more executed transactions.

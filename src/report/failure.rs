@@ -107,7 +107,7 @@ pub fn failures_report(failures: &[Failure], test: Option<&str>) -> String {
     }
     let _ = writeln!(out, "Seed: {}", first.seed);
     if let Some(test) = test {
-        let _ = writeln!(out, "Replay: HARVEY_SEED={} cargo test {test}", first.seed);
+        let _ = writeln!(out, "Replay: {}", replay_command(first.seed, test));
     }
     if let Some(path) = &first.regression_file {
         let _ = writeln!(
@@ -117,6 +117,12 @@ pub fn failures_report(failures: &[Failure], test: Option<&str>) -> String {
         );
     }
     out
+}
+
+/// The command that replays a campaign's run with `seed`, for the test `test` (its
+/// `cargo test` filter).
+pub(crate) fn replay_command(seed: u64, test: &str) -> String {
+    format!("HARVEY_SEED={seed} cargo test {test}")
 }
 
 /// One failure: what was violated and when it was found, the shrunk sequence and the

@@ -39,7 +39,9 @@ pub(crate) fn sarif_results(
     };
     for failure in &outcome.failures {
         let rule = use_rule(Rule::of(&failure.violation));
-        let location = place_line(&failure.violation)
+        let location = failure
+            .violation
+            .source_line()
             .and_then(|line| location(line, uri))
             .or_else(|| site.map(|s| physical(s.file.to_string(), s.line)));
         results.push(json!({
@@ -73,19 +75,6 @@ pub(crate) fn sarif_results(
         }));
     }
     (rules, results)
-}
-
-/// The `file:line` a violation names, when the source map gave one.
-fn place_line(violation: &Violation) -> Option<&str> {
-    match violation {
-        Violation::Invariant { .. } => None,
-        Violation::Panic { place, .. }
-        | Violation::ArbitraryStorageWrite { place, .. }
-        | Violation::AssertionFailed { place, .. }
-        | Violation::Reverted { place, .. }
-        | Violation::UnsupportedCheatcode { place, .. }
-        | Violation::Vulnerability { place, .. } => place.line.as_deref(),
-    }
 }
 
 /// The SARIF location of `file:line`, if it is one.

@@ -3,9 +3,11 @@
 
 use std::fmt::Write as _;
 
+use crate::chain::Labels;
 use crate::config::Steering;
 use crate::outcome::{
     Dependence, Failure, FunctionStats, Outcome, Progress, SequenceStats, ShrinkStats, Stats,
+    TargetReach,
 };
 
 use super::failure::*;
@@ -387,17 +389,10 @@ pub(crate) fn render_targets(out: &mut String, stats: &Stats) {
         let name = target.label();
         match &target.reached {
             Some(reach) => {
-                let calls: Vec<String> = reach
-                    .calls
-                    .iter()
-                    .map(|c| format!("{}.{}", called(c, &stats.labels), c.function_name()))
-                    .collect();
                 let _ = writeln!(
                     out,
-                    "    {name:<width$}  reached after {} sequences ({}): {}",
-                    thousands(reach.after_sequences),
-                    duration(reach.after),
-                    calls.join(" → ")
+                    "    {name:<width$}  reached {}",
+                    reach_text(reach, &stats.labels)
                 );
             }
             None => {
@@ -407,8 +402,37 @@ pub(crate) fn render_targets(out: &mut String, stats: &Stats) {
     }
 }
 
+/// How a target was reached: `after 1,234 sequences (2.1s): Vault.deposit → Vault.withdraw`.
+pub(crate) fn reach_text(reach: &TargetReach, labels: &Labels) -> String {
+    let calls: Vec<String> = reach
+        .calls
+        .iter()
+        .map(|c| format!("{}.{}", called(c, labels), c.function_name()))
+        .collect();
+    format!(
+        "after {} sequences ({}): {}",
+        thousands(reach.after_sequences),
+        duration(reach.after),
+        calls.join(" → ")
+    )
+}
+
 /// Counts by length grouped in powers of two: `1: 9,120 · 2-3: 310 · 4-7: 95`.
 pub(crate) fn by_length(counts: &[u64]) -> String {
+    let groups: Vec<String> = length_groups(counts)
+        .into_iter()
+        .map(|(range, total)| format!("{range}: {}", thousands(total)))
+        .collect();
+    if groups.is_empty() {
+        "none".to_string()
+    } else {
+        groups.join(" · ")
+    }
+}
+
+/// Counts by length (`counts[n]`: of length `n`) grouped in powers of two (`1`, `2-3`,
+/// `4-7`, ...), the empty groups left out.
+pub(crate) fn length_groups(counts: &[u64]) -> Vec<(String, u64)> {
     let mut groups = Vec::new();
     let mut low = 1;
     while low < counts.len() {
@@ -420,15 +444,11 @@ pub(crate) fn by_length(counts: &[u64]) -> String {
             } else {
                 format!("{low}-{high}")
             };
-            groups.push(format!("{range}: {}", thousands(total)));
+            groups.push((range, total));
         }
         low = high + 1;
     }
-    if groups.is_empty() {
-        "none".to_string()
-    } else {
-        groups.join(" · ")
-    }
+    groups
 }
 
 /// A progress line for stderr.

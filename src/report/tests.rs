@@ -9,10 +9,10 @@ use super::failure::*;
 use super::format::*;
 use super::summary::*;
 use crate::chain::{Labels, SENDERS, Warp};
-use crate::outcome::FunctionStats;
 use crate::outcome::{
     Call, Failure, Outcome, Place, Progress, ShrinkStats, Stats, Violation, Warps,
 };
+use crate::outcome::{FunctionStats, RevertCauses};
 use alloy_primitives::{U256, address};
 
 const VAULT: Address = address!("0x5FbDB2315678afecb367f032d93F642f64180aa3");
@@ -226,6 +226,7 @@ fn summaries_name_their_test_and_accounts() {
             signature: "deposit()".into(),
             calls: 10,
             reverts: 0,
+            revert_causes: RevertCauses::default(),
         }],
         ..Stats::default()
     };
@@ -301,6 +302,7 @@ fn always_reverts_needs_enough_calls_to_mean_something() {
         signature: "close()".into(),
         calls,
         reverts: calls,
+        revert_causes: RevertCauses::default(),
     };
     let flagged = |calls| {
         summary(&Outcome {

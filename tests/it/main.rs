@@ -26,6 +26,7 @@ mod forge_suites;
 mod forge_suites_witness;
 mod foundry_project;
 mod hostile;
+mod html_report;
 mod invariants;
 mod lookahead;
 mod macro_ui;
