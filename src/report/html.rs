@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::outcome::{Failure, Outcome, Progress, Stats};
 
 use super::failure::{ViolationDisplay, render_failure, replay_command};
-use super::format::{duration, percent, thousands};
+use super::format::{contract_name, duration, percent, thousands};
 use super::summary::{length_groups, reach_text};
 
 /// One Solidity source a page shows.
@@ -477,7 +477,7 @@ fn functions(out: &mut String, stats: &Stats) {
         let _ = writeln!(
             out,
             "<tr><td><code>{}.{}</code></td><td class=\"n\">{}</td><td class=\"n\">{} ({})</td><td>{}</td></tr>",
-            escape(&function.contract),
+            escape(&contract_name(&function.contract, function.address, &stats.labels)),
             escape(&function.signature),
             thousands(function.calls),
             thousands(function.reverts),
