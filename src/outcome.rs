@@ -406,8 +406,14 @@ pub struct KeptCorpus {
     pub stale: usize,
     /// Files in the directory that are not corpus files (dropped, left in place).
     pub unreadable: usize,
-    /// Sequences saved after fuzzing (0 when fuzzing did not run).
+    /// Sequences saved after fuzzing (0 when fuzzing did not run): the fewest of the
+    /// candidates that cover every edge the candidates cover.
     pub saved: usize,
+    /// The candidates the saved sequences were chosen from: those loaded (that still fit)
+    /// and those the workers kept.
+    pub candidates: usize,
+    /// The branch edges the candidates, and so the saved sequences, cover.
+    pub edges: usize,
 }
 
 /// Where fuzzing time went, summed over the workers: running transactions in the EVM, and

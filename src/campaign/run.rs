@@ -4,7 +4,7 @@
 //! the HTML report.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -148,7 +148,8 @@ impl Campaign<'_> {
             .corpus
             .as_deref()
             .map(|dir| CorpusDir::new(&self.root.join(dir), &test_name));
-        let (seeds, mut kept_corpus) = load_corpus(corpus.as_ref(), &engine, &mut warnings);
+        let (seeds, corpus_files, mut kept_corpus) =
+            load_corpus(corpus.as_ref(), &engine, &mut warnings);
         // Compiling and setup are not the campaign's time: time-to-violation and execs/s
         // count from here.
         let start = Instant::now();
@@ -202,7 +203,9 @@ impl Campaign<'_> {
             sightings = fuzzed.sightings;
             stats.lines = fuzzed.lines;
             if let (Some(dir), Some(kept)) = (&corpus, &mut kept_corpus) {
-                match dir.save(seed, &fuzzed.corpus) {
+                kept.candidates = fuzzed.corpus.candidates;
+                kept.edges = fuzzed.corpus.edges;
+                match dir.save(seed, &fuzzed.corpus.sequences, &corpus_files) {
                     Ok(saved) => kept.saved = saved,
                     // The campaign's result stands; only the next run starts colder.
                     Err(e) => warnings.push(format!("the corpus was not saved: {e}")),
@@ -362,14 +365,14 @@ fn warn_oversized(chain: &Chain, warnings: &mut Vec<String>) {
 }
 
 /// The sequences saved in `corpus` (if kept), rebuilt against the engine's fuzzed functions,
-/// with what loading found; unreadable files are warnings.
+/// the files they came from, and what loading found; unreadable files are warnings.
 fn load_corpus(
     corpus: Option<&CorpusDir>,
     engine: &Engine<'_>,
     warnings: &mut Vec<String>,
-) -> (Seeds, Option<KeptCorpus>) {
+) -> (Seeds, Vec<PathBuf>, Option<KeptCorpus>) {
     let Some(dir) = corpus else {
-        return (Seeds::default(), None);
+        return (Seeds::default(), Vec::new(), None);
     };
     let loaded = dir.load();
     let (seeds, stale) = engine.seeds(&loaded.sequences);
@@ -381,9 +384,9 @@ fn load_corpus(
         loaded: seeds.len(),
         stale,
         unreadable: loaded.unreadable.len(),
-        saved: 0,
+        ..KeptCorpus::default()
     };
-    (seeds, Some(kept))
+    (seeds, loaded.files, Some(kept))
 }
 
 /// Adds each of `more` to `failures` unless it is the same bug as one there.

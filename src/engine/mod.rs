@@ -30,6 +30,7 @@ mod hostile;
 mod input;
 mod joint;
 mod mask;
+mod minimise;
 mod mutate;
 mod pools;
 mod predict;
@@ -127,10 +128,22 @@ pub(crate) struct Fuzzed {
     pub(crate) sightings: Vec<Sighting>,
     /// Per target (as in [`Fuzz::targets`]): the first run that reached it.
     pub(crate) reaches: Vec<Option<TargetReach>>,
-    /// Every worker's corpus, each sequence once, decoded (with [`Fuzz::keep_corpus`]).
-    pub(crate) corpus: Vec<Vec<Call>>,
+    /// The corpus to keep (with [`Fuzz::keep_corpus`]).
+    pub(crate) corpus: KeptSequences,
     /// The lines fuzzing executed (with [`Fuzz::lines`]).
     pub(crate) lines: Option<LineCoverage>,
+}
+
+/// The corpus a campaign keeps: the fewest of the candidates (the sequences it loaded and
+/// those the workers kept) that cover every branch edge they covered.
+#[derive(Debug, Default)]
+pub(crate) struct KeptSequences {
+    /// The kept sequences, decoded.
+    pub(crate) sequences: Vec<Vec<Call>>,
+    /// The candidates they were chosen from.
+    pub(crate) candidates: usize,
+    /// The edges the candidates, and so the kept sequences, cover.
+    pub(crate) edges: usize,
 }
 
 impl<'a> Engine<'a> {
@@ -250,13 +263,9 @@ impl<'a> Engine<'a> {
             stats,
         )?;
         let corpus = if plan.keep_corpus {
-            corpus
-                .iter()
-                .map(|sequence| self.executor.calls(sequence))
-                .filter(|calls| !calls.is_empty())
-                .collect()
+            self.minimise(plan, corpus)?
         } else {
-            Vec::new()
+            KeptSequences::default()
         };
         let reaches = reaches
             .into_iter()
@@ -285,6 +294,34 @@ impl<'a> Engine<'a> {
             reaches,
             corpus,
             lines,
+        })
+    }
+
+    /// The fewest of the loaded sequences and the workers' `corpus` that cover every edge
+    /// they cover, run on a chain of their own (these runs are not the campaign's).
+    fn minimise(&self, plan: &Fuzz<'_>, corpus: Vec<Sequence>) -> Result<KeptSequences> {
+        let mut candidates: Vec<Sequence> = plan.seeds.sequences.clone();
+        for sequence in &mut candidates {
+            // As the workers ran them: a saved corpus may come from a deeper campaign.
+            sequence.txs.truncate(plan.config.depth as usize);
+        }
+        candidates.extend(corpus);
+        let chain = (plan.make_chain)()?;
+        let surface = Surface::from_chain(&chain, &mut Vec::new())?;
+        // Every transaction runs, violations or not: its edges count.
+        let mut executor = Executor::new(chain, surface, self.oracles, true, false);
+        // Edges as the workers count them.
+        executor.record_data_decisions(plan.config.data_decisions);
+        let minimised = minimise::minimise(&mut executor, &candidates);
+        Ok(KeptSequences {
+            sequences: minimised
+                .kept
+                .iter()
+                .map(|&i| executor.calls(&candidates[i]))
+                .filter(|calls| !calls.is_empty())
+                .collect(),
+            candidates: candidates.len(),
+            edges: minimised.edges,
         })
     }
 

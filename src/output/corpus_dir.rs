@@ -3,9 +3,11 @@
 //! regression files), loaded and run first by the next campaign of the same test, so a CI
 //! run starts where the last one stopped.
 //!
-//! Each campaign writes one file, `<dir>/<test>/seed-<seed>.json`, and reads every file in
-//! `<dir>/<test>/`: directories of CI shards that ran other seeds merge by copying their
-//! files into one. What no longer decodes (a file that is not a corpus file, a sequence whose
+//! Each campaign reads every file in `<dir>/<test>/` (directories of CI shards that ran
+//! other seeds merge by copying their files into one) and writes one,
+//! `<dir>/<test>/seed-<seed>.json`, holding the minimised corpus of everything it loaded and
+//! found; the corpus files it read are then removed, so that the directory does not grow
+//! from run to run. What no longer decodes (a file that is not a corpus file, a sequence whose
 //! function, sender or arguments changed) is dropped and counted, never an error: a corpus
 //! only speeds a campaign up.
 
@@ -43,6 +45,8 @@ pub(crate) struct CorpusDir {
 pub(crate) struct Loaded {
     /// Every saved sequence, once (files of several shards repeat each other).
     pub(crate) sequences: Vec<Vec<StoredCall>>,
+    /// The corpus files read.
+    pub(crate) files: Vec<PathBuf>,
     /// Files that could not be read as corpus files, with why.
     pub(crate) unreadable: Vec<String>,
 }
@@ -82,6 +86,7 @@ impl CorpusDir {
                             loaded.sequences.push(sequence);
                         }
                     }
+                    loaded.files.push(file);
                 }
                 Err(why) => loaded.unreadable.push(format!("{}: {why}", file.display())),
             }
@@ -90,8 +95,15 @@ impl CorpusDir {
     }
 
     /// Saves `sequences` as this campaign's file, `seed-<seed>.json` (replacing the one an
-    /// earlier campaign with the seed wrote), atomically; returns how many it saved.
-    pub(crate) fn save(&self, seed: u64, sequences: &[Vec<Call>]) -> Result<usize> {
+    /// earlier campaign with the seed wrote), atomically, then removes the other corpus files
+    /// `replaced` (those it loaded, whose sequences `sequences` now stand for); returns how
+    /// many it saved.
+    pub(crate) fn save(
+        &self,
+        seed: u64,
+        sequences: &[Vec<Call>],
+        replaced: &[PathBuf],
+    ) -> Result<usize> {
         std::fs::create_dir_all(&self.dir).map_err(|e| Error::io(&self.dir, &e))?;
         let contents = Contents {
             harvey_corpus: FORMAT,
@@ -109,6 +121,9 @@ impl CorpusDir {
         text.push('\n');
         // A crash must not leave half a file that a later load would count as unreadable.
         write_atomically(&path, &text)?;
+        for old in replaced.iter().filter(|old| **old != path) {
+            std::fs::remove_file(old).map_err(|e| Error::io(old, &e))?;
+        }
         Ok(contents.sequences.len())
     }
 }
@@ -153,9 +168,19 @@ mod tests {
         let corpus = CorpusDir::new(dir.path(), "vault::solvent");
         assert!(corpus.path().ends_with("vault.solvent"));
         assert!(corpus.load().sequences.is_empty(), "no directory yet");
-        assert_eq!(corpus.save(1, &[vec![call(1)], vec![call(2)]]).unwrap(), 2);
+        assert_eq!(
+            corpus
+                .save(1, &[vec![call(1)], vec![call(2)]], &[])
+                .unwrap(),
+            2
+        );
         // Another shard, another seed: one sequence in common.
-        assert_eq!(corpus.save(2, &[vec![call(2)], vec![call(3)]]).unwrap(), 2);
+        assert_eq!(
+            corpus
+                .save(2, &[vec![call(2)], vec![call(3)]], &[])
+                .unwrap(),
+            2
+        );
         std::fs::write(corpus.path().join("junk.json"), "{ not json").unwrap();
         std::fs::write(corpus.path().join("notes.txt"), "ignored").unwrap();
         let loaded = corpus.load();
@@ -171,8 +196,18 @@ mod tests {
             "{:?}",
             loaded.unreadable
         );
+        assert_eq!(loaded.files.len(), 2);
         // Saving again under a seed replaces that seed's file.
-        corpus.save(1, &[vec![call(9)]]).unwrap();
+        corpus.save(1, &[vec![call(9)]], &[]).unwrap();
         assert_eq!(corpus.load().sequences.len(), 3);
+        // A campaign that loaded both saves one file standing for them; the rest stays.
+        let loaded = corpus.load();
+        corpus.save(3, &[vec![call(9)]], &loaded.files).unwrap();
+        let mut left: Vec<String> = std::fs::read_dir(corpus.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["junk.json", "notes.txt", "seed-3.json"]);
     }
 }

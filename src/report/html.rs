@@ -477,7 +477,11 @@ fn functions(out: &mut String, stats: &Stats) {
         let _ = writeln!(
             out,
             "<tr><td><code>{}.{}</code></td><td class=\"n\">{}</td><td class=\"n\">{} ({})</td><td>{}</td></tr>",
-            escape(&contract_name(&function.contract, function.address, &stats.labels)),
+            escape(&contract_name(
+                &function.contract,
+                function.address,
+                &stats.labels
+            )),
             escape(&function.signature),
             thousands(function.calls),
             thousands(function.reverts),

@@ -242,9 +242,18 @@ pub(crate) fn render_kept_corpus(out: &mut String, stats: &Stats) {
     } else {
         format!(" ({}, dropped)", dropped.join(", "))
     };
+    let chosen = if kept.candidates > 0 {
+        format!(
+            " (the fewest of {} that cover their {})",
+            thousands(kept.candidates as u64),
+            count(kept.edges as u64, "edge")
+        )
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "  corpus kept in {}: {} loaded{dropped}, {} saved",
+        "  corpus kept in {}: {} loaded{dropped}, {} saved{chosen}",
         kept.dir.display(),
         count(kept.loaded as u64, "sequence"),
         thousands(kept.saved as u64)

@@ -50,15 +50,84 @@ fn a_saved_corpus_is_run_first_and_saved_back() {
     );
     let summary = harvey::report::summary(&resumed);
     assert!(summary.contains("  corpus kept in "), "{summary}");
-    // Both seeds' files are there: a third run loads their union.
-    assert!(
-        dir.path()
-            .join("corpus.escrow")
-            .join("seed-2.json")
-            .is_file()
-    );
+    // The second run's file stands for both: the first's was removed.
+    let tests = dir.path().join("corpus.escrow");
+    assert!(tests.join("seed-2.json").is_file());
+    assert!(!file.exists(), "seed 1's file was minimised into seed 2's");
     let third = campaign(dir.path(), 3, 1).run().unwrap();
-    assert!(kept(&third).loaded >= kept(&first).saved);
+    assert_eq!(kept(&third).loaded, kept(&resumed).saved);
+}
+
+/// The distinct sequences the corpus files in `dir` hold.
+fn saved_sequences(dir: &std::path::Path) -> usize {
+    let mut all: Vec<serde_json::Value> = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+        for sequence in file["sequences"].as_array().unwrap() {
+            if !all.contains(sequence) {
+                all.push(sequence.clone());
+            }
+        }
+    }
+    all.len()
+}
+
+/// Copies the corpus files of `from` into `to` (CI's merge of shard directories).
+fn copy_files(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        // Shards ran other seeds: their files have other names.
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
+}
+
+/// Shards' corpora merged by copying their files, then minimised by the next campaign:
+/// fewer sequences, every edge of the merged ones kept.
+#[test]
+fn merged_shards_are_minimised_keeping_every_edge() {
+    let merged = tempfile::tempdir().unwrap();
+    let measured = tempfile::tempdir().unwrap();
+    for seed in [1, 2] {
+        let shard = tempfile::tempdir().unwrap();
+        campaign(shard.path(), seed, 2_000).run().unwrap();
+        for into in [&merged, &measured] {
+            copy_files(
+                &shard.path().join("corpus.escrow"),
+                &into.path().join("corpus.escrow"),
+            );
+        }
+    }
+    let merged_count = saved_sequences(&merged.path().join("corpus.escrow"));
+    // What the merged sequences cover: a campaign that runs only them (its budget is their
+    // number, and saved sequences run first).
+    let all = campaign(measured.path(), 9, merged_count as u64)
+        .run()
+        .unwrap();
+    assert_eq!(kept(&all).loaded, merged_count);
+    // The merge job's campaign minimises them...
+    let merge = campaign(merged.path(), 10, merged_count as u64)
+        .run()
+        .unwrap();
+    let minimised = kept(&merge);
+    assert_eq!(minimised.edges, all.stats.edges, "{minimised:?}");
+    assert!(
+        minimised.saved < merged_count,
+        "{} of {merged_count} kept",
+        minimised.saved
+    );
+    let tests = merged.path().join("corpus.escrow");
+    assert_eq!(
+        std::fs::read_dir(&tests).unwrap().count(),
+        1,
+        "one file left"
+    );
+    // ...and running only what it kept reaches every edge again.
+    let again = campaign(merged.path(), 11, minimised.saved as u64)
+        .run()
+        .unwrap();
+    assert_eq!(again.stats.edges, all.stats.edges);
 }
 
 #[test]

@@ -1,0 +1,141 @@
+//! Corpus minimisation, so that a corpus kept between runs does not grow without bound
+//! (ClusterFuzzLite prunes its cached corpus the same way): every candidate sequence (those
+//! loaded and those the workers kept) runs once from the post-setup state, every
+//! transaction's branch edges are collected, and the fewest sequences that cover all of
+//! them are kept — chosen greedily, the one adding the most uncovered edges first (ties:
+//! the shorter, then the earlier), the classic approximation of the smallest set cover.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::hash::FastSet;
+
+use super::executor::{EdgeKey, Executor, Seen, Sink};
+use super::input::Sequence;
+
+/// The sequences kept, and the edges they cover.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Minimised {
+    /// Indices of the kept candidates, in the order chosen.
+    pub(crate) kept: Vec<usize>,
+    /// Distinct edges the candidates covered, all of which the kept ones cover.
+    pub(crate) edges: usize,
+}
+
+/// The edges every transaction of a run covered.
+#[derive(Default)]
+struct EdgeSink {
+    edges: FastSet<EdgeKey>,
+}
+
+impl Sink for EdgeSink {
+    fn transaction(&mut self, seen: &Seen<'_>) {
+        self.edges
+            .extend(seen.trace.edges().iter().map(|edge| EdgeKey {
+                code: edge.code,
+                pc: edge.pc,
+                taken: edge.taken,
+            }));
+    }
+}
+
+/// Runs every candidate on `executor` (which must run every transaction: not failing fast)
+/// and keeps the fewest that cover the edges all of them cover.
+pub(crate) fn minimise(executor: &mut Executor<'_>, candidates: &[Sequence]) -> Minimised {
+    let covered: Vec<FastSet<EdgeKey>> = candidates
+        .iter()
+        .map(|sequence| {
+            let mut sink = EdgeSink::default();
+            executor.run(sequence, &mut sink);
+            sink.edges
+        })
+        .collect();
+    let lengths: Vec<usize> = candidates.iter().map(|s| s.txs.len()).collect();
+    cover(&covered, &lengths)
+}
+
+/// A greedy set cover of the union of `sets` (`lengths[i]`: the size of candidate `i`, the
+/// smaller preferred on ties). Lazy: a candidate's gain only shrinks as edges get covered,
+/// so a stale gain at the top of the heap is recomputed and pushed back, and a fresh one is
+/// the best there is.
+fn cover<T: Eq + std::hash::Hash + Copy>(sets: &[FastSet<T>], lengths: &[usize]) -> Minimised {
+    let universe: FastSet<T> = sets.iter().flatten().copied().collect();
+    let mut heap: BinaryHeap<(usize, Reverse<usize>, Reverse<usize>)> = sets
+        .iter()
+        .enumerate()
+        .filter(|(_, set)| !set.is_empty())
+        .map(|(i, set)| (set.len(), Reverse(lengths[i]), Reverse(i)))
+        .collect();
+    let mut covered: FastSet<T> = FastSet::default();
+    let mut kept = Vec::new();
+    while covered.len() < universe.len() {
+        let Some((gain, length, Reverse(i))) = heap.pop() else {
+            break;
+        };
+        let fresh = sets[i].iter().filter(|e| !covered.contains(e)).count();
+        if fresh == 0 {
+            continue;
+        }
+        if fresh < gain {
+            heap.push((fresh, length, Reverse(i)));
+            continue;
+        }
+        covered.extend(sets[i].iter().copied());
+        kept.push(i);
+    }
+    Minimised {
+        kept,
+        edges: universe.len(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn sets(of: &[&[u32]]) -> Vec<FastSet<u32>> {
+        of.iter().map(|s| s.iter().copied().collect()).collect()
+    }
+
+    #[test]
+    fn the_greedy_cover_drops_what_others_cover() {
+        // 0 and 3 are subsumed by 1 and 2; 4 adds nothing.
+        let sets = sets(&[&[1, 2], &[1, 2, 3, 4], &[5, 6, 3], &[6], &[]]);
+        let chosen = cover(&sets, &[1, 1, 1, 1, 1]);
+        assert_eq!(chosen.kept, [1, 2]);
+        assert_eq!(chosen.edges, 6);
+    }
+
+    #[test]
+    fn ties_go_to_the_shorter_sequence() {
+        let sets = sets(&[&[1, 2], &[1, 2]]);
+        assert_eq!(cover(&sets, &[5, 2]).kept, [1]);
+        assert_eq!(cover(&sets, &[2, 2]).kept, [0]);
+    }
+
+    proptest! {
+        /// The kept sets cover every element, keep no set that adds nothing, and are never
+        /// more than the candidates.
+        #[test]
+        fn the_cover_keeps_every_edge(
+            raw in prop::collection::vec(prop::collection::vec(0u32..40, 0..8), 0..30)
+        ) {
+            let sets: Vec<FastSet<u32>> = raw.iter().map(|s| s.iter().copied().collect()).collect();
+            let lengths: Vec<usize> = raw.iter().map(Vec::len).collect();
+            let chosen = cover(&sets, &lengths);
+            let all: FastSet<u32> = sets.iter().flatten().copied().collect();
+            let kept: FastSet<u32> = chosen.kept.iter().flat_map(|&i| sets[i].iter().copied()).collect();
+            prop_assert_eq!(&kept, &all);
+            prop_assert_eq!(chosen.edges, all.len());
+            prop_assert!(chosen.kept.len() <= sets.iter().filter(|s| !s.is_empty()).count());
+            // Each kept set added something when it was chosen.
+            let mut seen: FastSet<u32> = FastSet::default();
+            for &i in &chosen.kept {
+                prop_assert!(sets[i].iter().any(|e| !seen.contains(e)));
+                seen.extend(sets[i].iter().copied());
+            }
+        }
+    }
+}
