@@ -56,6 +56,9 @@
 //! forge out. The solver's rows need z3 (`HARVEY_Z3`; `.cargo/config.toml` names the
 //! repository's shim).
 //!
+//! `HARVEY_MAZE_SHARDS=N` compares N shards merged against one campaign instead (issue 32,
+//! `maze/shards.rs`).
+//!
 //! Run with `cargo bench --bench maze`; the table at the end is markdown.
 
 #[path = "maze/constraint.rs"]
@@ -70,6 +73,8 @@ mod generator;
 mod install;
 #[path = "support/root.rs"]
 mod root;
+#[path = "maze/shards.rs"]
+mod shards;
 #[path = "maze/solver.rs"]
 mod solver;
 // Shared with the other benches, which use other parts of it.
@@ -228,6 +233,10 @@ fn main() {
     };
     let project = harvey_project(root, &mazes);
     check_witnesses(&project, &mazes);
+    if let Some(n) = shards::shards() {
+        shards::compare(&project, &mazes, n, budget, seeds, depth);
+        return;
+    }
     let forge = forge_on().then(|| install::ensure_forge().unwrap_or_else(|e| panic!("{e}")));
     let configs = Harvey::chosen();
     println!(
@@ -380,16 +389,45 @@ fn harvey_run(
     budget: Duration,
     depth: u32,
 ) -> (Found, u64) {
-    let outcome = config
+    let outcome = harvey_campaign(project, maze, config, seed, depth)
+        .time(budget)
+        .run()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let found = found_in(&outcome, maze);
+    // The solver's share of the campaign (issue 30's ablation asks for it).
+    let p = outcome.stats.predictions;
+    eprintln!(
+        "{} [{}] seed {seed}: joint prediction {} of {} flipped; {}",
+        maze.name,
+        config.name(),
+        p.joint_flipped,
+        p.joint,
+        solver_share(&p, outcome.stats.elapsed),
+    );
+    (found, outcome.stats.sequences)
+}
+
+/// The campaign the bench runs on `maze`: `config`, `fail_fast(false)`, one worker, `seed`,
+/// at `depth`; its budget is the caller's.
+fn harvey_campaign<'a>(
+    project: &Path,
+    maze: &Maze,
+    config: Harvey,
+    seed: u64,
+    depth: u32,
+) -> Campaign<'a> {
+    config
         .apply(Campaign::new(project))
         .contract(&maze.name)
         .fail_fast(false)
-        .time(budget)
         .depth(depth)
         .seed(seed)
         .workers(1)
-        .run()
-        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// When `outcome` found each of `maze`'s assertions. Panics on a violation that is not one
+/// of its feasible (or undecided) assertions.
+fn found_in(outcome: &harvey::Outcome, maze: &Maze) -> Found {
     let file = format!("{}.sol:", maze.name);
     let mut found = BTreeMap::new();
     for failure in &outcome.failures {
@@ -419,17 +457,7 @@ fn harvey_run(
         );
         found.entry(assertion).or_insert(failure.found_after);
     }
-    // The solver's share of the campaign (issue 30's ablation asks for it).
-    let p = outcome.stats.predictions;
-    eprintln!(
-        "{} [{}] seed {seed}: joint prediction {} of {} flipped; {}",
-        maze.name,
-        config.name(),
-        p.joint_flipped,
-        p.joint,
-        solver_share(&p, outcome.stats.elapsed),
-    );
-    (found, outcome.stats.sequences)
+    found
 }
 
 /// The forge project of `maze`: the flag variant and one invariant per assertion.
