@@ -15,12 +15,17 @@
 //! from constant stack values. Anything the analysis cannot follow (a jump to an unknown
 //! destination, an external call, an unresolvable state explosion) counts as reaching a
 //! target, so "no target ahead" is only ever claimed when it holds.
+//!
+//! The same fixpoint run once from the contract's entry, past calls instead of stopping at
+//! them, gives the blocks the analysis may reach at all ([`reachable_blocks`]), for reports
+//! that mark code no transaction can run.
 
 mod state;
 mod transfer;
 
 use std::collections::hash_map::Entry;
 use std::hash::{Hash, Hasher};
+use std::ops::ControlFlow;
 
 use state::{AbsState, Value};
 use transfer::{Code, Flow};
@@ -35,9 +40,17 @@ pub const MAX_PREFIX: usize = 8_192;
 /// target is reachable).
 const SUFFIX_BUDGET: usize = 200_000;
 
+/// Abstract instruction steps [`reachable_blocks`] may take before it gives up (and claims
+/// nothing). Ten times [`SUFFIX_BUDGET`]: it runs once per contract rather than at every
+/// split point of every input, and walks the whole contract where a suffix check usually
+/// stops at its first target. Still bounded, so that no code keeps it busy for more than a
+/// fraction of a second: the largest fixture in `contracts/` (`CheatUser`, 16 kB) takes
+/// about 20,000 steps, in 3 ms.
+const WHOLE_CODE_BUDGET: usize = 2_000_000;
+
 /// Distinct abstract states kept per pc (by stack height and return addresses on the
-/// stack) before the suffix check gives up: unbounded growth means recursion or a loop
-/// that pushes.
+/// stack) before a fixpoint walk (a suffix check, [`reachable_blocks`]) gives up: unbounded
+/// growth means recursion or a loop that pushes.
 const CONTEXTS_PER_PC: usize = 64;
 
 /// What the analysis says about one path.
@@ -170,7 +183,17 @@ impl Lookahead {
         if let Some(&verdict) = self.verdicts.get(&starts) {
             return verdict;
         }
-        let verdict = reachable(&self.code, &self.targets, starts.clone());
+        // A target, an external call (the callee may call back into a target) or anything
+        // the analysis cannot follow counts as reaching a target.
+        let (code, targets) = (&self.code, &self.targets);
+        let walk = fixpoint(code, starts.clone(), SUFFIX_BUDGET, |pc| {
+            if targets.contains(&pc) || transfer::is_call(code.op(pc)) {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        let verdict = walk == Walk::Cut;
         if self.verdicts.len() >= VERDICTS_REMEMBERED {
             self.verdicts.clear();
             self.forgotten += 1;
@@ -178,6 +201,36 @@ impl Lookahead {
         self.verdicts.insert(starts, verdict);
         verdict
     }
+}
+
+/// The basic blocks of `code`, by their start pcs in ascending order, that the analysis may
+/// reach from the contract's entry: pc 0 with an empty stack and nothing known about memory,
+/// storage (what earlier transactions left), calldata or the environment. The walk follows
+/// both ways of every branch whose condition is unknown, and goes on past calls and
+/// creations with unknown results and storage (a callee that calls back into this contract
+/// enters at pc 0 again, which the walk starts from). Block starts are the analysis' own:
+/// pc 0, every `JUMPDEST`, and the instruction after one that ends a block (a jump or a
+/// halt); only those the walk entered are listed.
+///
+/// `code` is the runtime code as deployed, immutables filled in: an artifact's runtime code
+/// holds zeros in their place, which the analysis would take for their values.
+///
+/// `None` when the analysis could not follow the code (a jump to an unknown destination,
+/// its step budget or its bound on states per pc spent): then any block may be reachable.
+/// A block left out of `Some` never executes, in any transaction or call frame.
+pub fn reachable_blocks(code: &[u8]) -> Option<Vec<usize>> {
+    let code = Code::new(code);
+    let mut entered = vec![false; code.len()];
+    let entry = vec![(0, AbsState::default())];
+    let walk = fixpoint(&code, entry, WHOLE_CODE_BUDGET, |pc| {
+        // The walk enters blocks only at their leaders; past the code's end it meets the
+        // implicit STOP, which starts no block.
+        if code.is_leader(pc) {
+            entered[pc] = true;
+        }
+        ControlFlow::Continue(())
+    });
+    (walk == Walk::Complete).then(|| (0..code.len()).filter(|&pc| entered[pc]).collect())
 }
 
 /// Recognises the split points along one path: the first entry into each basic block
@@ -202,9 +255,29 @@ impl FirstEntries {
     }
 }
 
-/// The forward fixpoint from `starts`: whether any target pc, external call, or anything
-/// the analysis cannot follow is reachable.
-fn reachable(code: &Code, targets: &FastSet<usize>, starts: Vec<(usize, AbsState)>) -> bool {
+/// How a [`fixpoint`] walk ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Walk {
+    /// Every state reachable from the starts was visited.
+    Complete,
+    /// The walk stopped early: its visitor asked to, or the analysis could not follow the
+    /// code (a jump to an unknown destination, its step budget or [`CONTEXTS_PER_PC`]
+    /// spent). What it did not visit may be reachable.
+    Cut,
+}
+
+/// The forward fixpoint from `starts`, taking at most `budget` abstract instruction steps:
+/// `visit` sees the pc of every instruction the walk is about to execute (again whenever a
+/// state reaching it changed) and may stop the walk there with [`ControlFlow::Break`].
+/// Both directions of every branch whose condition is unknown are followed; calls return
+/// unknown values ([`transfer::step`] models their stack effect) and the walk goes on past
+/// them, so a visitor that needs them to count as reaching anything stops at them itself.
+fn fixpoint(
+    code: &Code,
+    starts: Vec<(usize, AbsState)>,
+    budget: usize,
+    mut visit: impl FnMut(usize) -> ControlFlow<()>,
+) -> Walk {
     let mut states: FastMap<(usize, usize, u64), AbsState> = FastMap::default();
     let mut contexts: FastMap<usize, usize> = FastMap::default();
     let mut work: Vec<(usize, usize, u64)> = Vec::new();
@@ -235,7 +308,7 @@ fn reachable(code: &Code, targets: &FastSet<usize>, starts: Vec<(usize, AbsState
     };
     for (pc, state) in starts {
         if !add(pc, state, &mut states, &mut work, &mut queued) {
-            return true;
+            return Walk::Cut;
         }
     }
     let mut steps = 0;
@@ -247,8 +320,8 @@ fn reachable(code: &Code, targets: &FastSet<usize>, starts: Vec<(usize, AbsState
         let mut pc = key.0;
         let flow = loop {
             steps += 1;
-            if steps > SUFFIX_BUDGET || targets.contains(&pc) || transfer::is_call(code.op(pc)) {
-                return true;
+            if steps > budget || visit(pc).is_break() {
+                return Walk::Cut;
             }
             match transfer::step(code, pc, &mut state, None) {
                 Flow::Goto(to) if !code.is_leader(to) => pc = to,
@@ -257,7 +330,7 @@ fn reachable(code: &Code, targets: &FastSet<usize>, starts: Vec<(usize, AbsState
         };
         let (first, second) = match flow {
             Flow::Halt => continue,
-            Flow::Lost => return true,
+            Flow::Lost => return Walk::Cut,
             Flow::Goto(to) => ((to, state), None),
             Flow::Branch { jump, fall } => {
                 let jumped = jump.map(|to| (to, state.clone()));
@@ -266,11 +339,11 @@ fn reachable(code: &Code, targets: &FastSet<usize>, starts: Vec<(usize, AbsState
         };
         for (to, state) in std::iter::once(first).chain(second) {
             if !add(to, state, &mut states, &mut work, &mut queued) {
-                return true;
+                return Walk::Cut;
             }
         }
     }
-    false
+    Walk::Complete
 }
 
 /// A hash of the constants on `stack` that are valid jump destinations: the return

@@ -1,6 +1,7 @@
 //! The analysis on small hand-assembled programs: straight-line jumps, input-dependent and
 //! constant branches, prefix sensitivity at a merge point, internal calls from two places,
-//! loops, external calls and jumps the analysis cannot follow.
+//! loops, external calls and jumps the analysis cannot follow; the blocks reachable from a
+//! contract's entry on the same kinds of code.
 
 use super::*;
 
@@ -188,10 +189,66 @@ fn configuration_c_takes_the_whole_path_with_every_block_entry() {
     );
 }
 
+#[test]
+fn a_branch_never_taken_leaves_its_block_unreachable() {
+    // 0: PUSH1 0; 2: PUSH1 7; 4: JUMPI (never jumps); 5: STOP; 6: STOP; 7: JUMPDEST; 8: STOP
+    let code = [0x60, 0x00, 0x60, 0x07, 0x57, 0x00, 0x00, 0x5b, 0x00];
+    assert_eq!(
+        reachable_blocks(&code),
+        Some(vec![0, 5]),
+        "neither the destination nor the block after a STOP"
+    );
+    // The same shape on CALLDATALOAD: both ways.
+    assert_eq!(reachable_blocks(&INPUT_BRANCH), Some(vec![0, 6, 8]));
+    assert_eq!(reachable_blocks(&[]), Some(vec![]), "no code, no blocks");
+}
+
+#[test]
+fn the_whole_contract_walk_goes_past_calls_with_unknown_results() {
+    // Seven PUSH1 0; 14: CALL; 15: PUSH1 20; 17: JUMPI on the call's success;
+    // 18: STOP; 19: STOP; 20: JUMPDEST; 21: STOP
+    let mut code = vec![];
+    for _ in 0..7 {
+        code.extend([0x60, 0x00]);
+    }
+    code.extend([0xf1, 0x60, 0x14, 0x57, 0x00, 0x00, 0x5b, 0x00]);
+    assert_eq!(reachable_blocks(&code), Some(vec![0, 18, 20]));
+}
+
+#[test]
+fn the_whole_contract_walk_keeps_return_addresses_and_loops_apart() {
+    // `an_internal_function_returns_to_each_caller`: the helper returns to both callers
+    // only, so the block after them (18) stays unreachable.
+    let calls = [
+        0x60, 0x07, 0x60, 0x0d, 0x56, 0x00, 0x00, 0x5b, 0x60, 0x10, 0x60, 0x0d, 0x56, 0x5b, 0x56,
+        0x00, 0x5b, 0x00, 0x5b, 0x00,
+    ];
+    assert_eq!(reachable_blocks(&calls), Some(vec![0, 7, 13, 16]));
+    // `loops_with_unknown_bounds_reach_a_fixpoint`: the loop, its exit and its body, not
+    // the JUMPDEST after the exit's STOP.
+    let loops = [
+        0x60, 0x00, 0x5b, 0x80, 0x60, 0x00, 0x35, 0x11, 0x60, 0x0f, 0x57, 0x00, 0x5b, 0x00, 0x00,
+        0x5b, 0x60, 0x01, 0x01, 0x60, 0x02, 0x56,
+    ];
+    assert_eq!(reachable_blocks(&loops), Some(vec![0, 2, 11, 15]));
+}
+
+#[test]
+fn code_the_analysis_cannot_follow_may_reach_any_block() {
+    // 0: PUSH1 0; 2: CALLDATALOAD; 3: JUMP (unknown destination); 4: JUMPDEST; 5: STOP
+    assert_eq!(reachable_blocks(&[0x60, 0x00, 0x35, 0x56, 0x5b, 0x00]), None);
+    // A loop that pushes on every round: a new stack height, so a new state, each time,
+    // until the bound on states per pc is spent.
+    // 0: JUMPDEST; 1: PUSH1 0; 3: PUSH1 0; 5: CALLDATALOAD; 6: PUSH1 0; 8: JUMPI; 9: STOP
+    let pushes = [0x5b, 0x60, 0x00, 0x60, 0x00, 0x35, 0x60, 0x00, 0x57, 0x00];
+    assert_eq!(reachable_blocks(&pushes), None);
+}
+
 /// Hostile code: arbitrary bytes, biased towards the instructions that shape control flow
 /// (jumps into PUSH data, truncated PUSHes at the end, JUMPs to computed targets), with
 /// arbitrary targets and arbitrary "paths" (pcs that no run took in that order). The
-/// analysis must neither panic nor run away: every call returns.
+/// analysis must neither panic nor run away: every call returns (and the reachable blocks,
+/// when known, are block starts in ascending order).
 mod hostile {
     use super::*;
     use proptest::prelude::*;
@@ -225,6 +282,10 @@ mod hostile {
             lookahead.analyze(&path);
             let assumed = lookahead.assume_reachable(&path);
             prop_assert!(assumed.prefix_len <= path.len());
+            if let Some(blocks) = reachable_blocks(&code) {
+                prop_assert!(blocks.windows(2).all(|pair| pair[0] < pair[1]), "ascending");
+                prop_assert!(blocks.iter().all(|&pc| lookahead.code.is_leader(pc)));
+            }
         }
     }
 }
