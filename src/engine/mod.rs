@@ -285,7 +285,7 @@ impl<'a> Engine<'a> {
                     .surface()
                     .kinds
                     .iter()
-                    .map(|kind| Arc::clone(&kind.artifact)),
+                    .map(|kind| (Arc::clone(&kind.artifact), None)),
             );
             line_coverage(&blocks, &listed)
         });

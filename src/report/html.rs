@@ -456,21 +456,15 @@ fn functions(out: &mut String, stats: &Stats) {
          <th class=\"n\">calls</th><th class=\"n\">reverts</th><th>most frequent revert causes</th></tr>\n",
     );
     for function in &stats.functions {
-        let causes = &function.revert_causes;
-        let mut shown: Vec<String> = causes
-            .most_frequent()
-            .into_iter()
-            .take(CAUSES_SHOWN)
-            .map(|(cause, n)| format!("{} × {}", thousands(n), escape(cause)))
+        let top = function.revert_causes.most_frequent();
+        let top = &top[..top.len().min(CAUSES_SHOWN)];
+        let mut shown: Vec<String> = top
+            .iter()
+            .map(|(cause, n)| format!("{} × {}", thousands(*n), escape(cause)))
             .collect();
-        let rest = function.reverts.saturating_sub(
-            causes
-                .most_frequent()
-                .iter()
-                .take(CAUSES_SHOWN)
-                .map(|(_, n)| n)
-                .sum(),
-        );
+        let rest = function
+            .reverts
+            .saturating_sub(top.iter().map(|(_, n)| n).sum());
         if rest > 0 && !shown.is_empty() {
             shown.push(format!("{} × other causes", thousands(rest)));
         }
@@ -509,6 +503,9 @@ enum LineKind {
 fn sources(out: &mut String, page: &Page<'_>) {
     let stats = &page.outcome.stats;
     let Some(lines) = &stats.lines else {
+        out.push_str(
+            "<h2 id=\"sources\">Sources</h2><p>No line coverage: fuzzing did not run.</p>\n",
+        );
         return;
     };
     out.push_str(

@@ -8,14 +8,21 @@
 //! lives only in the state of the sequence that created it (another sequence may put
 //! another contract at its address), so its blocks are resolved to its artifact right after
 //! each transaction, while it exists.
+//!
+//! A never executed line is *unreachable* when the lookahead analysis
+//! (`lookahead::reachable_blocks`, run on each deployment's code, immutables filled in) leaves
+//! out every block holding it, in every contract it was compiled into: a report shows it
+//! apart from code fuzzing merely missed. Contracts fuzzing creates are not analysed (their
+//! code differs per creation), so their lines are never called unreachable.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use alloy_primitives::Address;
+use alloy_primitives::{Address, Bytes};
 
 use crate::chain::Chain;
-use crate::hash::FastMap;
+use crate::hash::{FastMap, FastSet};
+use crate::lookahead::reachable_blocks;
 use crate::outcome::LineCoverage;
 use crate::project::ContractArtifact;
 use crate::targets::{block_of, block_starts};
@@ -73,53 +80,117 @@ impl BlockCounts {
     }
 }
 
+/// A contract whose every line coverage lists: its artifact, and the runtime code it was
+/// deployed with when setup deployed it (immutables filled in, for the static analysis that
+/// marks lines no call can reach; `None` for a kind fuzzing may create, whose code differs
+/// per creation).
+pub(crate) type Listed = (Arc<ContractArtifact>, Option<Bytes>);
+
+/// What one artifact's lines come to: the blocks' entries, and the blocks the static
+/// analysis may reach (`None`: any; the analysis ran on none of its deployments, or could
+/// not follow one).
+struct ArtifactLines {
+    artifact: Arc<ContractArtifact>,
+    entries: FastMap<usize, u64>,
+    reachable: Option<FastSet<usize>>,
+}
+
 /// The line coverage of `listed` (every line of theirs, executed or not: the contracts
-/// setup deployed and those fuzzing may create) and of whatever else `blocks` counted.
-pub(crate) fn line_coverage(blocks: &BlockCounts, listed: &[Arc<ContractArtifact>]) -> LineCoverage {
-    let mut by_artifact: Vec<(Arc<ContractArtifact>, FastMap<usize, u64>)> = Vec::new();
-    let mut slot = |artifact: &Arc<ContractArtifact>| match by_artifact
-        .iter()
-        .position(|(a, _)| Arc::ptr_eq(a, artifact))
-    {
-        Some(i) => i,
-        None => {
-            by_artifact.push((Arc::clone(artifact), FastMap::default()));
-            by_artifact.len() - 1
+/// setup deployed and those fuzzing may create) and of whatever else `blocks` counted, with
+/// the never executed lines that the lookahead analysis proves unreachable in every
+/// deployment of every contract they were compiled into.
+pub(crate) fn line_coverage(blocks: &BlockCounts, listed: &[Listed]) -> LineCoverage {
+    let mut by_artifact: Vec<ArtifactLines> = Vec::new();
+    let slot = |artifact: &Arc<ContractArtifact>, by_artifact: &mut Vec<ArtifactLines>| {
+        match by_artifact
+            .iter()
+            .position(|a| Arc::ptr_eq(&a.artifact, artifact))
+        {
+            Some(i) => i,
+            None => {
+                by_artifact.push(ArtifactLines {
+                    artifact: Arc::clone(artifact),
+                    entries: FastMap::default(),
+                    reachable: None,
+                });
+                by_artifact.len() - 1
+            }
         }
     };
-    for artifact in listed {
-        slot(artifact);
+    // Per artifact: the union of what its deployments may reach (deployments may differ in
+    // their immutables), unless one is unknown.
+    let mut analysed: Vec<Option<Option<FastSet<usize>>>> = Vec::new();
+    for (artifact, code) in listed {
+        let i = slot(artifact, &mut by_artifact);
+        analysed.resize(by_artifact.len(), None);
+        let this = code.as_ref().and_then(|code| reachable_blocks(code));
+        analysed[i] = Some(match (analysed[i].take(), this) {
+            (None, this) => this.map(|blocks| blocks.into_iter().collect()),
+            (Some(Some(mut known)), Some(more)) => {
+                known.extend(more);
+                Some(known)
+            }
+            (Some(_), _) => None,
+        });
     }
-    let slots: Vec<usize> = blocks.artifacts.iter().map(&mut slot).collect();
+    for (lines, reachable) in by_artifact.iter_mut().zip(analysed) {
+        lines.reachable = reachable.flatten();
+    }
+    let slots: Vec<usize> = blocks
+        .artifacts
+        .iter()
+        .map(|a| slot(a, &mut by_artifact))
+        .collect();
     for (&(id, pc), &n) in &blocks.counts {
-        by_artifact[slots[id]].1.insert(pc as usize, n);
+        by_artifact[slots[id]].entries.insert(pc as usize, n);
     }
     let mut coverage = LineCoverage::default();
-    for (artifact, entries) in by_artifact {
-        let starts = block_starts(&artifact.runtime_code);
-        for (pc, location) in artifact.source_locations() {
-            let entered = entries
-                .get(&block_of(&starts, pc))
-                .copied()
-                .unwrap_or(0);
+    // Lines some deployment may run: not unreachable, whatever the other contracts say.
+    let mut may_run: FastSet<(&std::path::Path, u32)> = FastSet::default();
+    for lines in &by_artifact {
+        let starts = block_starts(&lines.artifact.runtime_code);
+        for (pc, location) in lines.artifact.source_locations() {
+            let block = block_of(&starts, pc);
+            let entered = lines.entries.get(&block).copied().unwrap_or(0);
+            let path = &location.file.path;
             let hits = coverage
                 .files
-                .entry(location.file.path.clone())
+                .entry(path.clone())
                 .or_insert_with(BTreeMap::new)
                 .entry(location.line)
                 .or_insert(0);
             *hits = (*hits).max(entered);
+            let unreachable = lines
+                .reachable
+                .as_ref()
+                .is_some_and(|reachable| !reachable.contains(&block));
+            if !unreachable {
+                may_run.insert((path.as_path(), location.line));
+            }
+        }
+    }
+    for (path, lines) in &coverage.files {
+        let never: BTreeSet<u32> = lines
+            .iter()
+            .filter(|&(&line, &hits)| hits == 0 && !may_run.contains(&(path.as_path(), line)))
+            .map(|(&line, _)| line)
+            .collect();
+        if !never.is_empty() {
+            coverage.unreachable.insert(path.clone(), never);
         }
     }
     coverage
 }
 
-/// The artifacts of the contracts deployed on `chain`.
-pub(crate) fn deployed_artifacts(chain: &Chain) -> Vec<Arc<ContractArtifact>> {
+/// The contracts deployed on `chain`: their artifacts and deployed code.
+pub(crate) fn deployed_artifacts(chain: &Chain) -> Vec<Listed> {
     chain
         .deployed()
         .iter()
-        .filter_map(|(_, address)| chain.artifact_at(*address).cloned())
+        .filter_map(|(_, address)| {
+            let artifact = chain.artifact_at(*address)?;
+            Some((Arc::clone(artifact), Some(chain.code(*address))))
+        })
         .collect()
 }
 
@@ -151,6 +222,6 @@ mod tests {
         assert_eq!(first.counts[&(0, 7)], 2);
         assert_eq!(first.counts[&(1, 5)], 1);
         // An artifact without a source map has no lines to show.
-        assert!(line_coverage(&first, &[a]).files.is_empty());
+        assert!(line_coverage(&first, &[(a, None)]).files.is_empty());
     }
 }

@@ -166,8 +166,46 @@ fn chromium_renders_the_report() {
         dom.contains("assertion failed at contracts/factories/Pools.sol:42"),
         "{dom}"
     );
+    let sequence = dom
+        .split("<pre class=\"sequence\">")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(sequence.contains("PoolFactory.createPool"), "{sequence}");
     let deposit = source_row(&dom, "contracts/factories/Pools.sol", 31);
     assert!(hits(deposit) > Some(1), "{deposit}");
     assert_eq!(dom.matches("<svg class=\"plot\"").count(), 4, "{dom}");
     assert!(dom.contains("<path d=\"M"), "{dom}");
+}
+
+/// Code the lookahead analysis proves no call reaches (a branch on a constant, kept without
+/// the optimizer) is told apart from code fuzzing merely missed: in the line coverage and on
+/// the page.
+#[test]
+fn lines_no_call_can_reach_are_marked_unreachable() {
+    let dir = tempfile::tempdir().unwrap();
+    let outcome = campaign_on(repo())
+        .name("report::dead")
+        .contract("DeadBranch")
+        .seed(1)
+        .runs(300)
+        .report(dir.path().to_str().unwrap())
+        .run()
+        .unwrap();
+    let dead = std::path::Path::new("contracts/report/Dead.sol");
+    let lines = outcome.stats.lines.as_ref().unwrap();
+    assert_eq!(lines.files[dead].get(&19), Some(&0), "{lines:?}");
+    assert_eq!(
+        lines
+            .unreachable
+            .get(dead)
+            .map(|l| l.iter().copied().collect::<Vec<_>>()),
+        Some(vec![19]),
+        "only the dead branch's line"
+    );
+    let page = std::fs::read_to_string(dir.path().join("tests/report.dead.html")).unwrap();
+    let row = source_row(&page, "contracts/report/Dead.sol", 19);
+    assert!(row.contains("class=\"unreachable"), "{row}");
+    assert!(hits(row).is_none(), "{row}");
+    let after = source_row(&page, "contracts/report/Dead.sol", 21);
+    assert!(after.contains("class=\"hit"), "{after}");
 }
