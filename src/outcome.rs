@@ -701,7 +701,8 @@ pub struct FunctionStats {
     pub calls: u64,
     /// Times it reverted or halted (or could not be sent: value above the balance).
     pub reverts: u64,
-    /// Why it reverted, by cause (Medusa's revert report).
+    /// Why it reverted, by cause (Medusa's revert report); counted only for the HTML report
+    /// (`report = "dir"`), empty otherwise.
     pub revert_causes: RevertCauses,
 }
 

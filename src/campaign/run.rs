@@ -196,6 +196,7 @@ impl Campaign<'_> {
                 seeds: &seeds,
                 keep_corpus: corpus.is_some(),
                 lines: self.config.lcov.is_some() || self.config.report.is_some(),
+                revert_causes: self.config.report.is_some(),
                 seed,
             };
             let fuzzed = engine.fuzz(&plan, &mut stats)?;

@@ -130,6 +130,8 @@ pub(crate) struct Executor<'a> {
     /// The blocks regular runs entered, counted per artifact, when recorded (line
     /// coverage).
     blocks: Option<BlockCounts>,
+    /// Whether reverts are counted by cause (each costs a string).
+    revert_causes: bool,
     /// The vulnerability detectors, with what the running sequence showed them.
     detectors: Detectors,
 }
@@ -174,6 +176,7 @@ impl<'a> Executor<'a> {
             enabled: Vec::new(),
             time: TimeSplit::default(),
             blocks: None,
+            revert_causes: false,
         }
     }
 
@@ -181,6 +184,11 @@ impl<'a> Executor<'a> {
     /// coverage and cost metrics.
     pub(crate) fn record_data_decisions(&mut self, on: bool) {
         self.chain.record_data_decisions(on);
+    }
+
+    /// Counts why each function's calls revert ([`FunctionStats::revert_causes`]).
+    pub(crate) fn record_revert_causes(&mut self) {
+        self.revert_causes = true;
     }
 
     /// Records the blocks regular runs enter, for line coverage ([`Executor::take_blocks`]).
@@ -248,7 +256,9 @@ impl<'a> Executor<'a> {
                     // The EVM refused it (value above the balance): nothing ran.
                     let counts = &mut self.counts[input.function];
                     counts.reverts += 1;
-                    counts.causes.add(NOT_SENT, 1);
+                    if self.revert_causes {
+                        counts.causes.add(NOT_SENT, 1);
+                    }
                     path = extend_path(self.demand_driven, path, REFUSED_PATH);
                     sink.refused(index);
                     continue;
@@ -263,7 +273,7 @@ impl<'a> Executor<'a> {
             } else if reverted {
                 let counts = &mut self.counts[input.function];
                 counts.reverts += 1;
-                if let Some(cause) = outcome.cause() {
+                if let Some(cause) = self.revert_causes.then(|| outcome.cause()).flatten() {
                     counts.causes.add(&cause, 1);
                 }
             }

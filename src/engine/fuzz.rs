@@ -216,6 +216,9 @@ fn run_worker<'a>(
     if plan.lines {
         executor.record_blocks();
     }
+    if plan.revert_causes {
+        executor.record_revert_causes();
+    }
     // Targets are watched in every targeted campaign, and steered towards unless the
     // campaign only reports them (ICSE'20's configuration A).
     let targeting = (!plan.targets.is_empty()).then(|| {

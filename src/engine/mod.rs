@@ -118,6 +118,9 @@ pub(crate) struct Fuzz<'a> {
     pub(crate) keep_corpus: bool,
     /// Whether to return the line coverage.
     pub(crate) lines: bool,
+    /// Whether to count why each function reverts (a string per revert: only for reports
+    /// that show it).
+    pub(crate) revert_causes: bool,
     /// The campaign's seed: worker `i` seeds its RNG with `seed + i`.
     pub(crate) seed: u64,
 }
