@@ -130,18 +130,18 @@ pub(crate) struct Executor<'a> {
     /// The blocks regular runs entered, counted per artifact, when recorded (line
     /// coverage).
     blocks: Option<BlockCounts>,
-    /// Whether reverts are counted by cause (each costs a string).
-    revert_causes: bool,
+    /// Per function (surface order), why its calls reverted, when counted (each revert costs
+    /// a string); apart from `counts`, which every transaction touches.
+    revert_causes: Option<Vec<RevertCauses>>,
     /// The vulnerability detectors, with what the running sequence showed them.
     detectors: Detectors,
 }
 
-/// Calls of one function, how many reverted, and why.
-#[derive(Debug, Clone, Default)]
+/// Calls of one function and how many reverted.
+#[derive(Debug, Clone, Copy, Default)]
 struct FunctionCounts {
     calls: u64,
     reverts: u64,
-    causes: RevertCauses,
 }
 
 /// The cause of a transaction the EVM refused to run.
@@ -176,7 +176,7 @@ impl<'a> Executor<'a> {
             enabled: Vec::new(),
             time: TimeSplit::default(),
             blocks: None,
-            revert_causes: false,
+            revert_causes: None,
         }
     }
 
@@ -188,7 +188,9 @@ impl<'a> Executor<'a> {
 
     /// Counts why each function's calls revert ([`FunctionStats::revert_causes`]).
     pub(crate) fn record_revert_causes(&mut self) {
-        self.revert_causes = true;
+        let functions = self.counts.len();
+        self.revert_causes
+            .get_or_insert_with(|| vec![RevertCauses::default(); functions]);
     }
 
     /// Records the blocks regular runs enter, for line coverage ([`Executor::take_blocks`]).
@@ -254,10 +256,9 @@ impl<'a> Executor<'a> {
                 Ok(outcome) => outcome,
                 Err(_) => {
                     // The EVM refused it (value above the balance): nothing ran.
-                    let counts = &mut self.counts[input.function];
-                    counts.reverts += 1;
-                    if self.revert_causes {
-                        counts.causes.add(NOT_SENT, 1);
+                    self.counts[input.function].reverts += 1;
+                    if let Some(causes) = &mut self.revert_causes {
+                        causes[input.function].add(NOT_SENT, 1);
                     }
                     path = extend_path(self.demand_driven, path, REFUSED_PATH);
                     sink.refused(index);
@@ -271,10 +272,11 @@ impl<'a> Executor<'a> {
                 self.transactions -= 1;
                 rejected += 1;
             } else if reverted {
-                let counts = &mut self.counts[input.function];
-                counts.reverts += 1;
-                if let Some(cause) = self.revert_causes.then(|| outcome.cause()).flatten() {
-                    counts.causes.add(&cause, 1);
+                self.counts[input.function].reverts += 1;
+                if let Some(causes) = &mut self.revert_causes {
+                    if let Some(cause) = outcome.cause() {
+                        causes[input.function].add(&cause, 1);
+                    }
                 }
             }
             self.note_created(created_before);
@@ -507,7 +509,8 @@ impl<'a> Executor<'a> {
             .functions
             .iter()
             .zip(&self.counts)
-            .map(|(f, counts)| FunctionStats {
+            .enumerate()
+            .map(|(i, (f, counts))| FunctionStats {
                 contract: f.contract.clone(),
                 address: match f.at {
                     At::Deployed(address) => Some(address),
@@ -516,7 +519,11 @@ impl<'a> Executor<'a> {
                 signature: f.signature.clone(),
                 calls: counts.calls,
                 reverts: counts.reverts,
-                revert_causes: counts.causes.clone(),
+                revert_causes: self
+                    .revert_causes
+                    .as_ref()
+                    .map(|causes| causes[i].clone())
+                    .unwrap_or_default(),
             })
             .collect()
     }
