@@ -10,9 +10,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::outcome::{Failure, Outcome, Progress, Stats};
+use crate::outcome::{Outcome, Progress, Stats};
 
-use super::failure::{ViolationDisplay, render_failure, replay_command};
+use super::failure::{ViolationDisplay, origin, render_failure, replay_command};
 use super::format::{contract_name, duration, percent, thousands};
 use super::summary::{length_groups, reach_text};
 
@@ -123,9 +123,8 @@ pub(crate) fn index_row(page: &Page<'_>, href: &str) -> IndexRow {
     let stats = &page.outcome.stats;
     let (_, verdict) = verdict(page.outcome);
     let lines = stats.lines.as_ref().map_or((0, 0), |lines| {
-        let counts = lines.files.values().flat_map(BTreeMap::values);
-        let all: Vec<&u64> = counts.collect();
-        (all.iter().filter(|&&&n| n > 0).count(), all.len())
+        let counts = || lines.files.values().flat_map(BTreeMap::values);
+        (counts().filter(|&&n| n > 0).count(), counts().count())
     });
     IndexRow {
         test: page.test.to_string(),
@@ -209,9 +208,8 @@ fn verdict(outcome: &Outcome) -> (String, &'static str) {
     let missed = outcome.missed_targets().len();
     match outcome.failures.len() {
         0 if outcome.untested.is_some() => ("untested".into(), "untested"),
-        0 if outcome.require_targets && missed > 0 => {
-            (format!("failed: {missed} target(s) not reached"), "failed")
-        }
+        // Missed targets fail a campaign only with `require_targets`.
+        0 if missed > 0 => (format!("failed: {missed} target(s) not reached"), "failed"),
         0 => ("passed".into(), "passed"),
         1 => ("failed: 1 violation".into(), "failed"),
         n => (format!("failed: {n} violations"), "failed"),
@@ -244,7 +242,7 @@ fn violations(out: &mut String, page: &Page<'_>) {
         let _ = writeln!(
             out,
             "<p>Found {}</p><pre class=\"sequence\">{}</pre>",
-            escape(&found(failure)),
+            escape(&origin(failure)),
             escape(body)
         );
         let _ = writeln!(
@@ -260,20 +258,6 @@ fn violations(out: &mut String, page: &Page<'_>) {
             );
         }
     }
-}
-
-/// When and how a failure was found, in words.
-fn found(failure: &Failure) -> String {
-    let mut text = super::failure::origin(failure);
-    if failure.found_len > failure.calls.len() {
-        let _ = write!(
-            text,
-            ", with {} calls, shrunk to {}",
-            failure.found_len,
-            failure.calls.len()
-        );
-    }
-    text
 }
 
 /// The plots: edges, corpus and violations over the campaign's time, sequences by length.

@@ -93,6 +93,8 @@ struct ArtifactLines {
     artifact: Arc<ContractArtifact>,
     entries: FastMap<usize, u64>,
     reachable: Option<FastSet<usize>>,
+    /// Whether a listed deployment (or kind) of it was seen: `reachable` is theirs.
+    analysed: bool,
 }
 
 /// The line coverage of `listed` (every line of theirs, executed or not: the contracts
@@ -112,6 +114,7 @@ pub(crate) fn line_coverage(blocks: &BlockCounts, listed: &[Listed]) -> LineCove
                     artifact: Arc::clone(artifact),
                     entries: FastMap::default(),
                     reachable: None,
+                    analysed: false,
                 });
                 by_artifact.len() - 1
             }
@@ -119,22 +122,22 @@ pub(crate) fn line_coverage(blocks: &BlockCounts, listed: &[Listed]) -> LineCove
     };
     // Per artifact: the union of what its deployments may reach (deployments may differ in
     // their immutables), unless one is unknown.
-    let mut analysed: Vec<Option<Option<FastSet<usize>>>> = Vec::new();
     for (artifact, code) in listed {
         let i = slot(artifact, &mut by_artifact);
-        analysed.resize(by_artifact.len(), None);
-        let this = code.as_ref().and_then(|code| reachable_blocks(code));
-        analysed[i] = Some(match (analysed[i].take(), this) {
-            (None, this) => this.map(|blocks| blocks.into_iter().collect()),
-            (Some(Some(mut known)), Some(more)) => {
+        let this: Option<FastSet<usize>> = code
+            .as_ref()
+            .and_then(|code| reachable_blocks(code))
+            .map(|blocks| blocks.into_iter().collect());
+        let lines = &mut by_artifact[i];
+        lines.reachable = match (lines.analysed, lines.reachable.take(), this) {
+            (false, _, this) => this,
+            (true, Some(mut known), Some(more)) => {
                 known.extend(more);
                 Some(known)
             }
-            (Some(_), _) => None,
-        });
-    }
-    for (lines, reachable) in by_artifact.iter_mut().zip(analysed) {
-        lines.reachable = reachable.flatten();
+            (true, _, _) => None,
+        };
+        lines.analysed = true;
     }
     let slots: Vec<usize> = blocks
         .artifacts
