@@ -610,7 +610,7 @@ impl SequenceStats {
 }
 
 /// Input prediction's record: how often a predicted input drove its cost metric to zero.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct PredictionStats {
     /// Predicted inputs run (every secant step counts).
@@ -639,8 +639,12 @@ pub struct PredictionStats {
     pub solver_flipped: u64,
     /// Time spent waiting for z3, in microseconds.
     pub solver_micros: u64,
-    /// Whether the solver was wanted but z3 could not be started (or stopped answering).
-    pub solver_unavailable: bool,
+    /// Queries z3 had not answered by harvey's wall-clock bound (z3 killed, a fresh one
+    /// started): each makes the run depend on the machine's load.
+    pub solver_abandoned: u64,
+    /// Why the solver-backed step stopped (z3 missing, exited, answered garbage or
+    /// nothing), when it did; the campaign went on without it.
+    pub solver_failure: Option<String>,
 }
 
 impl PredictionStats {
@@ -670,7 +674,10 @@ impl PredictionStats {
         self.solver_models += other.solver_models;
         self.solver_flipped += other.solver_flipped;
         self.solver_micros += other.solver_micros;
-        self.solver_unavailable |= other.solver_unavailable;
+        self.solver_abandoned += other.solver_abandoned;
+        if self.solver_failure.is_none() {
+            self.solver_failure = other.solver_failure;
+        }
     }
 }
 

@@ -55,6 +55,8 @@ pub struct Campaign<'a> {
     suite: Option<String>,
     /// Where the test running the campaign is (`file!()`, `line!()`).
     test_location: Option<(String, u32)>,
+    /// The program to run as z3, over `HARVEY_Z3` and `z3` on `PATH`.
+    z3: Option<PathBuf>,
 }
 
 impl<'a> Campaign<'a> {
@@ -74,6 +76,7 @@ impl<'a> Campaign<'a> {
             name: None,
             suite: None,
             test_location: None,
+            z3: None,
         }
     }
 
@@ -125,6 +128,14 @@ impl<'a> Campaign<'a> {
     /// All settings at once (seed, budget, depth, workers).
     pub fn config(mut self, config: Config) -> Self {
         self.config = config;
+        self
+    }
+
+    /// The program the solver-backed step runs as z3 (default: `HARVEY_Z3`, else `z3` on
+    /// `PATH`). A z3 that is missing, exits, answers garbage or does not answer turns the
+    /// step off with a warning; the campaign goes on.
+    pub fn z3(mut self, program: impl Into<PathBuf>) -> Self {
+        self.z3 = Some(program.into());
         self
     }
 

@@ -5,12 +5,12 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use crate::chain::{Chain, Delays, Labels};
 use crate::config::DetectorSet;
-use crate::engine::{Engine, Fuzz, Seeds, ShrinkBudget, Watch};
+use crate::engine::{Engine, Fuzz, SOLVER_QUERY_WALL, Seeds, ShrinkBudget, Watch, Z3Program};
 use crate::error::{Error, Result};
 use crate::oracle::Oracles;
 use crate::outcome::{
@@ -19,7 +19,7 @@ use crate::outcome::{
 use crate::output::corpus_dir::CorpusDir;
 use crate::output::regression::RegressionFile;
 use crate::output::{lcov_file, report_dir, sarif_file};
-use crate::project::{self, Artifacts};
+use crate::project::{self, Artifacts, Environment};
 use crate::report::{
     IndexRow, Page, SourceText, TestSite, index_page, index_row, sarif_results, test_page,
 };
@@ -184,6 +184,7 @@ impl Campaign<'_> {
         }
         let mut sightings = Vec::new();
         if failures.is_empty() || !fail_fast {
+            let z3 = z3_program(self.z3.take(), &mut warnings);
             let reported: Vec<Violation> = failures.iter().map(|f| f.violation.clone()).collect();
             let plan = Fuzz {
                 config: &self.config,
@@ -198,8 +199,10 @@ impl Campaign<'_> {
                 lines: self.config.lcov.is_some() || self.config.report.is_some(),
                 revert_causes: self.config.report.is_some(),
                 seed,
+                z3: &z3,
             };
             let fuzzed = engine.fuzz(&plan, &mut stats)?;
+            warn_about_the_solver(&stats, &mut warnings);
             stats.targets = target_stats(&placed.labels, fuzzed.reaches);
             sightings = fuzzed.sightings;
             stats.lines = fuzzed.lines;
@@ -277,6 +280,52 @@ impl Campaign<'_> {
             )?;
         }
         Ok(outcome)
+    }
+}
+
+/// What the solver-backed step runs as z3: `program`, else `HARVEY_Z3`, else `z3` on
+/// `PATH`; with `HARVEY_Z3_LOG`, a log of the commands sent (a file that cannot be created
+/// is a warning: the log is for debugging, the campaign does not need it).
+fn z3_program(program: Option<PathBuf>, warnings: &mut Vec<String>) -> Z3Program {
+    let environment = Environment::from_process();
+    let log = environment
+        .harvey_z3_log
+        .as_deref()
+        .and_then(|path| match std::fs::File::create(path) {
+            Ok(file) => Some(Arc::new(Mutex::new(file)) as _),
+            Err(e) => {
+                warnings.push(format!(
+                    "HARVEY_Z3_LOG `{}` could not be created ({e}): z3's commands are not logged",
+                    path.display()
+                ));
+                None
+            }
+        });
+    Z3Program {
+        program: program.unwrap_or_else(|| environment.z3()),
+        log,
+    }
+}
+
+/// The warnings the solver-backed step's record calls for: why it stopped, and queries
+/// abandoned on the wall clock (which make a seed's run depend on the machine's load).
+fn warn_about_the_solver(stats: &Stats, warnings: &mut Vec<String>) {
+    let predictions = &stats.predictions;
+    if let Some(why) = &predictions.solver_failure {
+        warnings.push(format!(
+            "the solver-backed step stopped: {why}; the campaign went on without it (install \
+             z3, e.g. `apt-get install z3`, or name it with HARVEY_Z3; `solver = false` turns \
+             the step off)"
+        ));
+    }
+    let abandoned = predictions.solver_abandoned;
+    if abandoned > 0 {
+        warnings.push(format!(
+            "{abandoned} solver {} abandoned after {} s without an answer (z3 killed and \
+             started afresh); this run may not replay bit for bit",
+            if abandoned == 1 { "query" } else { "queries" },
+            SOLVER_QUERY_WALL.as_secs()
+        ));
     }
 }
 

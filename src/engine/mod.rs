@@ -47,7 +47,8 @@ mod targeting;
 mod timeline;
 mod worker;
 
-use std::sync::Arc;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::abi::Dictionary;
@@ -97,6 +98,21 @@ impl Seeds {
     }
 }
 
+/// How long harvey waits for z3's answers to one query of the solver-backed step before it
+/// abandons the query, kills z3 and starts a fresh one for the next: twice z3's own time
+/// limit (`-t`), which z3 keeps on most queries and ignores on some (nonlinear terms over
+/// wrapping words). Never past the campaign's deadline.
+pub(crate) const SOLVER_QUERY_WALL: Duration = Duration::from_secs(10);
+
+/// The program the solver-backed step runs as z3, and where it copies every command it
+/// sends (`HARVEY_Z3_LOG`), shared by the workers' z3s. Read only with the `solver` feature.
+#[derive(Clone)]
+#[cfg_attr(not(feature = "solver"), allow(dead_code))]
+pub(crate) struct Z3Program {
+    pub(crate) program: PathBuf,
+    pub(crate) log: Option<Arc<Mutex<dyn std::io::Write + Send>>>,
+}
+
 /// What a fuzzing run needs besides the engine.
 pub(crate) struct Fuzz<'a> {
     pub(crate) config: &'a Config,
@@ -123,6 +139,8 @@ pub(crate) struct Fuzz<'a> {
     pub(crate) revert_causes: bool,
     /// The campaign's seed: worker `i` seeds its RNG with `seed + i`.
     pub(crate) seed: u64,
+    /// z3, for the solver-backed step (each worker starts its own when it first needs it).
+    pub(crate) z3: &'a Z3Program,
 }
 
 /// What a fuzzing run found besides its statistics.

@@ -58,6 +58,9 @@ pub(crate) enum Asked {
     Answered { flipped: bool },
     /// No words: unsatisfiable, not encodable, or (`gave_up`) z3 spent its budget.
     Unanswered { gave_up: bool },
+    /// No answer by harvey's wall-clock bound: z3 was killed. Costs what spending the
+    /// budget costs.
+    Abandoned,
 }
 
 /// Metric sites whose misses are remembered; past it they are all forgotten (a long
@@ -418,14 +421,18 @@ impl Predictor {
             }
             Asked::Unanswered { gave_up: false } => 1,
             Asked::Unanswered { gave_up: true } => GAVE_UP_COST,
+            Asked::Abandoned => {
+                self.stats.solver_abandoned += 1;
+                GAVE_UP_COST
+            }
         };
     }
 
-    /// z3 could not be started or stopped answering: no more solver-backed steps, and the
-    /// summary says so.
-    pub(crate) fn solver_unavailable(&mut self) {
+    /// z3 could not be started, or failed in a way a fresh one would too (`why`): no more
+    /// solver-backed steps, and the campaign warns with `why`.
+    pub(crate) fn solver_unavailable(&mut self, why: String) {
         self.solver = false;
-        self.stats.solver_unavailable = true;
+        self.stats.solver_failure = Some(why);
     }
 
     /// The relations the last run recorded.
@@ -465,7 +472,7 @@ impl Predictor {
 
     /// What it predicted and how well.
     pub(crate) fn stats(&self) -> PredictionStats {
-        self.stats
+        self.stats.clone()
     }
 }
 

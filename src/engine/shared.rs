@@ -125,6 +125,16 @@ impl<'a> Shared<'a> {
         }
     }
 
+    /// When the time budget ends, if there is one.
+    pub(crate) fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// Whether the time budget is spent.
+    pub(crate) fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
     /// The first reach of every target.
     pub(crate) fn take_reaches(&self) -> Vec<Option<Reach>> {
         std::mem::take(&mut *self.reaches.lock().unwrap_or_else(|e| e.into_inner()))
@@ -136,7 +146,7 @@ impl<'a> Shared<'a> {
         if self.stop.load(Ordering::Relaxed) {
             return Err(Stop);
         }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.past_deadline() {
             return Err(Stop);
         }
         // A sequence that started below the calls budget runs to its end: the budget is

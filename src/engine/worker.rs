@@ -267,7 +267,7 @@ impl<'a> Worker<'a> {
                 .prediction
                 .then(|| Predictor::new(config.joint_prediction, config.solver)),
             #[cfg(feature = "solver")]
-            z3: solver_runs::Z3::default(),
+            z3: solver_runs::Z3::new(plan.z3.clone()),
             sequencing: Sequencing::new(functions, invariants, config.demand_driven),
             targeting,
             reported: HashSet::new(),

@@ -1,4 +1,5 @@
-//! The environment variables compiling reads, gathered in one value: [`ProjectConfig::discover`]
+//! The environment variables compiling reads (and those naming the other programs harvey
+//! runs: z3), gathered in one value: [`ProjectConfig::discover`]
 //! and [`ProjectConfig::compile`] read them from the process, their `_in` twins take them as
 //! an argument. Changing the process environment is unsound while other threads run (and
 //! `cargo test` runs tests on several), so a caller that needs other values (a test of svm
@@ -10,7 +11,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-/// The variables that decide what is compiled and by which solc.
+/// The variables that decide what is compiled and by which solc, and which z3 runs.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Environment {
     /// `HARVEY_SOLC`: the compiler to use for every file, a path or an svm version (empty
@@ -26,6 +27,12 @@ pub struct Environment {
     pub home: Option<PathBuf>,
     /// `XDG_DATA_HOME`, holding `svm/` in place of `~/.local/share/svm`.
     pub xdg_data_home: Option<PathBuf>,
+    /// `HARVEY_Z3`: the program the solver-backed step runs as z3 (unset: `z3` on `PATH`;
+    /// empty counts as unset).
+    pub harvey_z3: Option<PathBuf>,
+    /// `HARVEY_Z3_LOG`: a file that receives every command sent to z3, to replay a query
+    /// with `z3 -smt2 <file>` when an answer looks wrong (empty counts as unset).
+    pub harvey_z3_log: Option<PathBuf>,
 }
 
 impl Environment {
@@ -38,7 +45,14 @@ impl Environment {
             path: std::env::var_os("PATH"),
             home: std::env::var_os("HOME").map(PathBuf::from),
             xdg_data_home: std::env::var_os("XDG_DATA_HOME").map(PathBuf::from),
+            harvey_z3: non_empty("HARVEY_Z3"),
+            harvey_z3_log: non_empty("HARVEY_Z3_LOG"),
         }
+    }
+
+    /// The program to run as z3: `HARVEY_Z3`, else `z3` (looked for on `PATH`).
+    pub(crate) fn z3(&self) -> PathBuf {
+        self.harvey_z3.clone().unwrap_or_else(|| PathBuf::from("z3"))
     }
 
     /// Where svm keeps compilers: `~/.svm` and `$XDG_DATA_HOME/svm` (default
@@ -60,4 +74,11 @@ impl Environment {
             .map(|dir| dir.join("solc"))
             .find(|candidate| candidate.is_file())
     }
+}
+
+/// The path variable `name` holds, unless it is unset or empty.
+fn non_empty(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
 }

@@ -100,18 +100,16 @@ pub fn summary(outcome: &Outcome) -> String {
     if p.solver_queries > 0 {
         let _ = writeln!(
             out,
-            "  solver: {} path conditions asked, {} answered, {} flipped their branch ({:.1} s in z3)",
+            "  solver: {} path conditions asked, {} answered, {} flipped their branch, {} abandoned ({:.1} s in z3)",
             thousands(p.solver_queries),
             thousands(p.solver_models),
             thousands(p.solver_flipped),
+            thousands(p.solver_abandoned),
             p.solver_micros as f64 / 1e6,
         );
     }
-    if p.solver_unavailable {
-        let _ = writeln!(
-            out,
-            "  solver: not run, z3 could not be started (install z3, e.g. `apt-get install z3`, or name it with HARVEY_Z3; `solver = false` silences this)"
-        );
+    if p.solver_failure.is_some() {
+        let _ = writeln!(out, "  solver: stopped (see the warning)");
     }
     render_sequencing(&mut out, &stats.sequencing);
     render_violations(&mut out, &outcome.failures);

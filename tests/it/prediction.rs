@@ -82,7 +82,7 @@ fn coupled_equalities_need_joint_prediction() {
         failure.calls.last().unwrap().args,
         [uint(500_061_482, 64), uint(499_938_526, 64)]
     );
-    let p = with.stats.predictions;
+    let p = &with.stats.predictions;
     assert!(p.joint_flipped >= 1 && p.joint_runs > 0, "{p:?}");
     let without = run(false);
     assert!(without.passed(), "{without}");
@@ -120,7 +120,7 @@ fn with_and_without_solver(contract: &str, runs: u64) -> (Outcome, Outcome) {
     };
     let with = run(true);
     assert!(
-        !with.stats.predictions.solver_unavailable,
+        with.stats.predictions.solver_failure.is_none(),
         "z3 did not start: {with}"
     );
     (with, run(false))
@@ -132,7 +132,7 @@ fn with_and_without_solver(contract: &str, runs: u64) -> (Outcome, Outcome) {
 #[test]
 fn a_modular_product_needs_the_solver() {
     let (with, without) = with_and_without_solver("ModularProduct", 60_000);
-    let p = with.stats.predictions;
+    let p = &with.stats.predictions;
     let failure = failure(&with);
     assert_panic_at(
         failure,
@@ -152,7 +152,7 @@ fn a_modular_product_needs_the_solver() {
 #[test]
 fn a_square_after_loops_goes_to_the_solver_once_secant_chains_stall() {
     let (with, without) = with_and_without_solver("LoopsThenSquare", 2_000);
-    let p = with.stats.predictions;
+    let p = &with.stats.predictions;
     assert_panic_at(
         failure(&with),
         PanicCode::Assert,

@@ -9,6 +9,11 @@
 //! integer form (`OR`/`XOR` of two unknowns, a shift by an unknown amount, `EXP` of an
 //! unknown, masks that are not a run of ones) make the encoding give up: the term and every
 //! condition on it are left out.
+//!
+//! Every compound term is defined once under a name of its own (`(define-fun t7 () Int
+//! ...)`) and referred to by it: a path condition is a DAG whose terms share operands (a
+//! loop's counter is the previous iteration's counter minus one), and printed as a tree it
+//! grows exponentially with the loop (a 255-step loop made gigabytes).
 
 use alloy_primitives::U256;
 use easy_smt::{Context, SExpr};
@@ -26,6 +31,14 @@ struct Encoded {
     hi: U256,
 }
 
+/// A compound term, named: `(define-fun <name> () <Int or Bool> <expr>)`.
+#[derive(Debug, Clone)]
+pub(super) struct Definition {
+    pub(super) name: String,
+    pub(super) expr: SExpr,
+    pub(super) boolean: bool,
+}
+
 /// The encoder of one path condition's terms. `arg_max(i)` is the largest word argument
 /// word `i` may hold, or `None` when the word is not one the solver may choose (its
 /// terms then give up).
@@ -36,6 +49,8 @@ pub(super) struct Encoder<'a, F> {
     memo: Vec<Option<Option<Encoded>>>,
     /// The argument words the encoded terms use, in order of first use.
     pub(super) args: Vec<u32>,
+    /// The compound terms encoded, each defined after the terms it uses.
+    pub(super) definitions: Vec<Definition>,
 }
 
 /// `2^k` as an SMT-LIB numeral.
@@ -65,6 +80,7 @@ impl<'a, F: Fn(u32) -> Option<U256>> Encoder<'a, F> {
             arg_max,
             memo: vec![None; path.terms.len()],
             args: Vec::new(),
+            definitions: Vec::new(),
         }
     }
 
@@ -100,11 +116,28 @@ impl<'a, F: Fn(u32) -> Option<U256>> Encoder<'a, F> {
         if let Some(done) = self.memo.get(index).copied().flatten() {
             return done;
         }
-        let encoded = self.encode(*self.path.terms.get(index)?);
+        let encoded = self.encode(*self.path.terms.get(index)?).map(|e| self.named(id, e));
         if let Some(slot) = self.memo.get_mut(index) {
             *slot = Some(encoded);
         }
         encoded
+    }
+
+    /// `e`, the encoding of term `id`, under a name of its own unless it is an atom.
+    fn named(&mut self, id: TermId, e: Encoded) -> Encoded {
+        if self.ctx.get_atom(e.expr).is_some() {
+            return e;
+        }
+        let name = format!("t{id}");
+        self.definitions.push(Definition {
+            name: name.clone(),
+            expr: e.expr,
+            boolean: e.boolean,
+        });
+        Encoded {
+            expr: self.ctx.atom(name),
+            ..e
+        }
     }
 
     /// A word: truth values become 1 or 0.

@@ -5,25 +5,31 @@
 //! argument words that satisfy that path condition. A model is a proposal: the worker runs
 //! it, and the run says whether the branch flipped.
 //!
-//! z3 is the `z3` program (`HARVEY_Z3`, else `z3` on `PATH`), spoken to over SMT-LIB through
-//! easy-smt; the whole module exists only with the `solver` cargo feature. Each check has a
+//! z3 is the `z3` program the campaign names (`HARVEY_Z3`, else `z3` on `PATH`), spoken to
+//! over SMT-LIB; easy-smt builds the terms, `process` runs z3 with a deadline on every
+//! answer. The whole module exists only with the `solver` cargo feature. Each check has a
 //! resource limit ([`RLIMIT`], z3's deterministic budget, not a time limit) so that answers
-//! do not depend on the machine's load. The path condition is encoded over the integers
-//! (`encode`); upper bounds of the argument words are left out of the first check (with
-//! them, z3's nonlinear integer arithmetic often answers `unknown`) and added in a second
-//! only if the first model lies outside them.
+//! do not depend on the machine's load; z3 does not always keep it, so the caller gives
+//! every exchange a wall-clock deadline too, past which the process is killed
+//! ([`Failed::Late`]). The path condition is encoded over the integers (`encode`); upper
+//! bounds of the argument words are left out of the first check (with them, z3's
+//! nonlinear integer arithmetic often answers `unknown`) and added in a second only if the
+//! first model lies outside them.
 
 mod encode;
+mod process;
 
-use std::io;
-use std::path::PathBuf;
+use std::time::Instant;
 
 use alloy_primitives::{Address, I256, U256};
-use easy_smt::{Context, ContextBuilder, Response, SExpr};
+use easy_smt::{Context, ContextBuilder, SExpr};
 
 use crate::engine::predict::{Domain, Wide, wide, wide_signed};
 use crate::observe::symbolic::{CONCRETE, PathCondition};
 use encode::{Encoder, arg_name};
+pub(crate) use process::Failed;
+use crate::engine::Z3Program;
+use process::{Process, clip};
 
 /// z3's resource limit per check, its deterministic budget (measured with z3 4.8.12: 300,000
 /// ran out after 0.4 s on a bounded nonlinear query that a plain check answers in
@@ -32,19 +38,15 @@ const RLIMIT: u64 = 500_000;
 
 /// z3's time limit per check, in milliseconds: a guard for versions whose resource units
 /// buy more time than [`RLIMIT`] means to (the budget, not this, should end a check, so
-/// that answers do not depend on the machine's load).
+/// that answers do not depend on the machine's load). z3 keeps it no better than the
+/// budget; the caller's deadline is the bound harvey enforces.
 const TIMEOUT_MS: u64 = 5_000;
-
-/// The environment variable naming the z3 program.
-pub(crate) const Z3_VARIABLE: &str = "HARVEY_Z3";
-
-/// The environment variable naming a file that receives every command sent to z3 (to
-/// replay a query with `z3 -smt2 <file>` when an answer looks wrong).
-pub(crate) const LOG_VARIABLE: &str = "HARVEY_Z3_LOG";
 
 /// A running z3.
 pub(crate) struct Solver {
+    /// Builds and prints the terms (easy-smt without a process of its own).
     ctx: Context,
+    process: Process,
 }
 
 /// What z3 said about a path condition.
@@ -60,54 +62,55 @@ pub(crate) enum Answer {
     Unencodable,
 }
 
-/// The program harvey runs as z3.
-fn program() -> PathBuf {
-    std::env::var_os(Z3_VARIABLE).map_or_else(|| PathBuf::from("z3"), PathBuf::from)
+/// One check: the argument words, each at least 0 and within its bound when there is one,
+/// the named terms, the assertions.
+struct Query<'q> {
+    args: &'q [u32],
+    bounds: &'q [Option<SExpr>],
+    definitions: &'q [encode::Definition],
+    assertions: &'q [SExpr],
 }
 
 impl Solver {
-    /// Starts z3, or says why it could not be.
-    pub(crate) fn start() -> Result<Solver, String> {
-        let program = program();
-        let log = std::env::var_os(LOG_VARIABLE)
-            .map(std::fs::File::create)
-            .transpose()
-            .map_err(|e| format!("{LOG_VARIABLE}: {e}"))?;
-        let started = ContextBuilder::new()
-            .solver(program.clone())
-            .solver_args([
-                "-smt2".to_string(),
-                "-in".to_string(),
-                "-v:0".to_string(),
-                format!("-t:{TIMEOUT_MS}"),
-            ])
-            .replay_file(log)
+    /// Starts `z3` and sets it up; `Err` when it cannot be started, or has not answered
+    /// the set-up commands by `deadline` ([`Failed::Late`]) or answered them wrongly.
+    pub(crate) fn start(z3: &Z3Program, deadline: Instant) -> Result<Solver, Failed> {
+        let args = [
+            "-smt2".to_string(),
+            "-in".to_string(),
+            "-v:0".to_string(),
+            format!("-t:{TIMEOUT_MS}"),
+        ];
+        let process = Process::start(&z3.program, &args, z3.log.clone()).map_err(Failed::Broken)?;
+        let ctx = ContextBuilder::new()
+            .without_solver()
             .build()
-            .and_then(|mut ctx| {
-                ctx.set_option(":rlimit", ctx.atom(RLIMIT.to_string()))?;
-                Ok(ctx)
-            });
-        match started {
-            Ok(ctx) => Ok(Solver { ctx }),
-            Err(error) => Err(format!(
-                "could not start z3 (`{}`: {error}); install it (Debian: `apt-get install z3`) \
-                 or name it with {Z3_VARIABLE}",
-                program.display()
-            )),
-        }
+            .map_err(|e| Failed::Broken(format!("easy-smt: {e}")))?;
+        let mut solver = Solver { ctx, process };
+        solver.commands(
+            &[
+                "(set-option :print-success true)".to_string(),
+                "(set-option :produce-models true)".to_string(),
+                format!("(set-option :rlimit {RLIMIT})"),
+            ],
+            deadline,
+        )?;
+        Ok(solver)
     }
 
     /// Asks for argument words under which the `nth` JUMPI at `(code, pc)` in `path` goes
     /// the way `want` says (jumps when true) and every branch before it goes as it went.
     /// `domain(i)` is the type of argument word `i`, `None` for words the solver may not
-    /// choose (conditions on them are left out).
+    /// choose (conditions on them are left out). Every answer is waited for until
+    /// `deadline` at most.
     pub(crate) fn solve(
         &mut self,
         path: &PathCondition,
         (code, pc, nth): (Address, u32, u32),
         want: bool,
         domain: impl Fn(u32) -> Option<Domain>,
-    ) -> io::Result<Answer> {
+        deadline: Instant,
+    ) -> Result<Answer, Failed> {
         let Some(target) = path
             .branches
             .iter()
@@ -130,12 +133,19 @@ impl Solver {
             .collect();
         assertions.push(wanted);
         let args = std::mem::take(&mut encoder.args);
+        let definitions = std::mem::take(&mut encoder.definitions);
         let fits = |model: &[(u32, U256)]| {
             model
                 .iter()
                 .all(|&(i, v)| domain(i).is_some_and(|d| within(d, v)))
         };
-        let first = self.check(&args, &assertions, &vec![None; args.len()])?;
+        let mut query = Query {
+            args: &args,
+            bounds: &vec![None; args.len()],
+            definitions: &definitions,
+            assertions: &assertions,
+        };
+        let first = self.check(&query, deadline)?;
         let Answer::Model(model) = first else {
             return Ok(first);
         };
@@ -147,61 +157,71 @@ impl Solver {
             .iter()
             .map(|&i| domain(i).map(|d| bound(ctx, ctx.atom(arg_name(i)), d)))
             .collect();
-        let second = self.check(&args, &assertions, &bounds)?;
+        query.bounds = &bounds;
+        let second = self.check(&query, deadline)?;
         Ok(match second {
             Answer::Model(model) if !fits(&model) => Answer::Unknown,
             other => other,
         })
     }
 
-    /// One check of `assertions` over argument words `args` (each at least 0, and within
-    /// its bound in `bounds` when there is one), in a scope of its own.
-    fn check(
-        &mut self,
-        args: &[u32],
-        assertions: &[SExpr],
-        bounds: &[Option<SExpr>],
-    ) -> io::Result<Answer> {
-        self.ctx.push()?;
-        let answer = self.check_in_scope(args, assertions, bounds);
-        self.ctx.pop()?;
-        answer
+    /// One check of `query`, in a scope of its own.
+    fn check(&mut self, query: &Query<'_>, deadline: Instant) -> Result<Answer, Failed> {
+        let ctx = &self.ctx;
+        let sort = |boolean: bool| if boolean { "Bool" } else { "Int" };
+        let mut commands = vec!["(push 1)".to_string()];
+        for (&i, bound) in query.args.iter().zip(query.bounds) {
+            let name = arg_name(i);
+            commands.push(format!("(declare-const {name} Int)"));
+            commands.push(format!("(assert (>= {name} 0))"));
+            if let Some(bound) = *bound {
+                commands.push(format!("(assert {})", ctx.display(bound)));
+            }
+        }
+        for definition in query.definitions {
+            commands.push(format!(
+                "(define-fun {} () {} {})",
+                definition.name,
+                sort(definition.boolean),
+                ctx.display(definition.expr)
+            ));
+        }
+        for &assertion in query.assertions {
+            commands.push(format!("(assert {})", ctx.display(assertion)));
+        }
+        self.commands(&commands, deadline)?;
+        let answer = self.ask("(check-sat)", deadline)?;
+        let answer = match answer.as_str() {
+            "sat" => self.model(query.args, deadline)?,
+            "unsat" => Answer::Unsat,
+            "unknown" => Answer::Unknown,
+            _ => return Err(self.unexpected(&answer, "(check-sat)")),
+        };
+        self.commands(&["(pop 1)".to_string()], deadline)?;
+        Ok(answer)
     }
 
-    fn check_in_scope(
-        &mut self,
-        args: &[u32],
-        assertions: &[SExpr],
-        bounds: &[Option<SExpr>],
-    ) -> io::Result<Answer> {
-        let ctx = &mut self.ctx;
-        let mut variables = Vec::with_capacity(args.len());
-        for (&i, bound) in args.iter().zip(bounds) {
-            let variable = ctx.declare_const(arg_name(i), ctx.int_sort())?;
-            ctx.assert(ctx.gte(variable, ctx.numeral(0)))?;
-            if let Some(bound) = *bound {
-                ctx.assert(bound)?;
-            }
-            variables.push(variable);
-        }
-        for &assertion in assertions {
-            ctx.assert(assertion)?;
-        }
-        match ctx.check()? {
-            Response::Sat => {}
-            Response::Unsat => return Ok(Answer::Unsat),
-            Response::Unknown => return Ok(Answer::Unknown),
-        }
-        if variables.is_empty() {
+    /// The values of `args` in z3's model.
+    fn model(&mut self, args: &[u32], deadline: Instant) -> Result<Answer, Failed> {
+        if args.is_empty() {
             return Ok(Answer::Model(Vec::new()));
         }
-        let values = ctx.get_value(variables)?;
+        let names: Vec<String> = args.iter().map(|&i| arg_name(i)).collect();
+        let command = format!("(get-value ({}))", names.join(" "));
+        let answer = self.ask(&command, deadline)?;
+        let Some(values) = values(&answer) else {
+            return Err(self.unexpected(&answer, &command));
+        };
         let mut model = Vec::with_capacity(args.len());
-        for (&i, (_, value)) in args.iter().zip(values) {
+        for (&i, name) in args.iter().zip(&names) {
+            let value = values.iter().find(|(n, _)| n == name);
+            let Some((_, value)) = value else {
+                return Err(self.unexpected(&answer, &command));
+            };
             // A value that is no word (z3 prints negatives as `(- n)`) is no answer.
-            let Some(word) = ctx
-                .get_atom(value)
-                .and_then(|atom| U256::from_str_radix(atom, 10).ok())
+            let Some(word) = value
+                .as_deref()
+                .and_then(|v| U256::from_str_radix(v, 10).ok())
             else {
                 return Ok(Answer::Unknown);
             };
@@ -209,6 +229,76 @@ impl Solver {
         }
         Ok(Answer::Model(model))
     }
+
+    /// Sends `commands` at once and waits for each one's `success`.
+    fn commands(&mut self, commands: &[String], deadline: Instant) -> Result<(), Failed> {
+        let mut text = commands.join("\n");
+        text.push('\n');
+        self.process.send(text);
+        for command in commands {
+            let answer = self.process.answer(deadline)?;
+            if answer != "success" {
+                return Err(self.unexpected(&answer, command));
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends `command` and returns its answer.
+    fn ask(&mut self, command: &str, deadline: Instant) -> Result<String, Failed> {
+        self.process.send(format!("{command}\n"));
+        self.process.answer(deadline)
+    }
+
+    /// z3 answered `answer` to `command`, which it should not have.
+    fn unexpected(&self, answer: &str, command: &str) -> Failed {
+        Failed::Broken(format!(
+            "`{}` answered `{}` to `{}`",
+            self.process.program().display(),
+            clip(answer),
+            clip(command)
+        ))
+    }
+}
+
+/// The pairs of z3's answer to `get-value`, `((name value) ...)`: each value a numeral, or
+/// `None` for one that is not (`(- 5)`); `None` for an answer of another shape.
+fn values(answer: &str) -> Option<Vec<(String, Option<String>)>> {
+    let spaced = answer.replace('(', " ( ").replace(')', " ) ");
+    let mut tokens = spaced.split_whitespace();
+    let mut pairs = Vec::new();
+    if tokens.next()? != "(" {
+        return None;
+    }
+    loop {
+        match tokens.next()? {
+            ")" => break,
+            "(" => {}
+            _ => return None,
+        }
+        let name = tokens.next().filter(|t| *t != "(" && *t != ")")?;
+        let value = match tokens.next()? {
+            "(" => {
+                // A compound value: skipped to its end.
+                let mut depth = 1;
+                while depth > 0 {
+                    match tokens.next()? {
+                        "(" => depth += 1,
+                        ")" => depth -= 1,
+                        _ => {}
+                    }
+                }
+                None
+            }
+            ")" => return None,
+            atom => Some(atom.to_string()),
+        };
+        if tokens.next()? != ")" {
+            return None;
+        }
+        pairs.push((name.to_string(), value));
+    }
+    tokens.next().is_none().then_some(pairs)
 }
 
 /// The largest word an argument of `domain` may hold (ABI-encoded).

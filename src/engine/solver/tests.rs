@@ -16,8 +16,21 @@ fn branch(code: Address, pc: u32, condition: u32, taken: bool) -> Branch {
     }
 }
 
+/// The z3 `cargo test` names (`HARVEY_Z3`, the repository's shim), else `z3` on `PATH`.
+fn z3() -> Z3Program {
+    Z3Program {
+        program: crate::project::Environment::from_process().z3(),
+        log: None,
+    }
+}
+
+/// A deadline no answer of these tests comes near.
+fn later() -> Instant {
+    Instant::now() + std::time::Duration::from_secs(120)
+}
+
 fn solver() -> Solver {
-    Solver::start().unwrap_or_else(|e| panic!("{e}"))
+    Solver::start(&z3(), later()).unwrap_or_else(|e| panic!("{e:?}"))
 }
 
 const CODE: Address = Address::repeat_byte(0xc0);
@@ -50,7 +63,7 @@ fn modular() -> PathCondition {
 fn a_model_satisfies_the_path_with_the_target_flipped() {
     let mut z3 = solver();
     let answer = z3
-        .solve(&modular(), (CODE, 40, 0), true, |_| Some(Domain::Uint(64)))
+        .solve(&modular(), (CODE, 40, 0), true, |_| Some(Domain::Uint(64)), later())
         .unwrap();
     let Answer::Model(model) = answer else {
         panic!("{answer:?}")
@@ -79,7 +92,7 @@ fn narrow_types_bound_the_answer() {
     path.branches
         .extend([branch(CODE, 1, 8, true), branch(CODE, 2, 6, false)]);
     let Answer::Model(model) = z3
-        .solve(&path, (CODE, 2, 0), true, |_| Some(Domain::Uint(8)))
+        .solve(&path, (CODE, 2, 0), true, |_| Some(Domain::Uint(8)), later())
         .unwrap()
     else {
         panic!()
@@ -98,19 +111,19 @@ fn an_impossible_path_is_unsatisfiable_and_an_opaque_target_unencodable() {
     let path = modular();
     // The prime is too large for uint8 words: 255 * 255 < 424_242.
     assert_eq!(
-        z3.solve(&path, (CODE, 40, 0), true, |_| Some(Domain::Uint(8)))
+        z3.solve(&path, (CODE, 40, 0), true, |_| Some(Domain::Uint(8)), later())
             .unwrap(),
         Answer::Unsat
     );
     // The second JUMPI's condition is concrete: nothing to solve.
     assert_eq!(
-        z3.solve(&path, (CODE, 20, 0), true, |_| Some(Domain::Uint(64)))
+        z3.solve(&path, (CODE, 20, 0), true, |_| Some(Domain::Uint(64)), later())
             .unwrap(),
         Answer::Unencodable
     );
     // No second occurrence of the target.
     assert_eq!(
-        z3.solve(&path, (CODE, 40, 1), true, |_| Some(Domain::Uint(64)))
+        z3.solve(&path, (CODE, 40, 1), true, |_| Some(Domain::Uint(64)), later())
             .unwrap(),
         Answer::Unencodable
     );

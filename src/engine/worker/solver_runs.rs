@@ -2,39 +2,50 @@
 //! prediction missed, or on which secant chains keep failing, is followed symbolically in
 //! one run of its sequence, its path condition goes to z3, and z3's argument words are run.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::{Mutator, Worker};
 use crate::abi;
+use crate::engine::{SOLVER_QUERY_WALL, Z3Program};
 use crate::engine::cost::{CostKey, CostKind};
 use crate::engine::input::Sequence;
 use crate::engine::predict::{self, Domain, Leaf, Prediction};
 use crate::engine::predictor::Asked;
 use crate::engine::shared::Stop;
-use crate::engine::solver::{self, Answer, Solver};
+use crate::engine::solver::{self, Answer, Failed, Solver};
+
+/// How long z3 has to start and answer its set-up commands; one that has not is taken for
+/// one that never answers.
+const START_WALL: Duration = Duration::from_secs(10);
 
 /// z3 for one worker, started when first needed.
-#[derive(Default)]
-pub(super) enum Z3 {
-    #[default]
+pub(super) struct Z3 {
+    program: Z3Program,
+    state: State,
+}
+
+enum State {
     NotStarted,
     /// Boxed: the process handle and its expression arena are large beside the others.
     Running(Box<Solver>),
-    /// It could not be started, or stopped answering.
+    /// It could not be started, or stopped answering: off for the rest of the campaign.
     Unavailable,
 }
 
 impl Z3 {
-    /// The running z3, started now if need be.
-    fn get(&mut self) -> Option<&mut Solver> {
-        if matches!(self, Z3::NotStarted) {
-            *self = Solver::start().map_or(Z3::Unavailable, |solver| Z3::Running(Box::new(solver)));
-        }
-        match self {
-            Z3::Running(solver) => Some(solver),
-            _ => None,
+    /// `program`, not started yet.
+    pub(super) fn new(program: Z3Program) -> Z3 {
+        Z3 {
+            program,
+            state: State::NotStarted,
         }
     }
+}
+
+/// The earlier of `wall` from now and the campaign's `deadline`.
+fn deadline_within(wall: Duration, deadline: Option<Instant>) -> Instant {
+    let own = Instant::now() + wall;
+    deadline.map_or(own, |d| d.min(own))
 }
 
 /// Solver-backed steps on the next open branch after a flip, at most (see
@@ -106,16 +117,16 @@ impl Worker<'_> {
         mutator: &Mutator<'_>,
         runs: &mut u64,
     ) -> Result<Option<Sequence>, Stop> {
+        let wanted = self
+            .predictor
+            .as_mut()
+            .is_some_and(|predictor| predictor.solver_wanted(key, sequence));
+        if !wanted || !self.start_z3() {
+            return Ok(None);
+        }
         let Some(predictor) = &mut self.predictor else {
             return Ok(None);
         };
-        if !predictor.solver_wanted(key, sequence) {
-            return Ok(None);
-        }
-        if self.z3.get().is_none() {
-            predictor.solver_unavailable();
-            return Ok(None);
-        }
         let tx = key.tx as usize;
         // One run with the call followed symbolically.
         predictor.record_relations(Some(tx..=tx));
@@ -141,29 +152,36 @@ impl Worker<'_> {
             let (_, domain) = predict::number(sequence, &leaf)?;
             Some((leaf, domain))
         };
+        let State::Running(z3) = &mut self.z3.state else {
+            return Ok(None);
+        };
         let started = Instant::now();
-        let answer = self.z3.get().map(|z3| {
-            z3.solve(
-                &path,
-                (key.code, key.pc, key.nth),
-                key.kind == CostKind::Jump,
-                |i| leaf(i).map(|(_, domain)| domain),
-            )
-        });
+        let answer = z3.solve(
+            &path,
+            (key.code, key.pc, key.nth),
+            key.kind == CostKind::Jump,
+            |i| leaf(i).map(|(_, domain)| domain),
+            deadline_within(SOLVER_QUERY_WALL, self.shared.deadline()),
+        );
         let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
         let model = match answer {
-            Some(Ok(Answer::Model(model))) => model,
-            Some(Ok(other)) => {
+            Ok(Answer::Model(model)) => model,
+            Ok(other) => {
                 let gave_up = matches!(other, Answer::Unknown);
                 self.solver_done(Asked::Unanswered { gave_up }, micros);
                 return Ok(None);
             }
-            Some(Err(_)) | None => {
-                // z3 died or stopped answering: no more steps on this worker.
-                self.z3 = Z3::Unavailable;
-                if let Some(predictor) = &mut self.predictor {
-                    predictor.solver_unavailable();
+            Err(Failed::Late) => {
+                // z3 was killed; a fresh one answers the next query. Past the campaign's
+                // deadline the campaign is over, and nothing was abandoned.
+                self.z3.state = State::NotStarted;
+                if !self.shared.past_deadline() {
+                    self.solver_done(Asked::Abandoned, micros);
                 }
+                return Ok(None);
+            }
+            Err(Failed::Broken(why)) => {
+                self.z3_unavailable(why);
                 return Ok(None);
             }
         };
@@ -196,6 +214,45 @@ impl Worker<'_> {
         self.solver_done(Asked::Answered { flipped }, micros);
         ran?;
         Ok(flipped.then_some(proposal))
+    }
+
+    /// Starts z3 unless it runs; whether it does now. One that cannot be started, or does
+    /// not answer its set-up commands in time, is off for the rest of the campaign.
+    fn start_z3(&mut self) -> bool {
+        match self.z3.state {
+            State::Running(_) => return true,
+            State::Unavailable => return false,
+            State::NotStarted => {}
+        }
+        match Solver::start(&self.z3.program, deadline_within(START_WALL, self.shared.deadline())) {
+            Ok(solver) => {
+                self.z3.state = State::Running(Box::new(solver));
+                true
+            }
+            // The campaign ended while z3 started: no verdict on z3.
+            Err(Failed::Late) if self.shared.past_deadline() => false,
+            Err(Failed::Late) => {
+                let why = format!(
+                    "`{}` did not answer its set-up commands within {} s",
+                    self.z3.program.program.display(),
+                    START_WALL.as_secs()
+                );
+                self.z3_unavailable(why);
+                false
+            }
+            Err(Failed::Broken(why)) => {
+                self.z3_unavailable(why);
+                false
+            }
+        }
+    }
+
+    /// z3 failed in a way a fresh one would too (`why`): no more solver-backed steps.
+    fn z3_unavailable(&mut self, why: String) {
+        self.z3.state = State::Unavailable;
+        if let Some(predictor) = &mut self.predictor {
+            predictor.solver_unavailable(why);
+        }
     }
 
     fn solver_done(&mut self, asked: Asked, micros: u64) {

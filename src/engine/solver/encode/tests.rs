@@ -3,6 +3,8 @@
 //! (by a small evaluator over wide integers) at random argument values; wherever the
 //! encoder does not give up, the value is the one the EVM computes.
 
+use std::collections::HashMap;
+
 use alloy_primitives::U256;
 use easy_smt::{Context, ContextBuilder, SExpr};
 use proptest::prelude::*;
@@ -41,17 +43,36 @@ fn euclid(a: Wide, b: Wide) -> (Wide, Wide) {
     (q, r)
 }
 
-fn eval(ctx: &Context, e: SExpr, args: &[U256]) -> Value {
+/// The definition named `name` among the encoder's.
+fn defined<'d>(definitions: &'d [Definition], name: &str) -> Option<&'d Definition> {
+    definitions.iter().find(|d| d.name == name)
+}
+
+/// The value of every definition at `args`, in order (each uses only earlier ones), so
+/// that evaluating a shared term costs once.
+fn definition_values(ctx: &Context, definitions: &[Definition], args: &[U256]) -> HashMap<String, Value> {
+    let mut values = HashMap::new();
+    for definition in definitions {
+        let value = eval(ctx, definition.expr, args, &values);
+        values.insert(definition.name.clone(), value);
+    }
+    values
+}
+
+fn eval(ctx: &Context, e: SExpr, args: &[U256], defined: &HashMap<String, Value>) -> Value {
     if let Some(atom) = ctx.get_atom(e) {
         if let Some(i) = atom.strip_prefix("arg") {
             return Value::Int(wide(args[i.parse::<usize>().unwrap()]));
+        }
+        if let Some(&value) = defined.get(atom) {
+            return value;
         }
         let number = alloy_primitives::ruint::Uint::<1024, 16>::from_str_radix(atom, 10).unwrap();
         return Value::Int(Wide::from_raw(number));
     }
     let list = ctx.get_list(e).unwrap();
     let op = ctx.get_atom(list[0]).unwrap();
-    let v = |k: usize| eval(ctx, list[k], args);
+    let v = |k: usize| eval(ctx, list[k], args, defined);
     match op {
         "+" => Value::Int(int(v(1)) + int(v(2))),
         "-" if list.len() == 2 => Value::Int(-int(v(1))),
@@ -76,6 +97,23 @@ fn eval(ctx: &Context, e: SExpr, args: &[U256]) -> Value {
         }
         other => panic!("unexpected operator {other}"),
     }
+}
+
+/// `e` with every defined name replaced by its definition, as text.
+fn expand(ctx: &Context, e: SExpr, definitions: &[Definition]) -> String {
+    if let Some(atom) = ctx.get_atom(e) {
+        return match defined(definitions, atom) {
+            Some(definition) => expand(ctx, definition.expr, definitions),
+            None => atom.to_string(),
+        };
+    }
+    let parts: Vec<String> = ctx
+        .get_list(e)
+        .unwrap()
+        .iter()
+        .map(|&part| expand(ctx, part, definitions))
+        .collect();
+    format!("({})", parts.join(" "))
 }
 
 const OPS: [BinaryOp; 17] = [
@@ -199,8 +237,9 @@ proptest! {
         let mut encoder = Encoder::new(&ctx, &path, |i| Some(max_of(widths[i as usize])));
         for (&id, &expected) in ids.iter().zip(&values) {
             let Some(word) = encoder.word(id) else { continue };
-            let got = int(eval(&ctx, word.expr, &args));
-            prop_assert_eq!(got, wide(expected), "term {} of {:?}: {}", id, path.terms, ctx.display(word.expr));
+            let defined = definition_values(&ctx, &encoder.definitions, &args);
+            let got = int(eval(&ctx, word.expr, &args, &defined));
+            prop_assert_eq!(got, wide(expected), "term {} of {:?}: {}", id, path.terms, expand(&ctx, word.expr, &encoder.definitions));
             // The interval holds the value.
             prop_assert!(word.lo <= expected && expected <= word.hi, "{:?} outside [{}, {}]", expected, word.lo, word.hi);
         }
@@ -222,13 +261,14 @@ fn products_of_narrow_words_are_encoded_without_wrap_around() {
     let mut encoder = Encoder::new(&ctx, &path, narrow);
     let condition = encoder.branch(6, true).unwrap();
     assert_eq!(
-        ctx.display(condition).to_string(),
+        expand(&ctx, condition, &encoder.definitions),
         "(= (* arg0 arg1) 424242)"
     );
     assert_eq!(encoder.args, [0, 1]);
     // Full words may wrap: the product is taken modulo 2^256.
     let mut encoder = Encoder::new(&ctx, &path, |_| Some(U256::MAX));
-    let condition = ctx.display(encoder.branch(6, false).unwrap()).to_string();
+    let condition = encoder.branch(6, false).unwrap();
+    let condition = expand(&ctx, condition, &encoder.definitions);
     assert!(
         condition.starts_with("(not (= (mod (* arg0 arg1) 1157920"),
         "{condition}"
@@ -252,4 +292,35 @@ fn opaque_terms_and_words_the_solver_may_not_choose_give_up() {
         "argument word 1 is not the solver's"
     );
     assert!(encoder.branch(2, true).is_some());
+}
+
+/// A loop's counter (`w--` 300 times from an argument, each step the wrapping `SUB` with
+/// its `ite`) uses the step before twice: printed as a tree it doubles each step, named it
+/// stays one short definition a step.
+#[test]
+fn shared_terms_are_defined_once_so_a_loop_stays_linear() {
+    let ctx = ContextBuilder::new().without_solver().build().unwrap();
+    let mut path = PathCondition::default();
+    path.terms.extend([Term::Arg(0), Term::Const(U256::ONE)]);
+    let (arg, one) = (2, 3);
+    let mut counter = arg;
+    for _ in 0..300 {
+        path.terms.push(Term::Binary(BinaryOp::Sub, counter, one));
+        counter = path.terms.len() as TermId - 1;
+    }
+    let mut encoder = Encoder::new(&ctx, &path, |_| Some(U256::MAX));
+    let word = encoder.word(counter).unwrap();
+    assert_eq!(encoder.definitions.len(), 300, "one definition per step");
+    for definition in &encoder.definitions {
+        let text = ctx.display(definition.expr).to_string();
+        assert!(text.len() < 300, "{}: {text}", definition.name);
+    }
+    assert_eq!(ctx.get_atom(word.expr), Some(format!("t{counter}").as_str()));
+    // The counter after 300 steps from 1000 is 700, as the definitions say.
+    let args = [U256::from(1000)];
+    let defined = definition_values(&ctx, &encoder.definitions, &args);
+    assert_eq!(
+        eval(&ctx, word.expr, &args, &defined),
+        Value::Int(wide(U256::from(700)))
+    );
 }
