@@ -189,12 +189,12 @@ fn run(
     let outcome = (configuration.apply)(campaign)
         .run()
         .unwrap_or_else(|e| panic!("{contract}: {e}"));
-    let p = outcome.stats.predictions;
+    let p = &outcome.stats.predictions;
     if p.solver_queries > 0 {
         eprintln!(
             "{contract} [{}] seed {seed}: {}",
             configuration.name,
-            solver_share(&p, outcome.stats.elapsed),
+            solver_share(p, outcome.stats.elapsed),
         );
     }
     let failure = outcome.failure();

@@ -395,14 +395,14 @@ fn harvey_run(
         .unwrap_or_else(|e| panic!("{e}"));
     let found = found_in(&outcome, maze);
     // The solver's share of the campaign (issue 30's ablation asks for it).
-    let p = outcome.stats.predictions;
+    let p = &outcome.stats.predictions;
     eprintln!(
         "{} [{}] seed {seed}: joint prediction {} of {} flipped; {}",
         maze.name,
         config.name(),
         p.joint_flipped,
         p.joint,
-        solver_share(&p, outcome.stats.elapsed),
+        solver_share(p, outcome.stats.elapsed),
     );
     (found, outcome.stats.sequences)
 }

@@ -288,19 +288,20 @@ impl Campaign<'_> {
 /// is a warning: the log is for debugging, the campaign does not need it).
 fn z3_program(program: Option<PathBuf>, warnings: &mut Vec<String>) -> Z3Program {
     let environment = Environment::from_process();
-    let log = environment
-        .harvey_z3_log
-        .as_deref()
-        .and_then(|path| match std::fs::File::create(path) {
-            Ok(file) => Some(Arc::new(Mutex::new(file)) as _),
-            Err(e) => {
-                warnings.push(format!(
+    let log =
+        environment
+            .harvey_z3_log
+            .as_deref()
+            .and_then(|path| match std::fs::File::create(path) {
+                Ok(file) => Some(Arc::new(Mutex::new(file)) as _),
+                Err(e) => {
+                    warnings.push(format!(
                     "HARVEY_Z3_LOG `{}` could not be created ({e}): z3's commands are not logged",
                     path.display()
                 ));
-                None
-            }
-        });
+                    None
+                }
+            });
     Z3Program {
         program: program.unwrap_or_else(|| environment.z3()),
         log,
@@ -313,9 +314,9 @@ fn warn_about_the_solver(stats: &Stats, warnings: &mut Vec<String>) {
     let predictions = &stats.predictions;
     if let Some(why) = &predictions.solver_failure {
         warnings.push(format!(
-            "the solver-backed step stopped: {why}; the campaign went on without it (install \
-             z3, e.g. `apt-get install z3`, or name it with HARVEY_Z3; `solver = false` turns \
-             the step off)"
+            "the solver-backed step stopped: {why}; the campaign went on without it (name a \
+             working z3 with HARVEY_Z3 or put one on PATH, e.g. `apt-get install z3`; \
+             `solver = false` turns the step off)"
         ));
     }
     let abandoned = predictions.solver_abandoned;

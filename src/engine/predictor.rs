@@ -363,6 +363,12 @@ impl Predictor {
         if !self.solver || key.kind == CostKind::Store {
             return false;
         }
+        // Joint misses and descents ask without `stalled`, limited by the tries per site
+        // alone, while queries come back in milliseconds. Once one was abandoned (seconds
+        // of a z3 that ignores its limits), the budget binds every query.
+        if self.stats.solver_abandoned > 0 && self.solver_spent >= self.solver_budget() {
+            return false;
+        }
         if self.solver_tries.len() >= MISSED_SITES {
             self.solver_tries.clear();
         }
@@ -370,7 +376,9 @@ impl Predictor {
             .solver_tries
             .entry(MetricSite::of(key, sequence))
             .or_default();
-        *tries += 1;
+        // Asked again and again (joint misses ask without `stalled`): a count that
+        // wrapped would give the site its tries back.
+        *tries = tries.saturating_add(1);
         *tries <= SOLVER_TRIES
     }
 
@@ -384,8 +392,12 @@ impl Predictor {
         let site = MetricSite::of(key, sequence);
         let stalled = self.missed.counts.get(&site).copied().unwrap_or(0) >= STALLED_AFTER;
         let tried = self.solver_tries.get(&site).copied().unwrap_or(0) >= SOLVER_TRIES;
-        let budget = STALL_STEPS_AT_START + self.runs / RUNS_PER_STALL_STEP;
-        stalled && !tried && self.solver_spent < budget
+        stalled && !tried && self.solver_spent < self.solver_budget()
+    }
+
+    /// The solver's budget so far, in units (see [`GAVE_UP_COST`]).
+    fn solver_budget(&self) -> u64 {
+        STALL_STEPS_AT_START + self.runs / RUNS_PER_STALL_STEP
     }
 
     /// The first branch direction after metric `after` in the last regular run, of the
@@ -632,6 +644,10 @@ mod tests {
             assert!(predictor.solver_wanted(&jump, &sequence));
         }
         assert!(!predictor.stalled(&jump, &sequence));
+        // However often it is asked again, the site's tries stay spent.
+        for _ in 0..300 {
+            assert!(!predictor.solver_wanted(&jump, &sequence));
+        }
         // Every step draws on the budget: 8 units at the start, then one per 2,000 runs;
         // a query z3 gave up on costs 64.
         let stall = |predictor: &mut Predictor, f: usize| {
@@ -669,6 +685,33 @@ mod tests {
             ),
             (10, 1, 1)
         );
+    }
+
+    /// A joint miss asks for the solver without the budget; once a query was abandoned on
+    /// the wall clock, the budget binds it too, until the runs pay the abandoned query off.
+    #[test]
+    fn an_abandoned_query_makes_the_budget_bind_every_query() {
+        let jump = CostKey {
+            kind: CostKind::Jump,
+            ..key(0)
+        };
+        let mut predictor = Predictor::new(true, true);
+        let site = |f: usize| calls(&[f]);
+        for f in 0..(STALL_STEPS_AT_START as usize + 4) {
+            assert!(
+                predictor.solver_wanted(&jump, &site(f)),
+                "budget not binding: {f}"
+            );
+            predictor.solver_done(Asked::Answered { flipped: false }, 10);
+        }
+        predictor.solver_done(Asked::Abandoned, 10_000_000);
+        assert_eq!(predictor.stats().solver_abandoned, 1);
+        assert!(!predictor.solver_wanted(&jump, &site(100)), "budget spent");
+        let spent = STALL_STEPS_AT_START + 4 + GAVE_UP_COST;
+        for _ in 0..(spent - STALL_STEPS_AT_START + 1) * RUNS_PER_STALL_STEP {
+            predictor.start(&site(0));
+        }
+        assert!(predictor.solver_wanted(&jump, &site(101)), "paid off");
     }
 
     #[test]

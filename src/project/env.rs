@@ -52,7 +52,9 @@ impl Environment {
 
     /// The program to run as z3: `HARVEY_Z3`, else `z3` (looked for on `PATH`).
     pub(crate) fn z3(&self) -> PathBuf {
-        self.harvey_z3.clone().unwrap_or_else(|| PathBuf::from("z3"))
+        self.harvey_z3
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("z3"))
     }
 
     /// Where svm keeps compilers: `~/.svm` and `$XDG_DATA_HOME/svm` (default

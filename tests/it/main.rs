@@ -11,6 +11,7 @@ mod support;
 
 mod all_violations;
 mod all_violations_witness;
+mod budgets;
 mod campaign;
 mod chain;
 mod chain_settings;

@@ -106,6 +106,50 @@ pub(crate) fn project(keys: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
     dir
 }
 
+/// Runs `git args` in `dir`; panics with git's message unless it succeeds.
+pub(crate) fn git(dir: &Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A git repository holding a project in `subdir` (`""` for the top level): [`shim_toml`]
+/// and `files` (name, text) under `contracts/`, committed. Returns the repository and the
+/// project root.
+pub(crate) fn committed_project(
+    subdir: &str,
+    files: &[(&str, &str)],
+) -> (tempfile::TempDir, PathBuf) {
+    let repo = tempfile::tempdir().unwrap();
+    let root = repo.path().join(subdir);
+    std::fs::create_dir_all(root.join("contracts")).unwrap();
+    std::fs::write(root.join("foundry.toml"), shim_toml("")).unwrap();
+    std::fs::write(root.join(".gitignore"), "target/\n").unwrap();
+    for (name, text) in files {
+        std::fs::write(root.join("contracts").join(name), text).unwrap();
+    }
+    git(repo.path(), &["init", "-q", "-b", "main"]);
+    git(repo.path(), &["config", "user.name", "harvey tests"]);
+    git(
+        repo.path(),
+        &["config", "user.email", "tests@harvey.invalid"],
+    );
+    git(repo.path(), &["config", "commit.gpgsign", "false"]);
+    // Files are stored and compared byte for byte (CRLF ones too), whatever the user's
+    // git configuration says.
+    git(repo.path(), &["config", "core.autocrlf", "false"]);
+    git(repo.path(), &["add", "-A"]);
+    git(repo.path(), &["commit", "-q", "-m", "project"]);
+    (repo, root)
+}
+
 /// A `uint256` argument.
 pub(crate) fn uint(x: u64) -> DynSolValue {
     DynSolValue::from(U256::from(x))

@@ -3,49 +3,17 @@
 //! warnings a user sees, and a `diff:` campaign that reaches what changed.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use harvey::Error;
 use harvey::project::ContractArtifact;
 use harvey::targets::{Resolved, Target, TargetSpec, resolve};
 
-use crate::support::{campaign_on, compiled_at, shim_toml};
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
+use crate::support::{campaign_on, committed_project, compiled_at};
 
 /// A git repository holding a project in `subdir` (`""` for the top level) with `Vault.sol`
 /// under `contracts/`, committed. Returns the repository and the project root.
 fn repository(subdir: &str, vault: &str) -> (tempfile::TempDir, PathBuf) {
-    let repo = tempfile::tempdir().unwrap();
-    let root = repo.path().join(subdir);
-    std::fs::create_dir_all(root.join("contracts")).unwrap();
-    std::fs::write(root.join("foundry.toml"), shim_toml("")).unwrap();
-    std::fs::write(root.join(".gitignore"), "target/\n").unwrap();
-    std::fs::write(root.join("contracts/Vault.sol"), vault).unwrap();
-    git(repo.path(), &["init", "-q", "-b", "main"]);
-    git(repo.path(), &["config", "user.name", "harvey tests"]);
-    git(
-        repo.path(),
-        &["config", "user.email", "tests@harvey.invalid"],
-    );
-    git(repo.path(), &["config", "commit.gpgsign", "false"]);
-    // Files are stored and compared byte for byte (CRLF ones too), whatever the user's
-    // git configuration says.
-    git(repo.path(), &["config", "core.autocrlf", "false"]);
-    git(repo.path(), &["add", "-A"]);
-    git(repo.path(), &["commit", "-q", "-m", "vault"]);
-    (repo, root)
+    committed_project(subdir, &[("Vault.sol", vault)])
 }
 
 const VAULT: &str = "// SPDX-License-Identifier: MIT

@@ -116,7 +116,9 @@ impl<'a, F: Fn(u32) -> Option<U256>> Encoder<'a, F> {
         if let Some(done) = self.memo.get(index).copied().flatten() {
             return done;
         }
-        let encoded = self.encode(*self.path.terms.get(index)?).map(|e| self.named(id, e));
+        let encoded = self
+            .encode(*self.path.terms.get(index)?)
+            .map(|e| self.named(id, e));
         if let Some(slot) = self.memo.get_mut(index) {
             *slot = Some(encoded);
         }

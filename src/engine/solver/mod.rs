@@ -24,11 +24,11 @@ use std::time::Instant;
 use alloy_primitives::{Address, I256, U256};
 use easy_smt::{Context, ContextBuilder, SExpr};
 
+use crate::engine::Z3Program;
 use crate::engine::predict::{Domain, Wide, wide, wide_signed};
 use crate::observe::symbolic::{CONCRETE, PathCondition};
 use encode::{Encoder, arg_name};
 pub(crate) use process::Failed;
-use crate::engine::Z3Program;
 use process::{Process, clip};
 
 /// z3's resource limit per check, its deterministic budget (measured with z3 4.8.12: 300,000

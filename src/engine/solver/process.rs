@@ -145,7 +145,11 @@ impl Process {
             Some(status) => format!("exited ({status})"),
             None => "closed its output".to_string(),
         };
-        let stderr = self.stderr.lock().map(|s| s.trim().to_string()).unwrap_or_default();
+        let stderr = self
+            .stderr
+            .lock()
+            .map(|s| s.trim().to_string())
+            .unwrap_or_default();
         let mut message = format!("`{}` {how}", self.program.display());
         if !self.pending.is_empty() {
             message.push_str(&format!(" after printing `{}`", clip(&self.pending)));
@@ -191,7 +195,11 @@ fn spawn(name: &str, work: impl FnOnce() + Send + 'static) {
 /// Writes every text received to `stdin` until the process or the sender is gone.
 fn write_all(mut stdin: ChildStdin, texts: &Receiver<String>) {
     for text in texts {
-        if stdin.write_all(text.as_bytes()).and_then(|()| stdin.flush()).is_err() {
+        if stdin
+            .write_all(text.as_bytes())
+            .and_then(|()| stdin.flush())
+            .is_err()
+        {
             break;
         }
     }

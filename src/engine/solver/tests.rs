@@ -63,7 +63,13 @@ fn modular() -> PathCondition {
 fn a_model_satisfies_the_path_with_the_target_flipped() {
     let mut z3 = solver();
     let answer = z3
-        .solve(&modular(), (CODE, 40, 0), true, |_| Some(Domain::Uint(64)), later())
+        .solve(
+            &modular(),
+            (CODE, 40, 0),
+            true,
+            |_| Some(Domain::Uint(64)),
+            later(),
+        )
         .unwrap();
     let Answer::Model(model) = answer else {
         panic!("{answer:?}")
@@ -92,7 +98,13 @@ fn narrow_types_bound_the_answer() {
     path.branches
         .extend([branch(CODE, 1, 8, true), branch(CODE, 2, 6, false)]);
     let Answer::Model(model) = z3
-        .solve(&path, (CODE, 2, 0), true, |_| Some(Domain::Uint(8)), later())
+        .solve(
+            &path,
+            (CODE, 2, 0),
+            true,
+            |_| Some(Domain::Uint(8)),
+            later(),
+        )
         .unwrap()
     else {
         panic!()
@@ -111,20 +123,38 @@ fn an_impossible_path_is_unsatisfiable_and_an_opaque_target_unencodable() {
     let path = modular();
     // The prime is too large for uint8 words: 255 * 255 < 424_242.
     assert_eq!(
-        z3.solve(&path, (CODE, 40, 0), true, |_| Some(Domain::Uint(8)), later())
-            .unwrap(),
+        z3.solve(
+            &path,
+            (CODE, 40, 0),
+            true,
+            |_| Some(Domain::Uint(8)),
+            later()
+        )
+        .unwrap(),
         Answer::Unsat
     );
     // The second JUMPI's condition is concrete: nothing to solve.
     assert_eq!(
-        z3.solve(&path, (CODE, 20, 0), true, |_| Some(Domain::Uint(64)), later())
-            .unwrap(),
+        z3.solve(
+            &path,
+            (CODE, 20, 0),
+            true,
+            |_| Some(Domain::Uint(64)),
+            later()
+        )
+        .unwrap(),
         Answer::Unencodable
     );
     // No second occurrence of the target.
     assert_eq!(
-        z3.solve(&path, (CODE, 40, 1), true, |_| Some(Domain::Uint(64)), later())
-            .unwrap(),
+        z3.solve(
+            &path,
+            (CODE, 40, 1),
+            true,
+            |_| Some(Domain::Uint(64)),
+            later()
+        )
+        .unwrap(),
         Answer::Unencodable
     );
 }

@@ -6,17 +6,17 @@ use std::time::{Duration, Instant};
 
 use super::{Mutator, Worker};
 use crate::abi;
-use crate::engine::{SOLVER_QUERY_WALL, Z3Program};
 use crate::engine::cost::{CostKey, CostKind};
 use crate::engine::input::Sequence;
 use crate::engine::predict::{self, Domain, Leaf, Prediction};
 use crate::engine::predictor::Asked;
 use crate::engine::shared::Stop;
 use crate::engine::solver::{self, Answer, Failed, Solver};
+use crate::engine::{SOLVER_QUERY_WALL, Z3Program};
 
 /// How long z3 has to start and answer its set-up commands; one that has not is taken for
 /// one that never answers.
-const START_WALL: Duration = Duration::from_secs(10);
+const START_WALL: Duration = Duration::from_secs(5);
 
 /// z3 for one worker, started when first needed.
 pub(super) struct Z3 {
@@ -224,7 +224,10 @@ impl Worker<'_> {
             State::Unavailable => return false,
             State::NotStarted => {}
         }
-        match Solver::start(&self.z3.program, deadline_within(START_WALL, self.shared.deadline())) {
+        match Solver::start(
+            &self.z3.program,
+            deadline_within(START_WALL, self.shared.deadline()),
+        ) {
             Ok(solver) => {
                 self.z3.state = State::Running(Box::new(solver));
                 true

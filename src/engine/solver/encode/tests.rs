@@ -50,7 +50,11 @@ fn defined<'d>(definitions: &'d [Definition], name: &str) -> Option<&'d Definiti
 
 /// The value of every definition at `args`, in order (each uses only earlier ones), so
 /// that evaluating a shared term costs once.
-fn definition_values(ctx: &Context, definitions: &[Definition], args: &[U256]) -> HashMap<String, Value> {
+fn definition_values(
+    ctx: &Context,
+    definitions: &[Definition],
+    args: &[U256],
+) -> HashMap<String, Value> {
     let mut values = HashMap::new();
     for definition in definitions {
         let value = eval(ctx, definition.expr, args, &values);
@@ -315,7 +319,10 @@ fn shared_terms_are_defined_once_so_a_loop_stays_linear() {
         let text = ctx.display(definition.expr).to_string();
         assert!(text.len() < 300, "{}: {text}", definition.name);
     }
-    assert_eq!(ctx.get_atom(word.expr), Some(format!("t{counter}").as_str()));
+    assert_eq!(
+        ctx.get_atom(word.expr),
+        Some(format!("t{counter}").as_str())
+    );
     // The counter after 300 steps from 1000 is 700, as the definitions say.
     let args = [U256::from(1000)];
     let defined = definition_values(&ctx, &encoder.definitions, &args);
