@@ -209,6 +209,7 @@ impl Campaign<'_> {
             if let (Some(dir), Some(kept)) = (&corpus, &mut kept_corpus) {
                 kept.candidates = fuzzed.corpus.candidates;
                 kept.edges = fuzzed.corpus.edges;
+                kept.unminimised = fuzzed.corpus.unminimised;
                 match dir.save(seed, &fuzzed.corpus.sequences, &corpus_files) {
                     Ok(saved) => kept.saved = saved,
                     // The campaign's result stands; only the next run starts colder.

@@ -4,22 +4,41 @@
 //! transaction's branch edges are collected, and the fewest sequences that cover all of
 //! them are kept — chosen greedily, the one adding the most uncovered edges first (ties:
 //! the shorter, then the earlier), the classic approximation of the smallest set cover.
+//! Bounded in time ([`MinimiseTime`]): candidates not run by then are kept as they are, so
+//! nothing is lost and the next run minimises them.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::time::{Duration, Instant};
 
 use crate::hash::FastSet;
 
 use super::executor::{EdgeKey, Executor, Seen, Sink};
 use super::input::Sequence;
 
+/// The share of the campaign's time budget minimisation may spend: a tenth, as
+/// shrinking's, between [`MIN_TIME`] and [`MAX_TIME`] ([`MAX_TIME`] without a time budget).
+const SHARE: u32 = 10;
+/// Time minimisation may always spend: some thousands of candidate runs.
+const MIN_TIME: Duration = Duration::from_secs(1);
+/// Time minimisation never exceeds.
+const MAX_TIME: Duration = Duration::from_secs(10);
+
+/// The time minimisation of a campaign bounded by `time` may spend.
+pub(crate) fn time_for(time: Option<Duration>) -> Duration {
+    time.map_or(MAX_TIME, |time| (time / SHARE).clamp(MIN_TIME, MAX_TIME))
+}
+
 /// The sequences kept, and the edges they cover.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Minimised {
-    /// Indices of the kept candidates, in the order chosen.
+    /// Indices of the kept candidates: those chosen, in the order chosen, then those the
+    /// time bound left unrun.
     pub(crate) kept: Vec<usize>,
-    /// Distinct edges the candidates covered, all of which the kept ones cover.
+    /// Distinct edges the candidates run covered, all of which the kept ones cover.
     pub(crate) edges: usize,
+    /// Candidates the time bound left unrun (kept as they are).
+    pub(crate) unrun: usize,
 }
 
 /// The edges every transaction of a run covered.
@@ -39,19 +58,38 @@ impl Sink for EdgeSink {
     }
 }
 
-/// Runs every candidate on `executor` (which must run every transaction: not failing fast)
-/// and keeps the fewest that cover the edges all of them cover.
-pub(crate) fn minimise(executor: &mut Executor<'_>, candidates: &[Sequence]) -> Minimised {
+/// Runs the candidates on `executor` (which must run every transaction: not failing fast)
+/// until `deadline`, and keeps the fewest of those run that cover the edges all of them
+/// cover, and every candidate not run.
+pub(crate) fn minimise(
+    executor: &mut Executor<'_>,
+    candidates: &[Sequence],
+    deadline: Instant,
+) -> Minimised {
     let covered: Vec<FastSet<EdgeKey>> = candidates
         .iter()
-        .map(|sequence| {
-            let mut sink = EdgeSink::default();
-            executor.run(sequence, &mut sink);
-            sink.edges
+        .map_while(|sequence| {
+            (Instant::now() < deadline).then(|| {
+                let mut sink = EdgeSink::default();
+                executor.run(sequence, &mut sink);
+                sink.edges
+            })
         })
         .collect();
     let lengths: Vec<usize> = candidates.iter().map(|s| s.txs.len()).collect();
-    cover(&covered, &lengths)
+    cover_run(&covered, &lengths)
+}
+
+/// The cover of the candidates run (the first `covered.len()` of those `lengths` lists),
+/// with every candidate not run kept.
+fn cover_run<T: Eq + std::hash::Hash + Copy>(
+    covered: &[FastSet<T>],
+    lengths: &[usize],
+) -> Minimised {
+    let mut minimised = cover(covered, &lengths[..covered.len()]);
+    minimised.kept.extend(covered.len()..lengths.len());
+    minimised.unrun = lengths.len() - covered.len();
+    minimised
 }
 
 /// A greedy set cover of the union of `sets` (`lengths[i]`: the size of candidate `i`, the
@@ -86,6 +124,7 @@ fn cover<T: Eq + std::hash::Hash + Copy>(sets: &[FastSet<T>], lengths: &[usize])
     Minimised {
         kept,
         edges: universe.len(),
+        unrun: 0,
     }
 }
 
@@ -106,6 +145,25 @@ mod tests {
         let chosen = cover(&sets, &[1, 1, 1, 1, 1]);
         assert_eq!(chosen.kept, [1, 2]);
         assert_eq!(chosen.edges, 6);
+    }
+
+    #[test]
+    fn candidates_the_time_bound_left_unrun_are_kept_as_they_are() {
+        let sets = sets(&[&[1, 2], &[1, 2, 3]]);
+        let chosen = cover_run(&sets, &[1, 1, 4, 5]);
+        assert_eq!(chosen.kept, [1, 2, 3]);
+        assert_eq!((chosen.edges, chosen.unrun), (3, 2));
+    }
+
+    #[test]
+    fn minimisation_gets_a_tenth_of_the_campaigns_time_within_bounds() {
+        assert_eq!(
+            time_for(Some(Duration::from_secs(60))),
+            Duration::from_secs(6)
+        );
+        assert_eq!(time_for(Some(Duration::from_secs(3))), MIN_TIME);
+        assert_eq!(time_for(Some(Duration::from_secs(3600))), MAX_TIME);
+        assert_eq!(time_for(None), MAX_TIME);
     }
 
     #[test]

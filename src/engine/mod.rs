@@ -163,8 +163,10 @@ pub(crate) struct KeptSequences {
     pub(crate) sequences: Vec<Vec<Call>>,
     /// The candidates they were chosen from.
     pub(crate) candidates: usize,
-    /// The edges the candidates, and so the kept sequences, cover.
+    /// The edges the candidates run, and so the kept sequences, cover.
     pub(crate) edges: usize,
+    /// Candidates minimisation's time bound left unrun, kept as they are.
+    pub(crate) unminimised: usize,
 }
 
 impl<'a> Engine<'a> {
@@ -333,7 +335,8 @@ impl<'a> Engine<'a> {
         let mut executor = Executor::new(chain, surface, self.oracles, true, false);
         // Edges as the workers count them.
         executor.record_data_decisions(plan.config.data_decisions);
-        let minimised = minimise::minimise(&mut executor, &candidates);
+        let deadline = Instant::now() + minimise::time_for(plan.config.time);
+        let minimised = minimise::minimise(&mut executor, &candidates, deadline);
         Ok(KeptSequences {
             sequences: minimised
                 .kept
@@ -343,6 +346,7 @@ impl<'a> Engine<'a> {
                 .collect(),
             candidates: candidates.len(),
             edges: minimised.edges,
+            unminimised: minimised.unrun,
         })
     }
 

@@ -240,7 +240,14 @@ pub(crate) fn render_kept_corpus(out: &mut String, stats: &Stats) {
     } else {
         format!(" ({}, dropped)", dropped.join(", "))
     };
-    let chosen = if kept.candidates > 0 {
+    let chosen = if kept.unminimised > 0 {
+        format!(
+            " (the fewest of {} run that cover their {}, and {} minimisation's time bound left unrun)",
+            thousands((kept.candidates - kept.unminimised) as u64),
+            count(kept.edges as u64, "edge"),
+            thousands(kept.unminimised as u64)
+        )
+    } else if kept.candidates > 0 {
         format!(
             " (the fewest of {} that cover their {})",
             thousands(kept.candidates as u64),
