@@ -271,8 +271,10 @@ settings! {
     /// handed to z3 with its call's path condition (the comparisons on the way to it, as
     /// functions of the call's argument words), and z3's answer is run. Needs the `solver`
     /// cargo feature (on by default) and the `z3` program (`HARVEY_Z3`, else `z3` on
-    /// `PATH`); without them, the campaign runs as with `false` and its summary says why.
-    /// Needs `joint_prediction`.
+    /// `PATH`); a z3 that is missing, exits, answers garbage or does not answer turns the
+    /// step off with a warning, and the campaign goes on. harvey waits 10 s at most for a
+    /// query (then kills z3 and starts another), never past `time`. Needs
+    /// `joint_prediction`.
     solver: bool = true;
     "solver" as Literal::Bool, expected "`true` or `false`";
     "HARVEY_SOLVER";
