@@ -301,27 +301,28 @@ pub(crate) fn select(
     if targets.is_empty() {
         return Err("No contracts to fuzz.".into());
     }
-    let excluded = |a: &Address| is_reserved_sender(*a) || declared.exclude_senders.contains(a);
-    let senders = if declared.target_senders.is_empty() {
+    // As forge's sender filters: the targeted senders are taken as declared (precompile
+    // addresses included: a suite's `targetSender(address(0x1))` means that address), less
+    // the excluded ones and address(0); none left means none targeted.
+    let targeted: Vec<Address> = declared
+        .target_senders
+        .iter()
+        .copied()
+        .filter(|a| !a.is_zero() && !declared.exclude_senders.contains(a))
+        .collect();
+    let senders = if targeted.is_empty() {
+        // The fuzzed senders (harvey's defaults), never a precompile or forge's own
+        // accounts, less the excluded ones.
+        let excluded =
+            |a: &Address| is_reserved_sender(*a) || declared.exclude_senders.contains(a);
         let kept: Vec<Address> = default_senders
             .iter()
             .copied()
             .filter(|a| !excluded(a))
             .collect();
-        if kept.len() < default_senders.len() {
-            Some(kept)
-        } else {
-            None
-        }
+        (kept.len() < default_senders.len()).then_some(kept)
     } else {
-        Some(
-            declared
-                .target_senders
-                .iter()
-                .copied()
-                .filter(|a| !excluded(a))
-                .collect(),
-        )
+        Some(targeted)
     };
     if senders.as_ref().is_some_and(Vec::is_empty) {
         return Err("every sender is excluded (targetSenders/excludeSenders)".into());
@@ -731,6 +732,25 @@ mod tests {
             ..Declared::default()
         };
         assert_eq!(run(&declared).unwrap().senders, Some(vec![alice]));
+        // Precompile addresses a suite targets are its senders (a token sale's buyers
+        // `targetSender(address(0x1))` ... `address(0x5)`), as forge runs them.
+        let buyers: Vec<Address> = (1..=5u8).map(|n| Address::with_last_byte(n)).collect();
+        let low = Declared {
+            target_senders: buyers.clone(),
+            ..Declared::default()
+        };
+        assert_eq!(run(&low).unwrap().senders, Some(buyers));
+        // Every targeted sender excluded: none targeted, so the fuzzed ones (less the
+        // precompile among this test's defaults), as forge fuzzes senders then too.
+        let all_out = Declared {
+            target_senders: vec![bob],
+            exclude_senders: vec![bob],
+            ..Declared::default()
+        };
+        assert_eq!(
+            run(&all_out).unwrap().senders,
+            Some(vec![Address::repeat_byte(0x10)])
+        );
         let none_left = Declared {
             exclude_senders: vec![Address::repeat_byte(0x10)],
             ..Declared::default()
