@@ -215,9 +215,27 @@ fn error_messages(output: &Output) -> String {
         .join("\n")
 }
 
-/// `path` relative to `root` when it lies inside it.
+/// `path` (absolute, or relative to `root`) relative to `root` when it lies inside it,
+/// however the two are spelt: foundry-compilers names a source by the path it resolved it
+/// through, which may pass through a symlink, `.` or `..` where `root` does not, and one
+/// file under two names would be two contracts of one name.
 fn relative(root: &Path, path: &Path) -> PathBuf {
-    path.strip_prefix(root).unwrap_or(path).to_path_buf()
+    let plain = |p: &Path| {
+        p.components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+    };
+    if let Some(inside) = path.strip_prefix(root).ok().filter(|inside| plain(inside)) {
+        return inside.to_path_buf();
+    }
+    let canonical_root = std::fs::canonicalize(root);
+    let canonical_path = std::fs::canonicalize(root.join(path));
+    match (canonical_root, canonical_path) {
+        (Ok(root), Ok(path)) => match path.strip_prefix(&root) {
+            Ok(inside) => inside.to_path_buf(),
+            Err(_) => path,
+        },
+        _ => path.to_path_buf(),
+    }
 }
 
 fn convert(config: &ProjectConfig, output: &Output) -> Result<Artifacts> {
@@ -298,4 +316,37 @@ fn convert(config: &ProjectConfig, output: &Output) -> Result<Artifacts> {
         contracts,
         output.is_unchanged(),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One file named through the root, through a symlink to it, through `..`, and
+    /// relative to the root: one relative path.
+    #[test]
+    fn a_source_is_named_relative_to_the_root_however_its_path_is_spelt() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("project");
+        std::fs::create_dir_all(root.join("test")).unwrap();
+        std::fs::write(root.join("test/Basic.t.sol"), "").unwrap();
+        let expected = PathBuf::from("test/Basic.t.sol");
+        assert_eq!(relative(&root, &root.join("test/Basic.t.sol")), expected);
+        assert_eq!(relative(&root, Path::new("test/Basic.t.sol")), expected);
+        assert_eq!(
+            relative(&root, &root.join("test/../test/Basic.t.sol")),
+            expected
+        );
+        #[cfg(unix)]
+        {
+            let link = dir.path().join("link");
+            std::os::unix::fs::symlink(&root, &link).unwrap();
+            assert_eq!(relative(&root, &link.join("test/Basic.t.sol")), expected);
+            assert_eq!(relative(&link, &root.join("test/Basic.t.sol")), expected);
+        }
+        // Outside the root: absolute, as it was.
+        let outside = dir.path().join("Other.sol");
+        std::fs::write(&outside, "").unwrap();
+        assert!(relative(&root, &outside).is_absolute());
+    }
 }

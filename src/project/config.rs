@@ -288,6 +288,8 @@ impl ProjectConfig {
     /// [`ProjectConfig::discover`] with `FOUNDRY_PROFILE` and `HARVEY_SKIP` taken from `env`
     /// rather than from the process.
     pub fn discover_in(root: &Path, env: &Environment) -> Result<Self> {
+        // Relative to the working directory, made absolute: every path below is the root's.
+        let root = &std::path::absolute(root).map_err(|e| Error::io(root, &e))?;
         let manifest = root.join("foundry.toml");
         let foundry = manifest.is_file();
         let profile = if foundry {

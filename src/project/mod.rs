@@ -34,7 +34,7 @@ internal! { use config::ProjectConfig; }
 internal! { use env::Environment; }
 pub(crate) use source_map::{JumpKind, instruction_pcs};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 #[cfg_attr(not(feature = "internals"), allow(unreachable_pub))]
 impl ProjectConfig {
@@ -94,9 +94,12 @@ internal! {
         let mut memo = COMPILED
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        memo.entry(root.to_path_buf())
+        // A root relative to the working directory, made absolute: the sources' paths are
+        // taken relative to it, and one project is one memo entry however it is named.
+        let root = std::path::absolute(root).map_err(|e| Error::io(root, &e))?;
+        memo.entry(root.clone())
             .or_insert_with(|| {
-                ProjectConfig::discover_in(root, env)?
+                ProjectConfig::discover_in(&root, env)?
                     .compile_in(env)
                     .map(Arc::new)
             })

@@ -313,8 +313,7 @@ pub(crate) fn select(
     let senders = if targeted.is_empty() {
         // The fuzzed senders (harvey's defaults), never a precompile or forge's own
         // accounts, less the excluded ones.
-        let excluded =
-            |a: &Address| is_reserved_sender(*a) || declared.exclude_senders.contains(a);
+        let excluded = |a: &Address| is_reserved_sender(*a) || declared.exclude_senders.contains(a);
         let kept: Vec<Address> = default_senders
             .iter()
             .copied()
