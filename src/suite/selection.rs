@@ -733,7 +733,7 @@ mod tests {
         assert_eq!(run(&declared).unwrap().senders, Some(vec![alice]));
         // Precompile addresses a suite targets are its senders (a token sale's buyers
         // `targetSender(address(0x1))` ... `address(0x5)`), as forge runs them.
-        let buyers: Vec<Address> = (1..=5u8).map(|n| Address::with_last_byte(n)).collect();
+        let buyers: Vec<Address> = (1..=5u8).map(Address::with_last_byte).collect();
         let low = Declared {
             target_senders: buyers.clone(),
             ..Declared::default()
