@@ -172,3 +172,28 @@ fn words_are_read_back_as_their_types_encode_them() {
     assert_eq!(number_of(Domain::Int(8), U256::MAX), -Wide::ONE);
     assert!(!within(Domain::Address, U256::ONE << 160));
 }
+
+#[test]
+fn get_value_answers_are_read_pair_by_pair() {
+    let pairs = values("((arg0 5)\n (arg1 (- 7)) (arg2 115792089237316195423570985008687907853269984665640564039457584007913129639935))")
+        .unwrap();
+    assert_eq!(pairs.len(), 3);
+    assert_eq!(pairs[0], ("arg0".to_string(), Some("5".to_string())));
+    assert_eq!(
+        pairs[1],
+        ("arg1".to_string(), None),
+        "a negative is no word"
+    );
+    assert_eq!(pairs[2].0, "arg2");
+    // Other shapes are not answers.
+    for garbage in [
+        "sat",
+        "(arg0 5)",
+        "((arg0 5)",
+        "((arg0 5)) extra",
+        "(())",
+        "((arg0))",
+    ] {
+        assert_eq!(values(garbage), None, "{garbage}");
+    }
+}
