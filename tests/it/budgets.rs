@@ -12,6 +12,9 @@ use harvey::Outcome;
 
 use crate::support::{campaign_on, committed_project, repo};
 
+/// harvey's wait for one solver query (`SOLVER_QUERY_WALL`, crate-private).
+const SOLVER_QUERY_WALL: Duration = Duration::from_secs(10);
+
 /// The issue's maze: an even `x` runs two loops of up to 255 steps (path conditions whose
 /// terms share their operands step after step), an odd one a quadratic in `a`.
 const MAZE: &str = "// SPDX-License-Identifier: MIT
@@ -52,7 +55,11 @@ fn maze_repository() -> (tempfile::TempDir, PathBuf) {
 
 /// The issue's campaign (depth 1, seed 3, 60 s, targets `diff:HEAD`) with z3 `program`
 /// (`None`: the one `cargo test` names), and the time `run` took (compiling excluded).
-fn maze_campaign(program: Option<&Path>) -> (Outcome, Duration) {
+fn maze_campaign(program: Option<PathBuf>) -> (Outcome, Duration) {
+    bounded(Duration::from_secs(60), move || maze_campaign_here(program))
+}
+
+fn maze_campaign_here(program: Option<PathBuf>) -> (Outcome, Duration) {
     let (_repo, root) = maze_repository();
     let mut campaign = campaign_on(&root)
         .contract("Maze")
@@ -83,6 +90,24 @@ fn speaking(at_check: &str) -> String {
     )
 }
 
+/// Runs `campaign` on a thread of its own and waits for it four times its budget and slack
+/// at most: a campaign that outlives its budget fails the test with a message, where it
+/// would otherwise hold the test (and CI) for as long as z3 cares to run.
+fn bounded(
+    budget: Duration,
+    campaign: impl FnOnce() -> (Outcome, Duration) + Send + 'static,
+) -> (Outcome, Duration) {
+    let (done, result) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        // The test may have given up waiting: nobody to tell.
+        let _ = done.send(campaign());
+    });
+    let limit = (budget + SLACK) * 4;
+    result
+        .recv_timeout(limit)
+        .unwrap_or_else(|_| panic!("a {budget:?} campaign was still running after {limit:?}"))
+}
+
 fn assert_within(elapsed: Duration, budget: Duration, what: &str, outcome: &Outcome) {
     assert!(
         elapsed < budget + SLACK,
@@ -111,7 +136,7 @@ fn the_targeted_maze_ends_on_its_budget_with_the_repositorys_z3() {
 fn the_targeted_maze_ends_on_its_budget_with_a_z3_that_never_answers() {
     let dir = tempfile::tempdir().unwrap();
     let never = stand_in(dir.path(), "z3", "sleep 100000\n");
-    let (outcome, elapsed) = maze_campaign(Some(&never));
+    let (outcome, elapsed) = maze_campaign(Some(never.clone()));
     assert_within(elapsed, Duration::from_secs(60), "silent z3", &outcome);
     let why = outcome.stats.predictions.solver_failure.as_deref();
     assert!(
@@ -130,6 +155,15 @@ fn the_targeted_maze_ends_on_its_budget_with_a_z3_that_never_answers() {
 /// `ModularProduct` goes to the solver within its first thousand runs (secant chains stall
 /// on the residue at once): each stand-in is started and asked.
 fn modular_campaign(program: &Path, budget: Budget) -> (Outcome, Duration) {
+    let time = match budget {
+        Budget::Time(time) => time,
+        Budget::Runs(_) => SOLVER_QUERY_WALL,
+    };
+    let program = program.to_path_buf();
+    bounded(time, move || modular_campaign_here(&program, budget))
+}
+
+fn modular_campaign_here(program: &Path, budget: Budget) -> (Outcome, Duration) {
     let campaign = campaign_on(repo())
         .contract("ModularProduct")
         .seed(1)
@@ -253,7 +287,7 @@ fn a_query_z3_never_finishes_is_abandoned_and_the_campaign_ends_on_its_budget() 
         // Bounded by runs, the campaign waited the 10 s once.
         let bound = match budget {
             Budget::Time(time) => time,
-            Budget::Runs(_) => Duration::from_secs(10),
+            Budget::Runs(_) => SOLVER_QUERY_WALL,
         };
         assert_within(elapsed, bound, &format!("{budget:?}"), &outcome);
     }
