@@ -112,7 +112,8 @@ fn uncommented_example(tests: &str) -> String {
 /// lock the outer `cargo test` holds), kept between runs: the first run builds harvey and its
 /// dependencies from cold (minutes), later ones only the copy's tests. It resolves
 /// dependencies from harvey's own Cargo.lock, copied in, so that it builds the versions
-/// harvey is tested with, and offline.
+/// harvey is tested with (already in cargo's download cache from harvey's own build, so
+/// nothing new is fetched; the command itself does not pass `--offline`).
 #[test]
 fn init_then_cargo_test_reports_the_suite_s_planted_bug() {
     let temp = tempfile::tempdir().unwrap();

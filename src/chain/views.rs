@@ -47,8 +47,9 @@ impl Chain {
     /// decodes the result as `T`: `chain.view::<U256>(vault, "totalDeposits()", ())`, or a
     /// tuple for several return values. Sees pending state and changes none.
     ///
-    /// Errors: [`Error::Call`] when the call reverts (with the decoded reason), when the
-    /// function is not `view`/`pure` in the contract's ABI, or when there is no contract;
+    /// Errors: [`Error::Reverted`] when the call reverts (with the decoded reason);
+    /// [`Error::Call`] when the function is not `view`/`pure` in the contract's ABI, or
+    /// when there is no contract;
     /// [`Error::Abi`] when `args` or `T` do not fit the function.
     pub fn view<T: SolReturns>(
         &self,
