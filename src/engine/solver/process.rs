@@ -36,9 +36,13 @@ pub(crate) struct Process {
     input: Sender<String>,
     output: Receiver<String>,
     stderr: Arc<Mutex<String>>,
+    /// Disconnected once the standard error thread read to the end.
+    stderr_read: Receiver<()>,
     log: Option<Z3Log>,
     /// Lines of an answer that has not ended yet (an s-expression over several lines).
     pending: String,
+    /// Whether it was killed and reaped: its id may belong to another process since.
+    killed: bool,
 }
 
 impl Process {
@@ -79,15 +83,21 @@ impl Process {
             }
         });
         let kept = Arc::clone(&tail);
-        spawn("harvey-z3-err", move || keep_tail(stderr, &kept));
+        let (reading, stderr_read) = mpsc::channel::<()>();
+        spawn("harvey-z3-err", move || {
+            keep_tail(stderr, &kept);
+            drop(reading);
+        });
         Ok(Process {
             program: program.to_path_buf(),
             child,
             input,
             output,
             stderr: tail,
+            stderr_read,
             log,
             pending: String::new(),
+            killed: false,
         })
     }
 
@@ -134,13 +144,18 @@ impl Process {
         let status = loop {
             match self.child.try_wait() {
                 Ok(Some(status)) => break Some(status),
-                Ok(None) if waited.elapsed() < std::time::Duration::from_millis(200) => {
+                Ok(None) if waited.elapsed() < std::time::Duration::from_secs(1) => {
                     std::thread::sleep(std::time::Duration::from_millis(5));
                 }
                 _ => break None,
             }
         };
         self.kill();
+        // What it said last may still be in the pipe: wait a moment for the reader (not
+        // longer: a wrapper's child may hold the pipe open).
+        let _ = self
+            .stderr_read
+            .recv_timeout(std::time::Duration::from_millis(200));
         let how = match status {
             Some(status) => format!("exited ({status})"),
             None => "closed its output".to_string(),
@@ -160,8 +175,13 @@ impl Process {
         message
     }
 
-    /// Kills the process and its group, and reaps it.
+    /// Kills the process and its group, and reaps it; once.
     fn kill(&mut self) {
+        if std::mem::replace(&mut self.killed, true) {
+            return;
+        }
+        // The group's id stays the leader's while any member lives, and the leader is not
+        // reaped yet (or was just now, by `ended`): the id is still this group's.
         #[cfg(unix)]
         if let Ok(pid) = i32::try_from(self.child.id()) {
             // SAFETY: `kill` has no memory effects; a group that is gone gives ESRCH.
