@@ -138,19 +138,36 @@ fn check_sites(
 
 /// Checks that every instruction's source range, read from the text as compiled, lies on
 /// the line of the file on disk that its location names (what lcov lines and diff targets
-/// are made of).
+/// are made of). A range outside the text, or a line outside the file, is a mismatch; an
+/// empty range names no text and is not checked, but the file's ranges are not all empty.
 fn check_ranges(artifacts: &Artifacts, generated: &Generated, mismatches: &mut Vec<String>) {
     let path = format!("contracts/{}.sol", generated.name);
     let raw: Vec<&str> = generated.text.split('\n').collect();
+    let mut checked = 0;
     for contract in artifacts.contracts() {
         for (pc, loc) in contract.source_locations() {
             if loc.file.path != std::path::Path::new(&path) {
                 continue;
             }
             let (start, end) = (loc.offset as usize, (loc.offset + loc.length) as usize);
-            let text = loc.file.content.get(start..end).unwrap_or_default();
-            let first = text.lines().next().unwrap_or_default();
-            let line = raw.get(loc.line as usize - 1).copied().unwrap_or_default();
+            let Some(text) = loc.file.content.get(start..end) else {
+                mismatches.push(format!(
+                    "{}: pc {pc}'s range {start}..{end} lies outside the compiled text",
+                    contract.name
+                ));
+                continue;
+            };
+            let Some(first) = text.lines().next().filter(|first| !first.is_empty()) else {
+                continue;
+            };
+            let Some(line) = (loc.line as usize).checked_sub(1).and_then(|i| raw.get(i)) else {
+                mismatches.push(format!(
+                    "{}: pc {pc}'s line {} is not in the file",
+                    contract.name, loc.line
+                ));
+                continue;
+            };
+            checked += 1;
             if !line.contains(first) {
                 mismatches.push(format!(
                     "{}: pc {pc}'s range `{first}` is not on line {} `{line}`",
@@ -158,6 +175,9 @@ fn check_ranges(artifacts: &Artifacts, generated: &Generated, mismatches: &mut V
                 ));
             }
         }
+    }
+    if checked == 0 {
+        mismatches.push(format!("{path}: no instruction's range was checked"));
     }
 }
 
