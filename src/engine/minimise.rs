@@ -4,30 +4,18 @@
 //! transaction's branch edges are collected, and the fewest sequences that cover all of
 //! them are kept — chosen greedily, the one adding the most uncovered edges first (ties:
 //! the shorter, then the earlier), the classic approximation of the smallest set cover.
-//! Bounded in time ([`MinimiseTime`]): candidates not run by then are kept as they are, so
-//! nothing is lost and the next run minimises them.
+//! Bounded in time as shrinking is (`shrink::phase_time`: a tenth of the campaign's, 1 to
+//! 10 s): candidates not run by then are kept as they are, so nothing is lost and the next
+//! run minimises them.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::hash::FastSet;
 
 use super::executor::{EdgeKey, Executor, Seen, Sink};
 use super::input::Sequence;
-
-/// The share of the campaign's time budget minimisation may spend: a tenth, as
-/// shrinking's, between [`MIN_TIME`] and [`MAX_TIME`] ([`MAX_TIME`] without a time budget).
-const SHARE: u32 = 10;
-/// Time minimisation may always spend: some thousands of candidate runs.
-const MIN_TIME: Duration = Duration::from_secs(1);
-/// Time minimisation never exceeds.
-const MAX_TIME: Duration = Duration::from_secs(10);
-
-/// The time minimisation of a campaign bounded by `time` may spend.
-pub(crate) fn time_for(time: Option<Duration>) -> Duration {
-    time.map_or(MAX_TIME, |time| (time / SHARE).clamp(MIN_TIME, MAX_TIME))
-}
 
 /// The sequences kept, and the edges they cover.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -157,13 +145,13 @@ mod tests {
 
     #[test]
     fn minimisation_gets_a_tenth_of_the_campaigns_time_within_bounds() {
-        assert_eq!(
-            time_for(Some(Duration::from_secs(60))),
-            Duration::from_secs(6)
-        );
-        assert_eq!(time_for(Some(Duration::from_secs(3))), MIN_TIME);
-        assert_eq!(time_for(Some(Duration::from_secs(3600))), MAX_TIME);
-        assert_eq!(time_for(None), MAX_TIME);
+        use crate::engine::shrink::phase_time;
+        use std::time::Duration;
+        let secs = Duration::from_secs;
+        assert_eq!(phase_time(Some(secs(60))), secs(6));
+        assert_eq!(phase_time(Some(secs(3))), secs(1));
+        assert_eq!(phase_time(Some(secs(3600))), secs(10));
+        assert_eq!(phase_time(None), secs(10));
     }
 
     #[test]

@@ -335,7 +335,7 @@ impl<'a> Engine<'a> {
         let mut executor = Executor::new(chain, surface, self.oracles, true, false);
         // Edges as the workers count them.
         executor.record_data_decisions(plan.config.data_decisions);
-        let deadline = Instant::now() + minimise::time_for(plan.config.time);
+        let deadline = Instant::now() + shrink::phase_time(plan.config.time);
         let minimised = minimise::minimise(&mut executor, &candidates, deadline);
         Ok(KeptSequences {
             sequences: minimised

@@ -39,6 +39,13 @@ const MIN_TIME: Duration = Duration::from_secs(1);
 /// runs get all of it, so their shrinking is bounded by runs and stays reproducible.
 const MAX_TIME: Duration = Duration::from_secs(10);
 
+/// The time a phase after fuzzing (shrinking, corpus minimisation) may spend in a campaign
+/// bounded by `time`: a tenth of it, between [`MIN_TIME`] and [`MAX_TIME`] ([`MAX_TIME`]
+/// without a time budget).
+pub(crate) fn phase_time(time: Option<Duration>) -> Duration {
+    time.map_or(MAX_TIME, |time| (time / SHARE).clamp(MIN_TIME, MAX_TIME))
+}
+
 /// What shrinking may spend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct ShrinkBudget {
@@ -62,7 +69,7 @@ impl ShrinkBudget {
             runs: runs.map_or(MAX_RUNS, |runs| {
                 (runs / u64::from(SHARE)).clamp(MIN_RUNS, MAX_RUNS)
             }),
-            time: time.map_or(MAX_TIME, |time| (time / SHARE).clamp(MIN_TIME, MAX_TIME)),
+            time: phase_time(time),
         }
     }
 
