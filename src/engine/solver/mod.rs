@@ -63,12 +63,12 @@ pub(crate) enum Answer {
 }
 
 /// One check: the argument words, each at least 0 and within its bound when there is one,
-/// the named terms, the assertions.
+/// then `body`, the named terms' definitions and the assertions as commands (rendered once
+/// for both checks of a query).
 struct Query<'q> {
     args: &'q [u32],
     bounds: &'q [Option<SExpr>],
-    definitions: &'q [encode::Definition],
-    assertions: &'q [SExpr],
+    body: &'q [String],
 }
 
 impl Solver {
@@ -87,11 +87,12 @@ impl Solver {
             .build()
             .map_err(|e| Failed::Broken(format!("easy-smt: {e}")))?;
         let mut solver = Solver { ctx, process };
+        let rlimit = format!("(set-option :rlimit {RLIMIT})");
         solver.commands(
             &[
-                "(set-option :print-success true)".to_string(),
-                "(set-option :produce-models true)".to_string(),
-                format!("(set-option :rlimit {RLIMIT})"),
+                "(set-option :print-success true)",
+                "(set-option :produce-models true)",
+                &rlimit,
             ],
             deadline,
         )?;
@@ -133,7 +134,20 @@ impl Solver {
             .collect();
         assertions.push(wanted);
         let args = std::mem::take(&mut encoder.args);
-        let definitions = std::mem::take(&mut encoder.definitions);
+        let sort = |boolean: bool| if boolean { "Bool" } else { "Int" };
+        let body: Vec<String> = encoder
+            .definitions
+            .iter()
+            .map(|d| {
+                let (name, sort) = (&d.name, sort(d.boolean));
+                format!("(define-fun {name} () {sort} {})", ctx.display(d.expr))
+            })
+            .chain(
+                assertions
+                    .iter()
+                    .map(|&a| format!("(assert {})", ctx.display(a))),
+            )
+            .collect();
         let fits = |model: &[(u32, U256)]| {
             model
                 .iter()
@@ -142,8 +156,7 @@ impl Solver {
         let mut query = Query {
             args: &args,
             bounds: &vec![None; args.len()],
-            definitions: &definitions,
-            assertions: &assertions,
+            body: &body,
         };
         let first = self.check(&query, deadline)?;
         let Answer::Model(model) = first else {
@@ -168,27 +181,16 @@ impl Solver {
     /// One check of `query`, in a scope of its own.
     fn check(&mut self, query: &Query<'_>, deadline: Instant) -> Result<Answer, Failed> {
         let ctx = &self.ctx;
-        let sort = |boolean: bool| if boolean { "Bool" } else { "Int" };
-        let mut commands = vec!["(push 1)".to_string()];
+        let mut head = vec!["(push 1)".to_string()];
         for (&i, bound) in query.args.iter().zip(query.bounds) {
             let name = arg_name(i);
-            commands.push(format!("(declare-const {name} Int)"));
-            commands.push(format!("(assert (>= {name} 0))"));
+            head.push(format!("(declare-const {name} Int)"));
+            head.push(format!("(assert (>= {name} 0))"));
             if let Some(bound) = *bound {
-                commands.push(format!("(assert {})", ctx.display(bound)));
+                head.push(format!("(assert {})", ctx.display(bound)));
             }
         }
-        for definition in query.definitions {
-            commands.push(format!(
-                "(define-fun {} () {} {})",
-                definition.name,
-                sort(definition.boolean),
-                ctx.display(definition.expr)
-            ));
-        }
-        for &assertion in query.assertions {
-            commands.push(format!("(assert {})", ctx.display(assertion)));
-        }
+        let commands: Vec<&str> = head.iter().chain(query.body).map(String::as_str).collect();
         self.commands(&commands, deadline)?;
         let answer = self.ask("(check-sat)", deadline)?;
         let answer = match answer.as_str() {
@@ -197,7 +199,7 @@ impl Solver {
             "unknown" => Answer::Unknown,
             _ => return Err(self.unexpected(&answer, "(check-sat)")),
         };
-        self.commands(&["(pop 1)".to_string()], deadline)?;
+        self.commands(&["(pop 1)"], deadline)?;
         Ok(answer)
     }
 
@@ -231,7 +233,7 @@ impl Solver {
     }
 
     /// Sends `commands` at once and waits for each one's `success`.
-    fn commands(&mut self, commands: &[String], deadline: Instant) -> Result<(), Failed> {
+    fn commands(&mut self, commands: &[&str], deadline: Instant) -> Result<(), Failed> {
         let mut text = commands.join("\n");
         text.push('\n');
         self.process.send(text);
