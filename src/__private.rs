@@ -86,6 +86,9 @@ pub struct SuiteTest {
     pub root: &'static str,
     /// The suite's test contract, `Name` or `path:Name`.
     pub suite: &'static str,
+    /// The Echidna yaml or medusa.json the attribute names, relative to the project's root
+    /// (empty: the one the rule finds, if any).
+    pub config: &'static str,
     /// The attribute's settings as `(name, text)` pairs, checked at compile time.
     pub attributes: &'static [(&'static str, &'static str)],
 }
@@ -93,9 +96,10 @@ pub struct SuiteTest {
 /// Runs the campaign of one `#[harvey::forge_suite]` test: the settings start from
 /// foundry.toml's `[invariant]` (`runs` × `depth` as a `calls` budget, `depth`,
 /// `fail_on_revert`, `max_time_delay`, `max_block_delay`) and `[fuzz] seed`, then the
-/// suite's inline `forge-config` comments, which the attribute and then the `HARVEY_*`
-/// variables override (a budget in the attribute, `runs`, `time` or `calls`, replaces
-/// forge's).
+/// suite's inline `forge-config` comments — or, for a harness with an Echidna or Medusa
+/// config, from that config (`testLimit`, `timeout`, sequence length, delays, stop on
+/// failure, seed, test mode) — which the attribute and then the `HARVEY_*` variables
+/// override (a budget in the attribute, `runs`, `time` or `calls`, replaces the file's).
 pub fn run_suite(test: SuiteTest) {
     let root = Path::new(test.manifest_dir).join(test.root);
     let environment = Environment::from_process();
@@ -108,30 +112,40 @@ pub fn run_suite(test: SuiteTest) {
         .attributes
         .iter()
         .any(|(name, _)| ["runs", "time", "calls"].contains(name));
-    // foundry.toml, then the suite's inline `forge-config` comments (as forge), then the
-    // attribute; `HARVEY_*` variables last. forge's runs × depth is the calls budget.
-    let configured = crate::suite::forge_budget(
-        foundry
-            .invariant
-            .as_pairs()
-            .into_iter()
-            .chain(crate::suite::inline_settings(
-                &artifacts, test.suite, profile,
-            ))
-            .collect(),
-    );
+    let explicit = (!test.config.is_empty()).then(|| Path::new(test.config));
+    let harness_config = crate::suite::chosen_config(&artifacts, test.suite, explicit)
+        .unwrap_or_else(|e| could_not_run(test.name, e));
+    // The harness's Echidna/Medusa config; or foundry.toml, then the suite's inline
+    // `forge-config` comments (as forge). Then the attribute; `HARVEY_*` variables last.
+    // forge's runs × depth is the calls budget.
+    let configured = match &harness_config {
+        Some(config) => config.settings(),
+        None => crate::suite::forge_budget(
+            foundry
+                .invariant
+                .as_pairs()
+                .into_iter()
+                .chain(crate::suite::inline_settings(
+                    &artifacts, test.suite, profile,
+                ))
+                .collect(),
+        ),
+    };
     let pairs: Vec<(&str, &str)> = configured
         .iter()
-        .filter(|(name, _)| !(budget_given && *name == "calls"))
+        .filter(|(name, _)| !(budget_given && ["runs", "time", "calls"].contains(name)))
         .map(|(name, text)| (*name, text.as_str()))
         .chain(test.attributes.iter().copied())
         .collect();
     let config = Config::from_attributes(&pairs)
         .unwrap_or_else(|e| panic!("harvey: {}: {}", test.name, crate::Error::from(e)));
-    let campaign = Campaign::new(&root)
+    let mut campaign = Campaign::new(&root)
         .config(config)
         .forge_suite(test.suite)
         .test_location(test.file, test.line);
+    if let Some(harness_config) = harness_config {
+        campaign = campaign.suite_config(harness_config.file);
+    }
     run_test(
         campaign,
         Path::new(test.manifest_dir),

@@ -62,7 +62,7 @@ pub use outcome::{
     MaskStats, Outcome, Place, PredictionStats, Progress, SequenceStats, ShrinkStats,
     StateDependent, Stats, TargetReach, TargetStats, TimeSplit, Violation, Warps,
 };
-pub use suite::{SuiteKind, SuiteSummary, suites};
+pub use suite::{SuiteKind, SuiteSummary, every_suite_tested, suites};
 pub use targets::{SourceLine, TargetSpec};
 
 #[doc(hidden)]

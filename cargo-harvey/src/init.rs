@@ -327,6 +327,7 @@ mod tests {
                     kind: SuiteKind::Forge,
                     invariants: vec!["invariant_x".into()],
                     warnings: Vec::new(),
+                    config: None,
                 })
                 .collect(),
             example: None,

@@ -69,19 +69,67 @@ fn shown(path: &Path) -> String {
     path.to_string_lossy().replace('\\', "/")
 }
 
-/// The test of one suite: its doc line (file, kind, invariants) and the attribute.
+/// The test of one suite: its doc line (file, kind, invariants, config) and the attribute,
+/// which names the suite's config when it has one.
 fn suite_test(suite: &SuiteSummary, function: &str) -> String {
-    let kind = match suite.kind {
-        SuiteKind::Forge => "a forge invariant suite",
-        SuiteKind::Properties => "an Echidna/Medusa property contract",
+    let kind = match (suite.kind, suite.invariants.is_empty()) {
+        (SuiteKind::Forge, _) => "a forge invariant suite",
+        (SuiteKind::Properties, false) => "an Echidna/Medusa property contract",
+        (SuiteKind::Properties, true) => "an Echidna/Medusa harness in assertion mode",
+    };
+    let checks = match suite.invariants.is_empty() {
+        true => "its asserts".to_string(),
+        false => suite.invariants.join(", "),
+    };
+    let (config, run_with) = match &suite.config {
+        Some(file) => (
+            format!(", config = {:?}", shown(file)),
+            format!(", run with {}", shown(file)),
+        ),
+        None => (String::new(), String::new()),
     };
     let name = format!("{:?}", suite.name); // a Rust string literal
     format!(
-        "/// `{}` ({}), {kind}: {}.\n#[harvey::forge_suite({name})]\nfn {function}() {{}}\n",
+        "/// `{}` ({}), {kind}{run_with}: {checks}.\n#[harvey::forge_suite({name}{config})]\nfn {function}() {{}}\n",
         suite.contract,
         shown(&suite.file),
-        suite.invariants.join(", "),
     )
+}
+
+/// The test that fails when the project has a suite no test under `tests/` runs: one a
+/// team adds after init.
+fn guard_test(taken: &mut HashSet<String>) -> String {
+    let name = identifier("every_suite_has_a_test", taken);
+    format!(
+        "/// Fails when the project has a Solidity suite that no `#[harvey::forge_suite]` under\n\
+         /// `tests/` runs (one added after `cargo harvey init`), naming it with the test to add.\n\
+         #[test]\n\
+         fn {name}() {{\n    \
+             if let Err(error) = harvey::every_suite_tested(std::path::Path::new(env!(\"CARGO_MANIFEST_DIR\"))) {{\n        \
+                 panic!(\"{{error}}\");\n    \
+             }}\n\
+         }}\n"
+    )
+}
+
+/// The base of a suite's test name: its contract's, and the tool of its config when the
+/// harness has several (`naive_receiver_echidna`, `naive_receiver_medusa`).
+fn test_base(suite: &SuiteSummary, suites: &[SuiteSummary]) -> String {
+    match &suite.config {
+        Some(file) if several_configs(suite, suites) => {
+            let tool = match file.extension().and_then(|e| e.to_str()) {
+                Some("json") => "medusa",
+                _ => "echidna",
+            };
+            format!("{}_{tool}", suite.contract)
+        }
+        _ => suite.contract.clone(),
+    }
+}
+
+/// Whether `suite`'s harness is listed once per config, so its tests must name them.
+fn several_configs(suite: &SuiteSummary, suites: &[SuiteSummary]) -> bool {
+    suites.iter().filter(|s| s.name == suite.name).count() > 1
 }
 
 /// The lines to add to an existing tests file (`existing`) for the suites it does not name:
@@ -91,15 +139,9 @@ pub(crate) fn missing_suite_tests(existing: &str, suites: &[SuiteSummary]) -> Ve
     let mut taken = HashSet::new();
     suites
         .iter()
-        .filter(|suite| !names(existing, suite))
-        .map(|suite| suite_test(suite, &identifier(&suite.contract, &mut taken)))
+        .filter(|suite| !suite.is_named_in(existing, several_configs(suite, suites)))
+        .map(|suite| suite_test(suite, &identifier(&test_base(suite, suites), &mut taken)))
         .collect()
-}
-
-/// Whether the tests file `text` names `suite`: as `"Name"`, or qualified as
-/// `"path:Name"` with any path.
-fn names(text: &str, suite: &SuiteSummary) -> bool {
-    text.contains(&format!("{:?}", suite.name)) || text.contains(&format!(":{}\"", suite.contract))
 }
 
 /// The whole of `tests/harvey.rs`: a test per suite, then the commented example when there
@@ -127,8 +169,13 @@ pub(crate) fn harvey_rs(suites: &[SuiteSummary], example: Option<&Example>) -> S
     }
     for suite in suites {
         text.push('\n');
-        text.push_str(&suite_test(suite, &identifier(&suite.contract, &mut taken)));
+        text.push_str(&suite_test(
+            suite,
+            &identifier(&test_base(suite, suites), &mut taken),
+        ));
     }
+    text.push('\n');
+    text.push_str(&guard_test(&mut taken));
     text.push('\n');
     match example {
         Some(example) => text.push_str(&example.render(&mut taken)),
@@ -292,6 +339,7 @@ mod tests {
             kind,
             invariants: invariants.iter().map(|s| s.to_string()).collect(),
             warnings: Vec::new(),
+            config: None,
         }
     }
 
@@ -360,7 +408,37 @@ mod tests {
     fn no_suite_says_how_to_name_one() {
         let text = harvey_rs(&[], None);
         assert!(text.contains("No invariant suite was found"), "{text}");
-        assert!(!text.lines().any(|l| l.starts_with("#[")), "{text}");
+        assert!(!text.lines().any(|l| l.starts_with("#[harvey")), "{text}");
+        // The guard is written all the same: a suite added later must get a test.
+        assert!(
+            text.contains("#[test]\nfn every_suite_has_a_test() {\n    if let Err(error) = harvey::every_suite_tested("),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_harness_with_two_configs_gets_a_test_per_config_naming_it() {
+        let with = |file: &str, invariants: &[&str]| SuiteSummary {
+            config: Some(PathBuf::from(file)),
+            ..suite("Harness", SuiteKind::Properties, invariants)
+        };
+        let suites = [
+            with("test/Harness.yaml", &["invariant_a"]),
+            with("test/medusa.json", &["invariant_a"]),
+        ];
+        let text = harvey_rs(&suites, None);
+        assert!(text.contains("#[harvey::forge_suite(\"Harness\", config = \"test/Harness.yaml\")]\nfn harness_echidna() {}"), "{text}");
+        assert!(text.contains("#[harvey::forge_suite(\"Harness\", config = \"test/medusa.json\")]\nfn harness_medusa() {}"), "{text}");
+        assert!(missing_suite_tests(&text, &suites).is_empty());
+        // Naming the harness without the config leaves the configs' tests missing.
+        let missing = missing_suite_tests("#[harvey::forge_suite(\"Harness\")]", &suites);
+        assert_eq!(missing.len(), 2);
+        // One config: named, with its file, in assertion mode when there is no property.
+        let alone = [with("test/echidna.yaml", &[])];
+        let text = harvey_rs(&alone, None);
+        assert!(text.contains("an Echidna/Medusa harness in assertion mode, run with test/echidna.yaml: its asserts."), "{text}");
+        assert!(text.contains("#[harvey::forge_suite(\"Harness\", config = \"test/echidna.yaml\")]\nfn harness() {}"), "{text}");
+        assert!(missing_suite_tests("forge_suite(\"Harness\")", &alone).is_empty());
     }
 
     const LEDGER: &str = r#"

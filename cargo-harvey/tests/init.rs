@@ -208,6 +208,35 @@ fn init_then_cargo_test_reports_the_suite_s_planted_bug() {
         "invariant_totalIsTheSumOfCredits",
         "the total is not the sum of the credits",
         "test ledger_holds ... ok",
+        "test every_suite_has_a_test ... ok",
+    ] {
+        assert!(
+            output.contains(expected),
+            "missing {expected:?} in\n{output}"
+        );
+    }
+
+    // A suite added after init fails the guard init wrote, named with the test to add.
+    std::fs::write(
+        project.join("test/LaterProperties.sol"),
+        "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\n\n\
+         contract LaterProperties {\n    uint256 public bumps;\n\n    \
+         function bump() public { bumps += 1; }\n\n    \
+         function echidna_fewBumps() public view returns (bool) { return bumps < 1000; }\n}\n",
+    )
+    .unwrap();
+    let guard = command(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(["test", "--test", "harvey", "every_suite_has_a_test"])
+        .env("CARGO_TARGET_DIR", &target)
+        .current_dir(&project)
+        .output()
+        .unwrap();
+    let output = both(&guard);
+    assert!(!guard.status.success(), "{output}");
+    for expected in [
+        "test every_suite_has_a_test ... FAILED",
+        "`LaterProperties` (test/LaterProperties.sol): add",
+        "#[harvey::forge_suite(\"LaterProperties\")]",
     ] {
         assert!(
             output.contains(expected),
@@ -218,8 +247,10 @@ fn init_then_cargo_test_reports_the_suite_s_planted_bug() {
 
 /// On the forge-suites fixture (a stock Foundry layout with many suites), the tests file
 /// names exactly the suites `#[harvey::forge_suite]` runs with invariants: forge suites and
-/// Echidna/Medusa property contracts, not the abstract `VaultInvariants`, the handlers, the
-/// assertion-mode contracts, nor forge-std's contracts under `node_modules`.
+/// Echidna/Medusa property contracts, and the harnesses Echidna and Medusa configs name (with
+/// their configs, assertion mode included); not the abstract `VaultInvariants`, the
+/// handlers, the assertion-mode contracts no config names, nor forge-std's contracts under
+/// `node_modules`.
 #[test]
 fn init_lists_the_suites_the_macro_runs() {
     let temp = tempfile::tempdir().unwrap();
@@ -239,10 +270,13 @@ fn init_lists_the_suites_the_macro_runs() {
         [
             "BankTest",
             "BoardExcludeTest",
+            "AirdropEchidna\", config = \"test/configs/AirdropEchidna.yaml",
             "BoardTargetsTest",
             "CappedPoolProperties",
             "DeployedTreasuryTest",
+            "GaugeAssertions\", config = \"test/configs/assertion/echidna.yaml",
             "LeakyVaultTest",
+            "PoolProperties\", config = \"test/configs/medusa.json",
             "RegistryTest",
             "SetUpRevertTest",
             "SetUpUnsupportedTest",

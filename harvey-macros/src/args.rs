@@ -95,9 +95,15 @@ pub(crate) struct SuiteArgs {
     pub(crate) suite: LitStr,
     /// The Solidity project's root relative to the crate (`root = "contracts-dir"`).
     pub(crate) root: Option<LitStr>,
+    /// The Echidna yaml or medusa.json the harness runs with, relative to the project's
+    /// root (`config = "test/echidna.yaml"`).
+    pub(crate) config: Option<LitStr>,
     /// The campaign settings as `(name, text)`, each accepted by its row's parser.
     pub(crate) settings: Vec<(&'static str, String)>,
 }
+
+/// The arguments of `#[harvey::forge_suite]` that are not campaign settings.
+const SUITE_ARGUMENTS: [&str; 2] = ["root", "config"];
 
 impl SuiteArgs {
     pub(crate) fn parse(attr: TokenStream) -> syn::Result<Self> {
@@ -118,6 +124,7 @@ impl SuiteArgs {
         let mut args = SuiteArgs {
             suite,
             root: None,
+            config: None,
             settings: Vec::new(),
         };
         let mut seen: Vec<String> = Vec::new();
@@ -134,8 +141,9 @@ impl SuiteArgs {
             }
             .unwrap_or_default();
             let setting = Setting::named(&name);
-            if setting.is_none() && name != "root" {
-                let known: Vec<&str> = std::iter::once("root")
+            if setting.is_none() && !SUITE_ARGUMENTS.contains(&name.as_str()) {
+                let known: Vec<&str> = SUITE_ARGUMENTS
+                    .into_iter()
                     .chain(SETTINGS.iter().map(|s| s.name))
                     .collect();
                 return Err(syn::Error::new(
@@ -149,12 +157,13 @@ impl SuiteArgs {
                     format!("`{name}` is given twice"),
                 ));
             }
-            seen.push(name);
+            seen.push(name.clone());
             match setting {
                 Some(setting) => args
                     .settings
                     .push((setting.name, text(setting, &assign.right)?)),
-                None => args.root = Some(root(&assign.right)?),
+                None if name == "root" => args.root = Some(root(&assign.right)?),
+                None => args.config = Some(config(&assign.right)?),
             }
         }
         Ok(args)
@@ -170,6 +179,25 @@ fn root(value: &Expr) -> syn::Result<LitStr> {
         _ => Err(syn::Error::new(
             value.span(),
             "expected the project's directory relative to the crate, e.g. \"solidity\"",
+        )),
+    }
+}
+
+/// `config = "file"`: an Echidna yaml or a medusa.json, relative to the project's root.
+fn config(value: &Expr) -> syn::Result<LitStr> {
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) if [".yaml", ".yml", ".json"]
+            .iter()
+            .any(|extension| s.value().ends_with(extension))
+            && !s.value().starts_with('/') =>
+        {
+            Ok(s.clone())
+        }
+        _ => Err(syn::Error::new(
+            value.span(),
+            "expected an Echidna config (.yaml, .yml) or a medusa config (.json) relative to the project's root, e.g. \"test/echidna.yaml\"",
         )),
     }
 }

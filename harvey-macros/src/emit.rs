@@ -228,6 +228,7 @@ pub(crate) fn suite_test(args: SuiteArgs, mut function: ItemFn) -> syn::Result<T
     let name = &function.sig.ident;
     let suite = &args.suite;
     let root = args.root.map_or_else(String::new, |r| r.value());
+    let config = args.config.map_or_else(String::new, |c| c.value());
     let names = args.settings.iter().map(|(name, _)| name);
     let texts = args.settings.iter().map(|(_, text)| text);
     Ok(quote! {
@@ -242,6 +243,7 @@ pub(crate) fn suite_test(args: SuiteArgs, mut function: ItemFn) -> syn::Result<T
                 line: ::core::line!(),
                 root: #root,
                 suite: #suite,
+                config: #config,
                 attributes: &[#((#names, #texts)),*],
             });
         }

@@ -53,6 +53,8 @@ pub struct Campaign<'a> {
     name: Option<String>,
     /// The Solidity suite's test contract, when the campaign runs one.
     suite: Option<String>,
+    /// The Echidna or Medusa config the suite runs with, when named.
+    suite_config: Option<PathBuf>,
     /// Where the test running the campaign is (`file!()`, `line!()`).
     test_location: Option<(String, u32)>,
     /// The program to run as z3, over `HARVEY_Z3` and `z3` on `PATH`.
@@ -75,6 +77,7 @@ impl<'a> Campaign<'a> {
             stop_at_targets: false,
             name: None,
             suite: None,
+            suite_config: None,
             test_location: None,
             z3: None,
         }
@@ -89,8 +92,22 @@ impl<'a> Campaign<'a> {
     /// [`Campaign::contract`] and [`Campaign::setup`]; Rust invariants may be added. This
     /// builder does not read foundry.toml's `[invariant]` table (`#[harvey::forge_suite]`
     /// does): set the budget here.
+    ///
+    /// A harness with an Echidna or Medusa config (named with [`Campaign::suite_config`],
+    /// or found by the rule of the book's "Echidna and Medusa configs") is deployed, funded
+    /// and fuzzed as its config says: senders, deployer, contract balance, `allContracts`,
+    /// property prefixes, test mode, function filters. The config's budget, sequence length
+    /// and delays are settings, which `#[harvey::forge_suite]` applies and this builder does
+    /// not.
     pub fn forge_suite(mut self, name: impl Into<String>) -> Self {
         self.suite = Some(name.into());
+        self
+    }
+
+    /// The Echidna yaml or medusa.json (relative to the project's root) the suite of
+    /// [`Campaign::forge_suite`] runs with, in place of the one the rule finds.
+    pub fn suite_config(mut self, file: impl Into<PathBuf>) -> Self {
+        self.suite_config = Some(file.into());
         self
     }
 

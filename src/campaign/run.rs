@@ -23,7 +23,7 @@ use crate::project::{self, Artifacts, Environment};
 use crate::report::{
     IndexRow, Page, SourceText, TestSite, index_page, index_row, sarif_results, test_page,
 };
-use crate::suite::Suite;
+use crate::suite::{self, Suite};
 use crate::targets::{self, TargetSpec};
 
 use super::{Campaign, SetupFnRef};
@@ -79,7 +79,8 @@ impl Campaign<'_> {
                         "suite `{name}` sets itself up: give no contracts or setup function with it"
                     )));
                 }
-                Suite::find(&artifacts, name, &mut warnings)
+                let config = suite::chosen_config(&artifacts, name, self.suite_config.as_deref())?;
+                Suite::find(&artifacts, name, config, &mut warnings)
             })
             .transpose()?;
         // The delays the settings give, over a suite's (forge's default: none).

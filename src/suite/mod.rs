@@ -12,6 +12,7 @@
 //! [`Suite::finals`]). Where harvey differs from forge it says so in the doc of the item
 //! involved and in the README.
 
+mod configs;
 mod inline;
 mod list;
 mod selection;
@@ -28,7 +29,9 @@ use crate::error::{Error, Result};
 use crate::oracle::{Invariant, unsupported_place};
 use crate::outcome::FunctionStats;
 use crate::project::{Artifacts, ChainSettings, ContractArtifact};
-pub use list::{SuiteKind, SuiteSummary, suites};
+pub(crate) use configs::chosen as chosen_config;
+use configs::{FunctionFilter, HarnessConfig};
+pub use list::{SuiteKind, SuiteSummary, every_suite_tested, suites};
 use selection::{Declared, select};
 
 /// forge's default sender: it deploys the test contract, calls `setUp()` and every
@@ -65,19 +68,32 @@ pub(crate) struct Suite {
     invariants: Vec<Function>,
     after_invariant: Option<Function>,
     set_up: bool,
+    /// The Echidna or Medusa config the harness runs with, if any.
+    config: Option<HarnessConfig>,
+    /// Who deploys the test contract (forge's sender, or the config's deployer).
+    deployer: Address,
+    /// Where the test contract lives: the deployer's first creation.
+    address: Address,
+    /// Who calls the invariant functions: forge's sender, or the config's property sender.
+    prober: Address,
 }
 
 impl Suite {
-    /// The suite whose test contract is `name` (`Name` or `path:Name`). An unknown name lists
+    /// The suite whose test contract is `name` (`Name` or `path:Name`), run with the Echidna
+    /// or Medusa `config` when given (see [`Suite::with_config`]). An unknown name lists
     /// the known contracts; a contract without invariant functions, or with one that takes
     /// parameters, is an [`Error::Suite`]. Invariants harvey cannot check as forge does are
     /// left out with a line in `warnings`.
     pub(crate) fn find(
         artifacts: &Arc<Artifacts>,
         name: &str,
+        config: Option<HarnessConfig>,
         warnings: &mut Vec<String>,
     ) -> Result<Suite> {
         let test = Arc::clone(artifacts.get(name)?);
+        if let Some(config) = config {
+            return Suite::with_config(artifacts, test, config, warnings);
+        }
         let failed = |reason: String| Error::Suite {
             suite: test.name.clone(),
             reason,
@@ -121,28 +137,8 @@ impl Suite {
                 test.name
             ));
         }
-        let mut special = |wanted: &str| -> Result<Option<Function>> {
-            let found: Vec<&Function> = test
-                .abi
-                .functions()
-                .filter(|f| f.name.eq_ignore_ascii_case(wanted))
-                .collect();
-            match found.as_slice() {
-                [] => Ok(None),
-                [one] if one.name == wanted && one.inputs.is_empty() => Ok(Some((*one).clone())),
-                [other] => {
-                    warnings.push(format!(
-                        "{}: found invalid {wanted} function \"{}\", did you mean \"{wanted}()\"? It is not called",
-                        test.name,
-                        other.signature()
-                    ));
-                    Ok(None)
-                }
-                _ => Err(failed(format!("multiple {wanted} functions"))),
-            }
-        };
-        let set_up = special("setUp")?.is_some();
-        let after_invariant = special("afterInvariant")?;
+        let set_up = special(&test, "setUp", warnings)?.is_some();
+        let after_invariant = special(&test, "afterInvariant", warnings)?;
         Ok(Suite {
             artifacts: Arc::new(with_forge_defaults(artifacts)),
             test,
@@ -154,6 +150,89 @@ impl Suite {
             invariants,
             after_invariant,
             set_up,
+            config: None,
+            deployer: FORGE_SENDER,
+            address: TEST_CONTRACT,
+            prober: FORGE_SENDER,
+        })
+    }
+
+    /// The harness `test` as its Echidna or Medusa `config` runs it: the property functions
+    /// are those with one of the config's prefixes that take nothing and return a `bool`
+    /// (when the config checks properties), the harness is deployed by the config's deployer
+    /// and probed from its property sender. A forge test contract takes no config; a config
+    /// under which nothing is tested is an error, as in both tools.
+    fn with_config(
+        artifacts: &Arc<Artifacts>,
+        test: Arc<ContractArtifact>,
+        config: HarnessConfig,
+        warnings: &mut Vec<String>,
+    ) -> Result<Suite> {
+        let failed = |reason: String| Error::Suite {
+            suite: test.name.clone(),
+            reason: format!("with {}: {reason}", config.file.display()),
+        };
+        if test.abi.function("IS_TEST").is_some() {
+            return Err(failed(format!(
+                "{} is a forge test contract; an {} config applies to a harness",
+                test.name,
+                config.tool.name()
+            )));
+        }
+        let meaning = &config.meaning;
+        let mut invariants = Vec::new();
+        for function in test.abi.functions() {
+            if !meaning
+                .prefixes
+                .iter()
+                .any(|p| function.name.starts_with(p.as_str()))
+            {
+                continue;
+            }
+            let property = function.inputs.is_empty() && returns(function, "bool");
+            if property && meaning.properties {
+                invariants.push(function.clone());
+            } else if !property {
+                warnings.push(format!(
+                    "{}: `{}` has a test prefix of {} but is not a property (no parameters, returns bool): it is neither checked nor called",
+                    test.name,
+                    function.signature(),
+                    config.file.display()
+                ));
+            }
+        }
+        if invariants.is_empty() && meaning.panics.is_empty() {
+            return Err(failed(format!(
+                "no test to run: no property function (named {} with no parameters, returning bool) and no assertion testing; {} stops here too",
+                meaning
+                    .prefixes
+                    .iter()
+                    .map(|p| format!("`{p}*`"))
+                    .collect::<Vec<_>>()
+                    .join(" or "),
+                config.tool.name()
+            )));
+        }
+        warnings.extend(
+            config
+                .ignored
+                .iter()
+                .map(|w| format!("{}: {w}", config.file.display())),
+        );
+        let set_up = special(&test, "setUp", warnings)?.is_some();
+        let deployer = meaning.deployer;
+        let prober = meaning.property_sender;
+        Ok(Suite {
+            artifacts: Arc::new(with_forge_defaults(artifacts)),
+            test,
+            style: Style::Properties,
+            invariants,
+            after_invariant: None,
+            set_up,
+            address: deployer.create(0),
+            deployer,
+            prober,
+            config: Some(config),
         })
     }
 
@@ -165,21 +244,55 @@ impl Suite {
     pub(crate) fn build_chain(&self, warnings: Option<&mut Vec<String>>) -> Result<Chain> {
         let mut chain = Chain::new(Arc::clone(&self.artifacts));
         chain.enable_cheatcodes();
-        chain.set_balance(FORGE_SENDER, U256::MAX);
-        // forge deploys the test contract at the sender's nonce 1 and funds it first.
-        chain.set_nonce(FORGE_SENDER, 1);
-        chain.set_balance(TEST_CONTRACT, FORGE_BALANCE);
-        chain.commit();
-        let options = TxOptions {
-            sender: Some(FORGE_SENDER),
-            value: U256::ZERO,
+        let (options, test) = match &self.config {
+            None => {
+                chain.set_balance(FORGE_SENDER, U256::MAX);
+                // forge deploys the test contract at the sender's nonce 1 and funds it first.
+                chain.set_nonce(FORGE_SENDER, 1);
+                chain.set_balance(TEST_CONTRACT, FORGE_BALANCE);
+                chain.commit();
+                let options = TxOptions {
+                    sender: Some(FORGE_SENDER),
+                    value: U256::ZERO,
+                };
+                let test = chain.deploy_with(&self.test.qualified_name(), &[][..], options)?;
+                chain.set_balance(FORGE_SENDER, FORGE_BALANCE);
+                (options, test)
+            }
+            Some(config) => {
+                let meaning = &config.meaning;
+                // Both tools fund the deployer and the senders; Echidna mints the harness's
+                // balance, Medusa transfers it from the deployer: the deployer holds it first.
+                for sender in &meaning.senders {
+                    chain.set_balance(*sender, meaning.account_balance);
+                }
+                chain.set_balance(
+                    self.deployer,
+                    meaning
+                        .account_balance
+                        .saturating_add(meaning.harness_balance),
+                );
+                chain.commit();
+                let deployment = TxOptions {
+                    sender: Some(self.deployer),
+                    value: meaning.harness_balance,
+                };
+                let test = chain
+                    .deploy_with(&self.test.qualified_name(), &[][..], deployment)
+                    .map_err(|e| self.config_error(config, e))?;
+                chain.set_balance(self.deployer, meaning.account_balance);
+                let calls = TxOptions {
+                    sender: Some(self.deployer),
+                    value: U256::ZERO,
+                };
+                (calls, test)
+            }
         };
-        let test = chain.deploy_with(&self.test.qualified_name(), &[][..], options)?;
-        // What `setUp()` deploys belongs to the test contract and forge's sender: the
+        debug_assert_eq!(test, self.address);
+        // What `setUp()` deploys belongs to the test contract and its deployer: the
         // owners the detectors must not take for attackers.
-        chain.trust(FORGE_SENDER);
+        chain.trust(self.deployer);
         chain.trust(test);
-        chain.set_balance(FORGE_SENDER, FORGE_BALANCE);
         chain.commit();
         if self.set_up {
             let outcome = chain.try_call_with(test, "setUp()", (), options)?;
@@ -224,13 +337,21 @@ impl Suite {
                     .join(", ")
             ));
         }
-        match self.style {
-            Style::Forge => self.select_targets(&mut chain, test, &created, &mut notes)?,
-            Style::Properties => self.fuzz_itself(&mut chain, test)?,
+        match (self.style, &self.config) {
+            (Style::Forge, _) => self.select_targets(&mut chain, test, &created, &mut notes)?,
+            (Style::Properties, None) => self.fuzz_itself(&mut chain, test)?,
+            (Style::Properties, Some(config)) => {
+                self.fuzz_as_configured(&mut chain, test, &created, config)?
+            }
         }
-        chain.send_no_ether();
+        if self.config.is_none() {
+            // forge sends no ether with fuzzed calls; Echidna and Medusa send values to
+            // payable functions, as harvey does by default.
+            chain.send_no_ether();
+        }
         // forge moves the block between fuzzed calls only when foundry.toml's
-        // `max_time_delay`/`max_block_delay` say so; the campaign's settings apply over this.
+        // `max_time_delay`/`max_block_delay` say so (a config's delays come as settings);
+        // the campaign's settings apply over this.
         chain.set_delays(Delays::STILL);
         chain.commit();
         if let Some(warnings) = warnings {
@@ -277,6 +398,76 @@ impl Suite {
         // `targetContracts()` named the targets.
         chain.fuzz_created(declared.target_contracts.is_empty());
         Ok(())
+    }
+
+    /// Fuzzes what an Echidna or Medusa config selects: the harness's own state-changing
+    /// functions except its tests and hooks, with `allContracts`/`testAllContracts` also
+    /// the contracts it created (those matching a compiled contract) and those fuzzed calls
+    /// create, each through the config's function filter (`Contract.f(..)` entries).
+    fn fuzz_as_configured(
+        &self,
+        chain: &mut Chain,
+        test: Address,
+        created: &[(Address, Arc<ContractArtifact>)],
+        config: &HarnessConfig,
+    ) -> Result<()> {
+        let meaning = &config.meaning;
+        chain.set_senders(meaning.senders.iter().copied());
+        let hooks: Vec<String> = self
+            .test
+            .abi
+            .functions()
+            .filter(|f| {
+                changes_state(f)
+                    && (["setUp", "IS_TEST", "failed"].contains(&f.name.as_str())
+                        || (meaning.prefixes.iter())
+                            .chain(&meaning.unrun_prefixes)
+                            .any(|p| f.name.starts_with(p.as_str())))
+            })
+            .map(Function::signature)
+            .collect();
+        let mut fuzzed = vec![(test, &self.test, hooks)];
+        if meaning.all_contracts {
+            fuzzed.extend(
+                created
+                    .iter()
+                    .map(|(a, artifact)| (*a, artifact, Vec::new())),
+            );
+        }
+        for (address, artifact, hooks) in fuzzed {
+            let listed = meaning.functions.entries_of(&artifact.name);
+            match &meaning.functions {
+                FunctionFilter::Only(_) if listed.is_empty() => continue,
+                FunctionFilter::Only(_) => {
+                    chain.fuzz(address);
+                    chain
+                        .fuzz_only(address, listed)
+                        .map_err(|e| self.config_error(config, e))?;
+                }
+                _ => {
+                    chain.fuzz(address);
+                    chain
+                        .fuzz_except(address, hooks.into_iter().chain(listed))
+                        .map_err(|e| self.config_error(config, e))?;
+                }
+            }
+        }
+        if chain.fuzzed().is_empty() {
+            return Err(self.config_error(
+                config,
+                Error::Config("its function filter leaves no function to call".into()),
+            ));
+        }
+        chain.fuzz_created(meaning.all_contracts);
+        Ok(())
+    }
+
+    /// `error` in the set-up of a harness run with `config`, naming both.
+    fn config_error(&self, config: &HarnessConfig, error: Error) -> Error {
+        Error::Suite {
+            suite: self.test.name.clone(),
+            reason: format!("with {}: {error}", config.file.display()),
+        }
     }
 
     /// Fuzzes the property contract's own state-changing functions as Echidna and Medusa
@@ -343,7 +534,10 @@ impl Suite {
     pub(crate) fn invariants(&self) -> Vec<Invariant<'static>> {
         self.invariants
             .iter()
-            .map(|function| invariant_call(function.clone(), is_property(&function.name)))
+            .map(|function| {
+                let property = self.config.is_some() || is_property(&function.name);
+                invariant_call(function.clone(), property, self.prober, self.address)
+            })
             .collect()
     }
 
@@ -352,7 +546,7 @@ impl Suite {
     pub(crate) fn finals(&self) -> Vec<Invariant<'static>> {
         self.after_invariant
             .iter()
-            .map(|function| invariant_call(function.clone(), false))
+            .map(|function| invariant_call(function.clone(), false, self.prober, self.address))
             .collect()
     }
 }
@@ -404,16 +598,21 @@ pub(crate) fn forge_budget(configured: Vec<(&'static str, String)>) -> Vec<(&'st
     pairs
 }
 
-/// An invariant that calls `function` on the test contract; with `property`, a returned
-/// `false` fails it too.
-fn invariant_call(function: Function, property: bool) -> Invariant<'static> {
+/// An invariant that calls `function` on the test contract at `test` from `prober`; with
+/// `property`, a returned `false` fails it too.
+fn invariant_call(
+    function: Function,
+    property: bool,
+    prober: Address,
+    test: Address,
+) -> Invariant<'static> {
     let calldata: alloy_primitives::Bytes = function.selector().to_vec().into();
     let name = function.name.clone();
     Invariant {
         name,
         check: Box::new(move |chain: &Chain| {
             let probe = chain
-                .probe(FORGE_SENDER, TEST_CONTRACT, calldata.clone())
+                .probe(prober, test, calldata.clone())
                 .map_err(|e| e.to_string())?;
             if !probe.outcome.is_success() {
                 return Err(probe.outcome.status.to_string());
@@ -448,6 +647,37 @@ fn is_forge_invariant(name: &str) -> bool {
 /// Whether `name` is an Echidna/Medusa property's: `echidna_*` or `property_*`.
 fn is_property(name: &str) -> bool {
     name.starts_with("echidna_") || name.starts_with("property_")
+}
+
+/// `test`'s hook function `wanted` (`setUp`, `afterInvariant`) when it has one without
+/// parameters. A function whose name differs only in case, or that takes parameters, is
+/// named in `warnings` and not called, as forge warns; two are an error.
+fn special(
+    test: &ContractArtifact,
+    wanted: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Option<Function>> {
+    let found: Vec<&Function> = test
+        .abi
+        .functions()
+        .filter(|f| f.name.eq_ignore_ascii_case(wanted))
+        .collect();
+    match found.as_slice() {
+        [] => Ok(None),
+        [one] if one.name == wanted && one.inputs.is_empty() => Ok(Some((*one).clone())),
+        [other] => {
+            warnings.push(format!(
+                "{}: found invalid {wanted} function \"{}\", did you mean \"{wanted}()\"? It is not called",
+                test.name,
+                other.signature()
+            ));
+            Ok(None)
+        }
+        _ => Err(Error::Suite {
+            suite: test.name.clone(),
+            reason: format!("multiple {wanted} functions"),
+        }),
+    }
 }
 
 /// Whether `function` returns exactly one value of Solidity type `ty`.

@@ -46,4 +46,6 @@ mod surface;
 mod surface_witness;
 mod targets;
 mod targets_reached;
+mod tool_configs;
+mod tool_configs_witness;
 mod witness;

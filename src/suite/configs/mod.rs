@@ -1,0 +1,494 @@
+//! Echidna's and Medusa's config files, read as those tools read them: what an echidna
+//! yaml or a medusa.json means for the harness it is run with ([`HarnessConfig`]), and which
+//! config belongs to which harness ([`configs_of`], [`medusa_targets`]).
+//!
+//! Neither tool finds a config by itself the way forge finds foundry.toml: Echidna reads
+//! only the file `--config` names, Medusa `./medusa.json` or `--config`. harvey therefore
+//! follows a rule a user can predict (the book's "Echidna and Medusa configs"):
+//!
+//! 1. a `--config <file>` on a line of the harness's own source that runs `echidna` or
+//!    `medusa` (the command a harness's comment tells its reader to run);
+//! 2. for Echidna, `<Contract>.yaml` (or `.yml`) beside the harness's file, else
+//!    `echidna.yaml` (`echidna.yml`, `echidna.config.yaml`, `echidna.config.yml`) in the
+//!    harness's directory or the nearest directory above it within the project;
+//! 3. for Medusa, every medusa config in the project (a JSON file with a `fuzzing` object)
+//!    whose `fuzzing.targetContracts` names the harness.
+//!
+//! The attribute's `config = "file"` names one explicitly, and wins.
+
+mod echidna;
+mod medusa;
+mod values;
+
+use std::path::{Path, PathBuf};
+
+use alloy_primitives::{Address, U256};
+
+use crate::error::{Error, Result};
+use crate::project::{Artifacts, ContractArtifact};
+
+/// Which tool a config file is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tool {
+    /// An echidna yaml.
+    Echidna,
+    /// A medusa.json.
+    Medusa,
+}
+
+impl Tool {
+    /// The tool's name as its users write it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Tool::Echidna => "Echidna",
+            Tool::Medusa => "Medusa",
+        }
+    }
+}
+
+/// Which of a harness's functions the fuzzer calls: Echidna's `filterFunctions` with
+/// `filterBlacklist`, Medusa's `targetFunctionSignatures`/`excludeFunctionSignatures`. Each
+/// entry is `Contract.f(uint256)`, as both tools write them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum FunctionFilter {
+    /// Every function.
+    All,
+    /// Only these.
+    Only(Vec<String>),
+    /// All but these.
+    Except(Vec<String>),
+}
+
+impl FunctionFilter {
+    /// The signatures of `contract`'s functions among the filter's entries (`Contract.f(..)`),
+    /// without the contract's name.
+    pub(crate) fn entries_of(&self, contract: &str) -> Vec<String> {
+        let entries = match self {
+            FunctionFilter::All => return Vec::new(),
+            FunctionFilter::Only(entries) | FunctionFilter::Except(entries) => entries,
+        };
+        entries
+            .iter()
+            .filter_map(|entry| entry.strip_prefix(contract)?.strip_prefix('.'))
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+/// What a config means for the campaign of its harness, in harvey's terms. Two configs
+/// that mean the same (an echidna yaml and a medusa.json saying the same things) make one
+/// test.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Meaning {
+    /// The senders of fuzzed calls (`sender`, `senderAddresses`).
+    pub(crate) senders: Vec<Address>,
+    /// The sender of the property checks (Echidna's `psender`, Medusa's first sender).
+    pub(crate) property_sender: Address,
+    /// Who deploys the harness (`deployer`, `deployerAddress`).
+    pub(crate) deployer: Address,
+    /// The balance the deployer and the senders start with (Echidna's `balanceAddr`,
+    /// Medusa's 2^128 - 1).
+    pub(crate) account_balance: U256,
+    /// Wei sent with the harness's creation (`balanceContract`, `targetContractsBalances`).
+    pub(crate) harness_balance: U256,
+    /// Whether the contracts the harness deployed are fuzzed too (`allContracts`,
+    /// `testAllContracts`).
+    pub(crate) all_contracts: bool,
+    /// Name prefixes of property functions (`prefix`, `propertyTesting.testPrefixes`);
+    /// functions with one are never fuzzed, in any mode.
+    pub(crate) prefixes: Vec<String>,
+    /// Name prefixes of tests harvey does not run (Medusa's optimization tests): never
+    /// fuzzed either.
+    pub(crate) unrun_prefixes: Vec<String>,
+    /// Whether property functions are checked (Echidna's property mode; Medusa's
+    /// `propertyTesting.enabled`).
+    pub(crate) properties: bool,
+    /// The Panic codes a fuzzed call of the harness may not end in (assertion mode; empty
+    /// when off): Echidna's 0x01, Medusa's `panicCodeConfig`.
+    pub(crate) panics: Vec<u8>,
+    /// Whether an `AssertionFailed(..)` event is a failure (Echidna's assertion mode).
+    pub(crate) assertion_events: bool,
+    /// Most calls per sequence (`seqLen`, `callSequenceLength`).
+    pub(crate) depth: u64,
+    /// The campaign's calls budget (`testLimit`; `None`: no limit).
+    pub(crate) calls: Option<u64>,
+    /// The campaign's time budget in seconds (`timeout`; `None`: no limit).
+    pub(crate) seconds: Option<u64>,
+    /// Most seconds the block time moves before a call.
+    pub(crate) max_time_delay: u64,
+    /// Most blocks the block number moves before a call.
+    pub(crate) max_block_delay: u64,
+    /// Which functions are called.
+    pub(crate) functions: FunctionFilter,
+    /// Whether the first failure ends the campaign (`stopOnFail`, `stopOnFailedTest`).
+    pub(crate) stop_on_failure: bool,
+    /// The seed (Echidna's `seed`).
+    pub(crate) seed: Option<u64>,
+}
+
+/// An Echidna or Medusa config file, read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct HarnessConfig {
+    /// The tool it is for.
+    pub(crate) tool: Tool,
+    /// The file, relative to the project's root.
+    pub(crate) file: PathBuf,
+    /// What it means.
+    pub(crate) meaning: Meaning,
+    /// The keys it sets that harvey does not honour, each with why: warnings.
+    pub(crate) ignored: Vec<String>,
+    /// Medusa's `targetContracts` (empty for Echidna, whose command line names the
+    /// contract).
+    pub(crate) targets: Vec<String>,
+    /// Medusa's `targetContractsBalances`, by the index of `targets`.
+    balances: Vec<U256>,
+    /// Whether the config names its harness (a command in the harness's source, a yaml of
+    /// the harness's name or in its directory, a medusa.json's `targetContracts`) rather
+    /// than applying to it from a directory above: only a named harness without property
+    /// functions is listed as an assertion-mode suite.
+    pub(crate) names_harness: bool,
+}
+
+impl HarnessConfig {
+    /// Reads the config at `file` (relative to `root`, or absolute): an echidna yaml
+    /// (`.yaml`/`.yml`) or a medusa.json (`.json`). Errors say which file and what is wrong.
+    pub(crate) fn read(root: &Path, file: &Path) -> Result<HarnessConfig, String> {
+        let path = root.join(file);
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read the config {}: {e}", path.display()))?;
+        let relative = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
+        let shown = relative.display().to_string();
+        let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        let read = match extension {
+            "yaml" | "yml" => echidna::read(&text).map(|(meaning, ignored)| HarnessConfig {
+                tool: Tool::Echidna,
+                file: relative,
+                meaning,
+                ignored,
+                targets: Vec::new(),
+                balances: Vec::new(),
+                names_harness: true,
+            }),
+            "json" => medusa::read(&text).map(|read| HarnessConfig {
+                tool: Tool::Medusa,
+                file: relative,
+                meaning: read.meaning,
+                ignored: read.ignored,
+                targets: read.targets,
+                balances: read.balances,
+                names_harness: true,
+            }),
+            _ => {
+                Err("expected an echidna config (.yaml or .yml) or a medusa config (.json)".into())
+            }
+        };
+        read.map_err(|reason| format!("{shown}: {reason}"))
+    }
+
+    /// The config as Medusa would run `harness` with it: its `targetContractsBalances`
+    /// entry for the harness sent with the creation. Echidna configs are unchanged.
+    pub(crate) fn for_harness(mut self, harness: &str) -> HarnessConfig {
+        if self.tool == Tool::Medusa {
+            self.meaning.harness_balance = medusa::balance_of(&self, harness);
+        }
+        self
+    }
+
+    /// The campaign settings the config sets, as `(setting, text)` pairs for
+    /// `harvey_settings`' parsers: `depth`, `calls`, `time`, the delays, `fail_fast`,
+    /// `seed` and `panics`.
+    pub(crate) fn settings(&self) -> Vec<(&'static str, String)> {
+        let meaning = &self.meaning;
+        let mut pairs = vec![
+            ("depth", meaning.depth.to_string()),
+            ("max_time_delay", meaning.max_time_delay.to_string()),
+            ("max_block_delay", meaning.max_block_delay.to_string()),
+            ("fail_fast", meaning.stop_on_failure.to_string()),
+        ];
+        if let Some(calls) = meaning.calls {
+            pairs.push(("calls", calls.to_string()));
+        }
+        if let Some(seconds) = meaning.seconds {
+            pairs.push(("time", format!("{seconds}s")));
+        }
+        if let Some(seed) = meaning.seed {
+            pairs.push(("seed", seed.to_string()));
+        }
+        let panics = harvey_settings::PANIC_NAMES
+            .iter()
+            .filter(|(code, _)| meaning.panics.contains(code))
+            .map(|(_, name)| *name)
+            .collect::<Vec<_>>();
+        pairs.push((
+            "panics",
+            if panics.is_empty() {
+                "none".into()
+            } else {
+                panics.join(",")
+            },
+        ));
+        pairs
+    }
+}
+
+/// The configs harness `test` of `artifacts` runs with by the module's rule, each read for
+/// it (none for a forge test contract, which runs as forge runs it).
+pub(crate) fn candidates(
+    artifacts: &Artifacts,
+    test: &ContractArtifact,
+) -> Result<Vec<HarnessConfig>> {
+    if test.abi.function("IS_TEST").is_some() {
+        return Ok(Vec::new());
+    }
+    let root = artifacts.root();
+    let failed = |reason: String| Error::Suite {
+        suite: test.name.clone(),
+        reason,
+    };
+    let source = test
+        .sources
+        .iter()
+        .find(|file| file.path == test.source_path)
+        .map_or("", |file| &*file.content);
+    let medusa = medusa_configs(root, &[]).map_err(failed)?;
+    configs_of(root, &test.name, source, &test.source_path, &medusa).map_err(failed)
+}
+
+/// The config suite `name` of `artifacts` runs with: `explicit` (the attribute's
+/// `config = "file"`, relative to the project's root) when given, else the one config the
+/// module's rule finds (several that mean the same count as one). Several that differ are
+/// an error naming them, for the attribute to choose.
+pub(crate) fn chosen(
+    artifacts: &Artifacts,
+    name: &str,
+    explicit: Option<&Path>,
+) -> Result<Option<HarnessConfig>> {
+    let test = artifacts.get(name)?;
+    if let Some(file) = explicit {
+        return HarnessConfig::read(artifacts.root(), file)
+            .map(|config| Some(config.for_harness(&test.name)))
+            .map_err(|reason| Error::Suite {
+                suite: test.name.clone(),
+                reason,
+            });
+    }
+    let mut found: Vec<HarnessConfig> = Vec::new();
+    for config in candidates(artifacts, test)? {
+        if !found.iter().any(|known| known.meaning == config.meaning) {
+            found.push(config);
+        }
+    }
+    match found.len() {
+        0 | 1 => Ok(found.pop()),
+        _ => Err(Error::Suite {
+            suite: test.name.clone(),
+            reason: format!(
+                "it has configs that mean different things: {}; name the one to run with `config = \"<file>\"` (one test per config)",
+                found
+                    .iter()
+                    .map(|c| format!("{} ({})", c.file.display(), c.tool.name()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }),
+    }
+}
+
+/// The Echidna file names rule 2 looks for in a directory, after `<Contract>.yaml|yml`.
+const ECHIDNA_NAMES: [&str; 4] = [
+    "echidna.yaml",
+    "echidna.yml",
+    "echidna.config.yaml",
+    "echidna.config.yml",
+];
+
+/// The configs that belong to harness `contract`, defined in `source` (its text) at
+/// `source_path` (relative to `root`), by the module's rule: the `--config` files its source
+/// names for `echidna` or `medusa`, else the nearest echidna config, plus the medusa configs
+/// among `medusa` that name it. Each is read for the harness; a config that cannot be read
+/// is an error.
+pub(crate) fn configs_of(
+    root: &Path,
+    contract: &str,
+    source: &str,
+    source_path: &Path,
+    medusa: &[HarnessConfig],
+) -> Result<Vec<HarnessConfig>, String> {
+    let commanded = commanded_configs(source);
+    let mut found = Vec::new();
+    for file in &commanded {
+        found.push(HarnessConfig::read(root, file)?.for_harness(contract));
+    }
+    if !found.iter().any(|c| c.tool == Tool::Echidna)
+        && let Some(file) = nearest_echidna_config(root, contract, source_path)
+    {
+        let mut config = HarnessConfig::read(root, &file)?;
+        config.names_harness = file.parent() == source_path.parent();
+        found.push(config);
+    }
+    if !found.iter().any(|c| c.tool == Tool::Medusa) {
+        for config in medusa
+            .iter()
+            .filter(|c| c.targets.iter().any(|t| t == contract))
+        {
+            found.push(config.clone().for_harness(contract));
+        }
+    }
+    Ok(found)
+}
+
+/// The files given to `--config` on the lines of `source` that mention `echidna` or
+/// `medusa` (`// echidna --config test/X.yaml ./ --contract X`), in order, once each.
+fn commanded_configs(source: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for line in source.lines() {
+        if !line.contains("echidna") && !line.contains("medusa") {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        while let Some(word) = words.next() {
+            let file = match word.strip_prefix("--config=") {
+                Some(file) => Some(file),
+                None if word == "--config" => words.next(),
+                None => None,
+            };
+            if let Some(file) = file.map(|f| f.trim_matches(|c| c == '"' || c == '\'')) {
+                let file = PathBuf::from(file.strip_prefix("./").unwrap_or(file));
+                if !files.contains(&file) {
+                    files.push(file);
+                }
+            }
+        }
+    }
+    files
+}
+
+/// Rule 2: `<contract>.yaml|yml` beside `source_path`, else an `echidna.yaml` (or one of
+/// [`ECHIDNA_NAMES`]) in its directory or the nearest one above it within `root`.
+fn nearest_echidna_config(root: &Path, contract: &str, source_path: &Path) -> Option<PathBuf> {
+    let directory = source_path.parent().unwrap_or(Path::new(""));
+    for extension in ["yaml", "yml"] {
+        let own = directory.join(format!("{contract}.{extension}"));
+        if root.join(&own).is_file() {
+            return Some(own);
+        }
+    }
+    let mut directory = Some(directory);
+    while let Some(here) = directory {
+        for name in ECHIDNA_NAMES {
+            if root.join(here).join(name).is_file() {
+                return Some(here.join(name));
+            }
+        }
+        directory = here.parent();
+    }
+    None
+}
+
+/// Directories never searched for medusa configs: dependencies, build output, caches.
+const NOT_SEARCHED: [&str; 8] = [
+    "lib",
+    "node_modules",
+    "out",
+    "cache",
+    "target",
+    "broadcast",
+    "crytic-export",
+    ".git",
+];
+
+/// The medusa configs of the project at `root`: every JSON file (outside `skip`, the
+/// project's libraries and build output, and hidden directories) that holds a `fuzzing`
+/// object with `targetContracts`. Files that are not medusa configs are passed over; a
+/// medusa config that cannot be read is an error.
+pub(crate) fn medusa_configs(root: &Path, skip: &[PathBuf]) -> Result<Vec<HarnessConfig>, String> {
+    let mut found = Vec::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(directory) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&directory) else {
+            continue;
+        };
+        let mut entries: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        entries.sort();
+        for path in entries {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if path.is_dir() {
+                let skipped = name.starts_with('.')
+                    || NOT_SEARCHED.contains(&name)
+                    || skip.iter().any(|s| path == root.join(s));
+                if !skipped {
+                    pending.push(path);
+                }
+            } else if name.ends_with(".json") && medusa::looks_like_a_config(&path) {
+                let relative = path.strip_prefix(root).unwrap_or(&path);
+                found.push(HarnessConfig::read(root, relative)?);
+            }
+        }
+    }
+    found.sort_by(|a, b| a.file.cmp(&b.file));
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_in_a_harness_comment_names_its_configs() {
+        let source = "// run with:\r\n// echidna --config test/01/Basic.yaml ./ --contract Basic\r\n\
+                      // medusa --config=./test/01/BasicMedusa.json fuzz\n\
+                      // forge test --config nothing.toml\n\
+                      // echidna --config test/01/Basic.yaml ./ --contract Basic\n";
+        assert_eq!(
+            commanded_configs(source),
+            vec![
+                PathBuf::from("test/01/Basic.yaml"),
+                PathBuf::from("test/01/BasicMedusa.json")
+            ]
+        );
+    }
+
+    #[test]
+    fn the_nearest_echidna_config_is_the_harness_own_then_the_directory_s_then_above() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("test/fuzz");
+        std::fs::create_dir_all(&dir).unwrap();
+        let source = Path::new("test/fuzz/Harness.sol");
+        assert_eq!(nearest_echidna_config(root.path(), "Harness", source), None);
+        std::fs::write(root.path().join("echidna.yaml"), "").unwrap();
+        assert_eq!(
+            nearest_echidna_config(root.path(), "Harness", source),
+            Some(PathBuf::from("echidna.yaml"))
+        );
+        std::fs::write(dir.join("echidna.config.yml"), "").unwrap();
+        assert_eq!(
+            nearest_echidna_config(root.path(), "Harness", source),
+            Some(PathBuf::from("test/fuzz/echidna.config.yml"))
+        );
+        std::fs::write(dir.join("Harness.yml"), "").unwrap();
+        assert_eq!(
+            nearest_echidna_config(root.path(), "Harness", source),
+            Some(PathBuf::from("test/fuzz/Harness.yml"))
+        );
+        assert_eq!(
+            nearest_echidna_config(root.path(), "Other", source),
+            Some(PathBuf::from("test/fuzz/echidna.config.yml"))
+        );
+    }
+
+    #[test]
+    fn a_filter_gives_each_contract_its_own_entries() {
+        let filter = FunctionFilter::Except(vec![
+            "Harness.f(uint256)".into(),
+            "Token.transfer(address,uint256)".into(),
+            "g()".into(),
+        ]);
+        assert_eq!(filter.entries_of("Harness"), vec!["f(uint256)"]);
+        assert_eq!(
+            filter.entries_of("Token"),
+            vec!["transfer(address,uint256)"]
+        );
+        assert!(filter.entries_of("Tok").is_empty());
+        assert!(FunctionFilter::All.entries_of("Harness").is_empty());
+    }
+}
