@@ -122,6 +122,15 @@ impl<'a> Oracles<'a> {
         self
     }
 
+    /// Stops counting `AssertionFailed(..)` events as violations (`on` false): a Medusa
+    /// harness, or an Echidna one outside assertion mode, whose tool ignores them.
+    pub(crate) fn count_assertion_events(mut self, on: bool) -> Self {
+        if !on {
+            self.assertion_events.clear();
+        }
+        self
+    }
+
     /// Makes a transaction that reverts with a failed forge-std assertion (`assertion
     /// failed: ..`: `assertEq` in a handler) a violation, as forge counts it.
     pub(crate) fn forge_assertions(mut self, on: bool) -> Self {

@@ -268,9 +268,9 @@ fn init_lists_the_suites_the_macro_runs() {
     assert_eq!(
         named,
         [
+            "AirdropEchidna\", config = \"test/configs/AirdropEchidna.yaml",
             "BankTest",
             "BoardExcludeTest",
-            "AirdropEchidna\", config = \"test/configs/AirdropEchidna.yaml",
             "BoardTargetsTest",
             "CappedPoolProperties",
             "DeployedTreasuryTest",

@@ -106,10 +106,14 @@ pub fn invariants(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// The first argument names the test contract (`"Name"`, or `"path:Name"` when two share a
 /// name); `root = "dir"` points at the Solidity project when it is not the crate's own
-/// directory. foundry.toml's `[invariant]` `runs`/`depth`/`fail_on_revert`/`max_time_delay`/
-/// `max_block_delay` and `[fuzz] seed` apply first, then the test contract's inline
-/// `forge-config` comments; the attribute's settings, then `HARVEY_*` variables, override
-/// them. The settings are those of `#[harvey::invariant]`:
+/// directory; `config = "test/echidna.yaml"` names the Echidna yaml or medusa.json an
+/// Echidna/Medusa harness runs with (relative to the project's root; without it, the one the
+/// rule of harvey's book finds, if any). foundry.toml's `[invariant]` `runs`/`depth`/
+/// `fail_on_revert`/`max_time_delay`/`max_block_delay` and `[fuzz] seed` apply first, then
+/// the test contract's inline `forge-config` comments (for a harness with a config: the
+/// config's limits, sequence length, delays and mode instead); the attribute's settings,
+/// then `HARVEY_*` variables, override them. The settings are those of
+/// `#[harvey::invariant]`:
 ///
 /// <!-- BEGIN settings: generated; `UPDATE_DOCS=1 cargo test -p harvey-settings --test reference` -->
 /// - `runs` (`HARVEY_RUNS`; an unsigned integer without a suffix, e.g. 1000): Sequences to execute, at most (with `time`: whichever ends first).

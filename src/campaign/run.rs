@@ -125,7 +125,8 @@ impl Campaign<'_> {
         let oracles = Oracles::new(invariants, self.config.panics.clone(), &artifacts)
             .with_finals(finals)
             .fail_on_revert(self.config.fail_on_revert && counts_reverts)
-            .forge_assertions(suite.is_some())
+            .forge_assertions(suite.as_ref().is_some_and(Suite::counts_forge_assertions))
+            .count_assertion_events(suite.as_ref().is_none_or(Suite::counts_assertion_events))
             .with_detectors(detectors.clone());
         let first_chain = match &suite {
             Some(suite) => with_delays(suite.build_chain(Some(&mut warnings))?),

@@ -526,6 +526,24 @@ impl Suite {
         self.style == Style::Forge
     }
 
+    /// Whether an `AssertionFailed(..)` event is a violation: in forge suites and property
+    /// contracts without a config (harvey's default), and under an Echidna config in
+    /// assertion mode; Medusa never counts them.
+    pub(crate) fn counts_assertion_events(&self) -> bool {
+        self.config
+            .as_ref()
+            .is_none_or(|config| config.meaning.assertion_events)
+    }
+
+    /// Whether a revert with a failed forge-std assertion (`assertion failed: ..`) is a
+    /// violation: in every suite without a config (as forge), and under a config only in
+    /// assertion mode (as Echidna 2.3).
+    pub(crate) fn counts_forge_assertions(&self) -> bool {
+        self.config
+            .as_ref()
+            .is_none_or(|config| !config.meaning.panics.is_empty())
+    }
+
     /// The suite's invariant functions as the campaign's invariants: each is called on the
     /// test contract after every transaction, from forge's sender, and its state discarded.
     /// It fails when it reverts (a failed forge-std assertion reverts), sets forge's global

@@ -10,6 +10,9 @@ fn not_a_suite_argument() {}
 #[harvey::forge_suite("VaultInvariants", depth = 0)]
 fn bad_setting() {}
 
+#[harvey::forge_suite("VaultHarness", config = "foundry.toml")]
+fn not_a_fuzzer_config() {}
+
 #[harvey::forge_suite("VaultInvariants")]
 fn with_a_body() {
     println!("never run");

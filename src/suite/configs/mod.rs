@@ -477,6 +477,49 @@ mod tests {
     }
 
     #[test]
+    fn a_config_s_limits_and_mode_become_settings() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("e.yaml"),
+            "testMode: assertion\nseqLen: 7\ntestLimit: 900\ntimeout: 30\nseed: 5\n",
+        )
+        .unwrap();
+        let echidna = HarnessConfig::read(dir.path(), Path::new("e.yaml")).unwrap();
+        assert_eq!(
+            echidna.settings(),
+            [
+                ("depth", "7"),
+                ("max_time_delay", "604800"),
+                ("max_block_delay", "60480"),
+                ("fail_fast", "false"),
+                ("calls", "900"),
+                ("time", "30s"),
+                ("seed", "5"),
+                ("panics", "assert"),
+            ]
+            .map(|(k, v)| (k, v.to_string()))
+        );
+        std::fs::write(
+            dir.path().join("medusa.json"),
+            r#"{"fuzzing": {"targetContracts": ["A", "B"], "targetContractsBalances": ["1", "2"],
+                "testing": {"assertionTesting": {"enabled": false}}}}"#,
+        )
+        .unwrap();
+        let medusa = HarnessConfig::read(dir.path(), Path::new("medusa.json")).unwrap();
+        let settings = medusa.settings();
+        // Medusa's unlimited budget leaves harvey's; no assertion testing counts no Panic.
+        assert!(!settings.iter().any(|(k, _)| *k == "calls" || *k == "time"));
+        assert!(settings.contains(&("panics", "none".to_string())));
+        assert_eq!(
+            medusa.clone().for_harness("B").meaning.harness_balance,
+            U256::from(2)
+        );
+        assert_eq!(medusa.for_harness("C").meaning.harness_balance, U256::ZERO);
+        let wrong = HarnessConfig::read(dir.path(), Path::new("missing.yaml")).unwrap_err();
+        assert!(wrong.contains("missing.yaml"), "{wrong}");
+    }
+
+    #[test]
     fn a_filter_gives_each_contract_its_own_entries() {
         let filter = FunctionFilter::Except(vec![
             "Harness.f(uint256)".into(),
