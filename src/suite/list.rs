@@ -160,18 +160,15 @@ pub fn every_suite_tested(root: &Path) -> Result<()> {
 fn list(artifacts: &Arc<Artifacts>, libs: &[PathBuf]) -> Result<Vec<SuiteSummary>> {
     let root = artifacts.root();
     let known = artifacts.known_names();
+    // Read once for the whole project, not once per contract.
+    let medusa = configs::medusa_configs(root)?;
     let mut found = Vec::new();
     for (test, name) in artifacts.contracts().zip(known) {
         let file = root.join(&test.source_path);
         if !test.is_deployable() || libs.iter().any(|lib| file.starts_with(root.join(lib))) {
             continue;
         }
-        let mut configs: Vec<HarnessConfig> = Vec::new();
-        for config in configs::candidates(artifacts, test)? {
-            if !configs.iter().any(|known| known.meaning == config.meaning) {
-                configs.push(config);
-            }
-        }
+        let configs = configs::candidates(artifacts, test, &medusa)?;
         if configs.is_empty() {
             found.extend(summarise(artifacts, test, &name, None));
         }

@@ -8,13 +8,13 @@ use harvey::{Campaign, Outcome, Violation};
 use crate::forge_suites_witness::{artifacts, fixture};
 
 /// A campaign on suite `name` of the fixture, compiled in the fixture's environment first.
-fn suite<'a>(name: &str) -> Campaign<'a> {
+pub(crate) fn suite<'a>(name: &str) -> Campaign<'a> {
     artifacts();
     Campaign::new(fixture()).forge_suite(name).seed(1)
 }
 
 /// The names of the broken invariants, in the order found.
-fn broken(outcome: &Outcome) -> Vec<String> {
+pub(crate) fn broken(outcome: &Outcome) -> Vec<String> {
     outcome
         .failures
         .iter()
@@ -25,7 +25,7 @@ fn broken(outcome: &Outcome) -> Vec<String> {
         .collect()
 }
 
-fn run(campaign: Campaign<'_>) -> Outcome {
+pub(crate) fn run(campaign: Campaign<'_>) -> Outcome {
     campaign
         .run()
         .unwrap_or_else(|e| panic!("the suite could not run: {e}"))

@@ -4,37 +4,16 @@
 
 use std::path::PathBuf;
 
+use harvey::SuiteKind;
 use harvey::prelude::address;
-use harvey::{Campaign, Outcome, SuiteKind, Violation};
 
+use crate::forge_suites::{broken, run, suite};
 use crate::forge_suites_witness::{artifacts, fixture};
 
-/// A campaign on harness `name` of the fixture, compiled in the fixture's environment first.
-/// Seed 1 throughout; measured at seeds 1–5, the bugs fall within 9–55 sequences (airdrop),
-/// 22–597 (pool) and 39–309 (gauge), against budgets of 2,000, 5,000 and 5,000 (seed 1:
-/// 32, 597 and 309).
-fn harness<'a>(name: &str) -> Campaign<'a> {
-    artifacts();
-    Campaign::new(fixture()).forge_suite(name).seed(1)
-}
-
-fn run(campaign: Campaign<'_>) -> Outcome {
-    campaign
-        .run()
-        .unwrap_or_else(|e| panic!("the harness could not run: {e}"))
-}
-
-/// What each failure broke: an invariant's name, or the violation.
-fn broken(outcome: &Outcome) -> Vec<String> {
-    outcome
-        .failures
-        .iter()
-        .map(|f| match &f.violation {
-            Violation::Invariant { name, .. } => name.clone(),
-            other => other.to_string(),
-        })
-        .collect()
-}
+// Campaigns on the fixture's harnesses use `forge_suites::suite` (compiled in the fixture's
+// environment first, seed 1). Measured at seeds 1–5, the bugs fall within 9–55 sequences
+// (airdrop), 22–597 (pool) and 39–309 (gauge), against budgets of 2,000, 5,000 and 5,000
+// (seed 1: 32, 597 and 309).
 
 #[test]
 fn harnesses_are_listed_with_the_configs_that_name_them() {
@@ -83,7 +62,7 @@ fn harnesses_are_listed_with_the_configs_that_name_them() {
 /// prefix (`invariant_`) are what break it.
 #[test]
 fn an_echidna_yaml_gives_the_senders_balance_and_prefix() {
-    let outcome = run(harness("AirdropEchidna").runs(2_000));
+    let outcome = run(suite("AirdropEchidna").runs(2_000));
     assert_eq!(broken(&outcome), ["invariant_supplyIsFixed"]);
     let failure = &outcome.failures[0];
     assert!(
@@ -100,13 +79,13 @@ fn an_echidna_yaml_gives_the_senders_balance_and_prefix() {
 /// properties.
 #[test]
 fn a_medusa_config_fuzzes_what_the_harness_deployed() {
-    let outcome = run(harness("PoolProperties").runs(5_000));
+    let outcome = run(suite("PoolProperties").runs(5_000));
     assert_eq!(broken(&outcome), ["property_totalIsTheSumOfBalances"]);
 }
 
 #[test]
 fn a_harness_only_its_config_names_runs_in_assertion_mode() {
-    let outcome = run(harness("GaugeAssertions").runs(5_000));
+    let outcome = run(suite("GaugeAssertions").runs(5_000));
     let found = broken(&outcome);
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].contains("Panic(0x01)"), "{found:?}");
@@ -117,7 +96,7 @@ fn a_harness_only_its_config_names_runs_in_assertion_mode() {
 /// not there.
 #[test]
 fn a_named_config_wins_and_its_errors_name_it() {
-    let err = harness("AirdropEchidna")
+    let err = suite("AirdropEchidna")
         .suite_config("test/configs/assertion/echidna.yaml")
         .runs(10)
         .run()
@@ -125,7 +104,7 @@ fn a_named_config_wins_and_its_errors_name_it() {
         .to_string();
     assert!(err.contains("test/configs/assertion/echidna.yaml"), "{err}");
     assert!(err.contains("fund me with exactly 10 ether"), "{err}");
-    let err = harness("AirdropEchidna")
+    let err = suite("AirdropEchidna")
         .suite_config("test/configs/medusa.json")
         .runs(10)
         .run()
@@ -134,7 +113,7 @@ fn a_named_config_wins_and_its_errors_name_it() {
     assert!(err.contains("test/configs/medusa.json"), "{err}");
     assert!(err.contains("no test to run"), "{err}");
     assert!(err.contains("`property_*` with no parameters"), "{err}");
-    let err = harness("AirdropEchidna")
+    let err = suite("AirdropEchidna")
         .suite_config("foundry.toml.yaml")
         .runs(10)
         .run()

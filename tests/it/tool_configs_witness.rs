@@ -16,6 +16,20 @@ fn balance_of(chain: &Chain, token: Address, holder: Address) -> U256 {
     chain.view(token, "balanceOf(address)", (holder,)).unwrap()
 }
 
+/// Whether `from` could transfer 40 of `token`'s tokens to `to`.
+fn transfer(chain: &mut Chain, token: Address, from: Address, to: Address) -> bool {
+    let args = [DynSolValue::from(to), DynSolValue::from(U256::from(40))];
+    send(
+        chain,
+        from,
+        token,
+        "transfer(address,uint256)",
+        &args,
+        U256::ZERO,
+    )
+    .is_success()
+}
+
 /// Without its 10 ether the airdrop does not deploy (`balanceContract`); with them, the
 /// attacker's self-transfer doubles its tokens and breaks `invariant_supplyIsFixed`, while a
 /// transfer to another holder keeps the supply.
@@ -31,60 +45,19 @@ fn the_attacker_doubles_its_airdrop_by_a_self_transfer() {
     };
     let token = chain.deploy_with("AirdropEchidna", (), options).unwrap();
     chain.set_balance(ATTACKER, ether(1));
-    let to = |who: Address| [DynSolValue::from(who), DynSolValue::from(U256::from(40))];
     let other = chain.senders()[0];
-    assert!(
-        send(
-            &mut chain,
-            ATTACKER,
-            token,
-            "transfer(address,uint256)",
-            &to(other),
-            U256::ZERO
-        )
-        .is_success()
-    );
+    let nobody = chain.senders()[1];
+    assert!(transfer(&mut chain, token, ATTACKER, other));
     assert_eq!(balance_of(&chain, token, ATTACKER), U256::from(60));
     let supply_kept: bool = chain.view(token, "invariant_supplyIsFixed()", ()).unwrap();
     assert!(supply_kept);
-    assert!(
-        send(
-            &mut chain,
-            ATTACKER,
-            token,
-            "transfer(address,uint256)",
-            &to(ATTACKER),
-            U256::ZERO
-        )
-        .is_success()
-    );
-    assert!(
-        send(
-            &mut chain,
-            ATTACKER,
-            token,
-            "transfer(address,uint256)",
-            &to(ATTACKER),
-            U256::ZERO
-        )
-        .is_success()
-    );
+    assert!(transfer(&mut chain, token, ATTACKER, ATTACKER));
+    assert!(transfer(&mut chain, token, ATTACKER, ATTACKER));
     assert_eq!(balance_of(&chain, token, ATTACKER), U256::from(140));
     let supply_kept: bool = chain.view(token, "invariant_supplyIsFixed()", ()).unwrap();
     assert!(!supply_kept);
     // A sender who was given nothing cannot move anything.
-    let nobody = chain.senders()[1];
-    assert!(
-        !send(
-            &mut chain,
-            nobody,
-            token,
-            "transfer(address,uint256)",
-            &to(nobody),
-            U256::ZERO
-        )
-        .is_success()
-    );
+    assert!(!transfer(&mut chain, token, nobody, nobody));
 }
 
 /// A withdrawal of 1,000 leaves `CreditPool`'s total as it was, breaking

@@ -232,26 +232,40 @@ impl HarnessConfig {
 }
 
 /// The configs harness `test` of `artifacts` runs with by the module's rule, each read for
-/// it (none for a forge test contract, which runs as forge runs it).
+/// it, one per meaning (configs that mean the same count as one); `medusa` is the project's
+/// medusa configs ([`medusa_configs`]). None for a forge test contract, which runs as forge
+/// runs it.
 pub(crate) fn candidates(
     artifacts: &Artifacts,
     test: &ContractArtifact,
+    medusa: &[HarnessConfig],
 ) -> Result<Vec<HarnessConfig>> {
     if test.abi.function("IS_TEST").is_some() {
         return Ok(Vec::new());
     }
-    let root = artifacts.root();
-    let failed = |reason: String| Error::Suite {
-        suite: test.name.clone(),
-        reason,
-    };
     let source = test
         .sources
         .iter()
         .find(|file| file.path == test.source_path)
         .map_or("", |file| &*file.content);
-    let medusa = medusa_configs(root, &[]).map_err(failed)?;
-    configs_of(root, &test.name, source, &test.source_path, &medusa).map_err(failed)
+    let found = configs_of(
+        artifacts.root(),
+        &test.name,
+        source,
+        &test.source_path,
+        medusa,
+    )
+    .map_err(|reason| Error::Suite {
+        suite: test.name.clone(),
+        reason,
+    })?;
+    let mut distinct: Vec<HarnessConfig> = Vec::new();
+    for config in found {
+        if !distinct.iter().any(|known| known.meaning == config.meaning) {
+            distinct.push(config);
+        }
+    }
+    Ok(distinct)
 }
 
 /// The config suite `name` of `artifacts` runs with: `explicit` (the attribute's
@@ -272,12 +286,7 @@ pub(crate) fn chosen(
                 reason,
             });
     }
-    let mut found: Vec<HarnessConfig> = Vec::new();
-    for config in candidates(artifacts, test)? {
-        if !found.iter().any(|known| known.meaning == config.meaning) {
-            found.push(config);
-        }
-    }
+    let mut found = candidates(artifacts, test, &medusa_configs(artifacts.root())?)?;
     match found.len() {
         0 | 1 => Ok(found.pop()),
         _ => Err(Error::Suite {
@@ -397,11 +406,11 @@ const NOT_SEARCHED: [&str; 8] = [
     ".git",
 ];
 
-/// The medusa configs of the project at `root`: every JSON file (outside `skip`, the
-/// project's libraries and build output, and hidden directories) that holds a `fuzzing`
-/// object with `targetContracts`. Files that are not medusa configs are passed over; a
-/// medusa config that cannot be read is an error.
-pub(crate) fn medusa_configs(root: &Path, skip: &[PathBuf]) -> Result<Vec<HarnessConfig>, String> {
+/// The medusa configs of the project at `root`: every JSON file (outside dependencies, build
+/// output and hidden directories, [`NOT_SEARCHED`]) that holds a `fuzzing` object with
+/// `targetContracts`. Files that are not medusa configs are passed over; a medusa config
+/// that cannot be read is an error naming it.
+pub(crate) fn medusa_configs(root: &Path) -> Result<Vec<HarnessConfig>> {
     let mut found = Vec::new();
     let mut pending = vec![root.to_path_buf()];
     while let Some(directory) = pending.pop() {
@@ -413,15 +422,12 @@ pub(crate) fn medusa_configs(root: &Path, skip: &[PathBuf]) -> Result<Vec<Harnes
         for path in entries {
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
             if path.is_dir() {
-                let skipped = name.starts_with('.')
-                    || NOT_SEARCHED.contains(&name)
-                    || skip.iter().any(|s| path == root.join(s));
-                if !skipped {
+                if !name.starts_with('.') && !NOT_SEARCHED.contains(&name) {
                     pending.push(path);
                 }
             } else if name.ends_with(".json") && medusa::looks_like_a_config(&path) {
                 let relative = path.strip_prefix(root).unwrap_or(&path);
-                found.push(HarnessConfig::read(root, relative)?);
+                found.push(HarnessConfig::read(root, relative).map_err(Error::Config)?);
             }
         }
     }
