@@ -33,6 +33,7 @@ macro_rules! internal {
 }
 
 mod abi;
+mod bytecode;
 mod campaign;
 pub mod chain;
 mod detect;

@@ -25,9 +25,10 @@ pub(crate) fn scratch() -> PathBuf {
 /// project's directory inside it.
 pub(crate) fn materialise(suite: &Suite, dir: &Path, bug: Option<&Bug>) -> Result<PathBuf, String> {
     let _ = std::fs::remove_dir_all(dir);
-    match suite.subtree {
-        None => repo::materialise(suite.mirror, suite.commit, dir)?,
-        Some(subtree) => extract(suite.mirror, suite.commit, Some(subtree), dir)?,
+    if suite.paths.is_empty() {
+        repo::materialise(suite.mirror, suite.commit, dir)?;
+    } else {
+        extract(suite.mirror, suite.commit, suite.paths, dir)?;
     }
     for dep in suite.deps {
         place(dep, dir)?;
@@ -104,7 +105,7 @@ fn place(dep: &Dep, dir: &Path) -> Result<(), String> {
         } => {
             let target = dir.join(path);
             let _ = std::fs::remove_dir_all(&target);
-            return extract(mirror, commit, None, &target);
+            return extract(mirror, commit, &[], &target);
         }
         Dep::Npm { path, package } => (path, npm_package(package)?),
         Dep::ForgeStdNpm { path } => (path, forge_std()?),
@@ -121,9 +122,9 @@ fn place(dep: &Dep, dir: &Path) -> Result<(), String> {
     .map(drop)
 }
 
-/// `git archive <commit> [<subtree>] | tar -x -C <into>` from mirror `mirror`.
-fn extract(mirror: &str, commit: &str, subtree: Option<&str>, into: &Path) -> Result<(), String> {
-    repo::materialise_paths(mirror, commit, subtree.as_slice(), into)
+/// `git archive <commit> [<paths>] | tar -x -C <into>` from mirror `mirror`.
+fn extract(mirror: &str, commit: &str, paths: &[&str], into: &Path) -> Result<(), String> {
+    repo::materialise_paths(mirror, commit, paths, into)
 }
 
 /// An npm package's files (`npm pack`, without its dependencies), unpacked once into the

@@ -12,8 +12,9 @@ pub(crate) struct Suite {
     pub(crate) mirror: &'static str,
     /// The pinned commit.
     pub(crate) commit: &'static str,
-    /// Only this directory of the repository is extracted (`git archive <commit> <dir>`).
-    pub(crate) subtree: Option<&'static str>,
+    /// Only these paths of the repository are extracted (`git archive <commit> <paths>`);
+    /// empty: all of it.
+    pub(crate) paths: &'static [&'static str],
     /// The forge project's directory inside the copy ("" for the repository's root).
     pub(crate) root: &'static str,
     /// Libraries put where the suite's submodules would be, relative to the copy.
@@ -137,7 +138,7 @@ pub(crate) const SUITES: &[Suite] = &[
         name: "weth",
         mirror: "horsefacts+weth-invariant-testing",
         commit: "652820729e1e37e5517edcd3cba60875dd32fd46",
-        subtree: None,
+        paths: &[],
         root: "",
         deps: &[Dep::ForgeStdNpm {
             path: "lib/forge-std",
@@ -169,7 +170,7 @@ pub(crate) const SUITES: &[Suite] = &[
         name: "lucas-4626",
         mirror: "lucas-manuel+invariant-examples",
         commit: "ecca083dbda5419c3a6c3d09555938350944ba82",
-        subtree: None,
+        paths: &[],
         root: "",
         deps: &[
             Dep::Mirror {
@@ -229,7 +230,7 @@ pub(crate) const SUITES: &[Suite] = &[
         name: "dsc",
         mirror: "Cyfrin+foundry-defi-stablecoin-cu",
         commit: "d8e2eb6c17fc6577439a2f4552fd247fda1f91c3",
-        subtree: None,
+        paths: &[],
         root: "",
         deps: &[
             Dep::Mirror {
@@ -285,7 +286,7 @@ pub(crate) const SUITES: &[Suite] = &[
         name: "chimera-counter",
         mirror: "Recon-Fuzz+create-chimera-app",
         commit: "3620e32076c383818795a126d6f4ffb84851cb9f",
-        subtree: None,
+        paths: &[],
         root: "",
         deps: &[
             Dep::Mirror {
@@ -335,7 +336,7 @@ pub(crate) const SUITES: &[Suite] = &[
         name: "vesting",
         mirror: "devdacian+solidity-fuzzing-comparison",
         commit: "125071f38b632b9df2c3e9c3b228b30d0a88826c",
-        subtree: None,
+        paths: &[],
         root: "",
         deps: VESTING_DEPS,
         // The other challenges (they need OpenZeppelin's submodules) and their harnesses.
@@ -366,7 +367,7 @@ pub(crate) const SUITES: &[Suite] = &[
         name: "vesting-echidna",
         mirror: "devdacian+solidity-fuzzing-comparison",
         commit: "125071f38b632b9df2c3e9c3b228b30d0a88826c",
-        subtree: None,
+        paths: &[],
         root: "",
         deps: VESTING_DEPS,
         exclude: VESTING_EXCLUDE,
@@ -393,7 +394,7 @@ pub(crate) const SUITES: &[Suite] = &[
         name: "crytic-erc20",
         mirror: "crytic+properties",
         commit: "c793cd93c8f583471842f53029e325aec94f96b5",
-        subtree: None,
+        paths: &[],
         root: "tests/ERC20/foundry",
         deps: &[
             Dep::Npm {
@@ -460,7 +461,7 @@ pub(crate) const SUITES: &[Suite] = &[
         name: "crytic-erc4626",
         mirror: "crytic+properties",
         commit: "c793cd93c8f583471842f53029e325aec94f96b5",
-        subtree: None,
+        paths: &[],
         root: "tests/ERC4626/foundry",
         deps: &[
             Dep::Npm {
@@ -521,7 +522,7 @@ pub(crate) const SUITES: &[Suite] = &[
         name: "bsc-exercise2",
         mirror: "crytic+building-secure-contracts",
         commit: "2de122e3a6b63bc450a1ec41215f0c44d72fb96b",
-        subtree: Some(BSC_EXERCISE2),
+        paths: &[BSC_EXERCISE2],
         root: BSC_EXERCISE2,
         deps: &[],
         exclude: &["program-analysis/echidna/exercises/exercise2/template.sol"],
@@ -551,7 +552,7 @@ pub(crate) const SUITES: &[Suite] = &[
         name: "bsc-exercise4",
         mirror: "crytic+building-secure-contracts",
         commit: "2de122e3a6b63bc450a1ec41215f0c44d72fb96b",
-        subtree: Some(BSC_EXERCISE4),
+        paths: &[BSC_EXERCISE4],
         root: BSC_EXERCISE4,
         deps: &[],
         exclude: &["program-analysis/echidna/exercises/exercise4/template.sol"],

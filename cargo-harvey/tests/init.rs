@@ -276,6 +276,8 @@ fn init_lists_the_suites_the_macro_runs() {
             "DeployedTreasuryTest",
             "GaugeAssertions\", config = \"test/configs/assertion/echidna.yaml",
             "LeakyVaultTest",
+            "LockProperties",
+            "PointsTest",
             "PoolProperties\", config = \"test/configs/medusa.json",
             "RegistryTest",
             "SetUpRevertTest",

@@ -7,6 +7,8 @@ use std::collections::HashSet;
 
 use alloy_primitives::{Address, U256};
 
+use crate::bytecode::instructions;
+
 const JUMP: u8 = 0x56;
 const JUMPI: u8 = 0x57;
 
@@ -59,24 +61,23 @@ impl Dictionary {
     /// Adds every PUSH1..PUSH32 immediate of EVM `code`, except jump targets (pushes right
     /// before JUMP/JUMPI) and 0 and 1 (boundaries anyway).
     pub(crate) fn add_code_constants(&mut self, code: &[u8]) {
-        let mut pc = 0;
-        while pc < code.len() {
-            let op = code[pc];
-            pc += 1;
-            if !(0x60..=0x7f).contains(&op) {
+        let mut pushes = instructions(code).peekable();
+        while let Some(push) = pushes.next() {
+            if push.immediate.is_empty() {
                 continue;
             }
-            let size = usize::from(op - 0x5f);
-            let Some(bytes) = code.get(pc..pc + size) else {
-                break; // a truncated push at the end of the code (metadata)
-            };
-            pc += size;
+            if push.is_truncated() {
+                break; // a push cut off by the end of the code (metadata)
+            }
             // A push consumed by JUMP/JUMPI is a code address, not a value the program
             // compares inputs with; solc emits dozens of them.
-            if matches!(code.get(pc), Some(&(JUMP | JUMPI))) {
+            if pushes
+                .peek()
+                .is_some_and(|next| matches!(next.opcode, JUMP | JUMPI))
+            {
                 continue;
             }
-            let word = U256::from_be_slice(bytes);
+            let word = U256::from_be_slice(push.immediate);
             if word > U256::ONE && self.words.len() < CAPACITY && self.known.insert(word) {
                 self.words.push(word);
                 self.constants = self.words.len();

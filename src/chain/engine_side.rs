@@ -183,6 +183,12 @@ impl Chain {
         }
     }
 
+    /// The nonzero values `address` holds in storage, committed state only (the order is the
+    /// storage map's: callers sort what they keep).
+    pub(crate) fn stored_values(&self, address: Address) -> Vec<U256> {
+        self.vm.borrow().committed_storage(address)
+    }
+
     /// Puts arbitrary runtime `code` at `address` in the pending state: the hostile-code
     /// tests run code no compiler wrote.
     #[cfg(test)]

@@ -338,6 +338,20 @@ impl Vm {
             .unwrap_or(U256::ZERO)
     }
 
+    /// The values of `address`'s committed storage slots (in no particular order; nonzero
+    /// values only). The pending state is not read: call it after a commit.
+    pub(super) fn committed_storage(&self, address: Address) -> Vec<U256> {
+        let db = self.evm.ctx.journal_ref().db();
+        db.cache.accounts.get(&address).map_or_else(Vec::new, |account| {
+            account
+                .storage
+                .values()
+                .copied()
+                .filter(|value| !value.is_zero())
+                .collect()
+        })
+    }
+
     /// The runtime code at `address` in the pending state (empty for none).
     pub(super) fn code(&self, address: Address) -> Bytes {
         let journal = self.evm.ctx.journal_ref();

@@ -13,6 +13,7 @@
 //! involved and in the README.
 
 mod configs;
+mod held;
 mod inline;
 mod list;
 mod selection;
@@ -24,14 +25,15 @@ use alloy_json_abi::Function;
 use alloy_primitives::{Address, U256, address};
 
 use crate::abi::changes_state;
-use crate::chain::{Chain, Delays, TxOptions};
+use crate::chain::{Chain, Delays, TxOptions, TxStatus};
 use crate::error::{Error, Result};
 use crate::oracle::{Invariant, unsupported_place};
 use crate::outcome::FunctionStats;
 use crate::project::{Artifacts, ChainSettings, ContractArtifact};
 pub(crate) use configs::chosen as chosen_config;
-use configs::{FunctionFilter, HarnessConfig};
+use configs::{FunctionFilter, HarnessConfig, Tool};
 pub use list::{SuiteKind, SuiteSummary, every_suite_tested, suites};
+use held::held_accounts;
 use selection::{Declared, select};
 
 /// forge's default sender: it deploys the test contract, calls `setUp()` and every
@@ -369,12 +371,18 @@ impl Suite {
         warnings: &mut Vec<String>,
     ) -> Result<()> {
         let declared = Declared::read(chain, FORGE_SENDER, test, &self.test)?;
+        // forge also sends from the accounts its dictionary holds (`held`).
+        let contracts: Vec<Address> = std::iter::once(test)
+            .chain(created.iter().map(|(address, _)| *address))
+            .collect();
+        let mut fuzzed_senders = chain.senders().to_vec();
+        fuzzed_senders.extend(held_accounts(chain, &contracts));
         let selection = select(
             &declared,
             created,
             test,
             &self.artifacts,
-            chain.senders(),
+            &fuzzed_senders,
             warnings,
         )
         .map_err(|reason| Error::Suite {
@@ -391,9 +399,7 @@ impl Suite {
                 chain.fuzz_except(target.address, target.except.iter().map(|s| s.to_string()))?;
             }
         }
-        if let Some(senders) = selection.senders {
-            chain.set_senders(senders);
-        }
+        chain.set_senders(selection.senders);
         // forge's dynamic targets: contracts created during a run are fuzzed too unless
         // `targetContracts()` named the targets.
         chain.fuzz_created(declared.target_contracts.is_empty());
@@ -553,10 +559,32 @@ impl Suite {
         self.invariants
             .iter()
             .map(|function| {
-                let property = self.config.is_some() || is_property(&function.name);
-                invariant_call(function.clone(), property, self.prober, self.address)
+                let holds = if self.expects_revert(&function.name) {
+                    Holds::Reverting
+                } else if self.config.is_some() || is_property(&function.name) {
+                    Holds::ReturningTrue
+                } else {
+                    Holds::Succeeding
+                };
+                invariant_call(function.clone(), holds, self.prober, self.address)
             })
             .collect()
+    }
+
+    /// Whether property `name` is one Echidna expects to revert: named `<prefix>revert_…`
+    /// (`echidna_revert_…` by default), Echidna's convention for a property that holds when
+    /// it reverts. Medusa and forge have no such convention.
+    fn expects_revert(&self, name: &str) -> bool {
+        let default = ["echidna_".to_string()];
+        let prefixes: &[String] = match (&self.config, self.style) {
+            (Some(config), _) if config.tool == Tool::Echidna => &config.meaning.prefixes,
+            (None, Style::Properties) => &default,
+            _ => &[],
+        };
+        prefixes.iter().any(|prefix| {
+            name.strip_prefix(prefix.as_str())
+                .is_some_and(|rest| rest.starts_with("revert_"))
+        })
     }
 
     /// `afterInvariant()`, checked at the end of every sequence, as forge calls it at the end
@@ -564,7 +592,9 @@ impl Suite {
     pub(crate) fn finals(&self) -> Vec<Invariant<'static>> {
         self.after_invariant
             .iter()
-            .map(|function| invariant_call(function.clone(), false, self.prober, self.address))
+            .map(|function| {
+                invariant_call(function.clone(), Holds::Succeeding, self.prober, self.address)
+            })
             .collect()
     }
 }
@@ -616,11 +646,22 @@ pub(crate) fn forge_budget(configured: Vec<(&'static str, String)>) -> Vec<(&'st
     pairs
 }
 
-/// An invariant that calls `function` on the test contract at `test` from `prober`; with
-/// `property`, a returned `false` fails it too.
+/// What an invariant function must do to hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Holds {
+    /// Return without reverting and without setting forge's failure flag (forge).
+    Succeeding,
+    /// That, and not return `false` (Echidna and Medusa properties).
+    ReturningTrue,
+    /// Revert (Echidna's `echidna_revert_…` properties).
+    Reverting,
+}
+
+/// An invariant that calls `function` on the test contract at `test` from `prober`, holding
+/// as `holds` says.
 fn invariant_call(
     function: Function,
-    property: bool,
+    holds: Holds,
     prober: Address,
     test: Address,
 ) -> Invariant<'static> {
@@ -632,13 +673,23 @@ fn invariant_call(
             let probe = chain
                 .probe(prober, test, calldata.clone())
                 .map_err(|e| e.to_string())?;
+            if holds == Holds::Reverting {
+                return match probe.outcome.status {
+                    TxStatus::Revert(_) => Ok(()),
+                    TxStatus::Success => Err(
+                        "did not revert (Echidna's `revert_` properties hold only when they revert)"
+                            .into(),
+                    ),
+                    TxStatus::Halt(_) => Err(probe.outcome.status.to_string()),
+                };
+            }
             if !probe.outcome.is_success() {
                 return Err(probe.outcome.status.to_string());
             }
             if probe.failed {
                 return Err("a forge-std assertion failed (forge's failure flag is set)".into());
             }
-            if property {
+            if holds == Holds::ReturningTrue {
                 let returned = function.abi_decode_output(&probe.outcome.output);
                 if let Ok(values) = returned
                     && let [DynSolValue::Bool(false)] = values.as_slice()

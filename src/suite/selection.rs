@@ -47,12 +47,11 @@ pub(crate) struct Target {
     pub(crate) except: Vec<Selector>,
 }
 
-/// What the suite fuzzes: contracts with their functions, and the senders (`None`: harvey's
-/// default senders).
+/// What the suite fuzzes: contracts with their functions, and the senders.
 #[derive(Debug, Clone)]
 pub(crate) struct Selection {
     pub(crate) targets: Vec<Target>,
-    pub(crate) senders: Option<Vec<Address>>,
+    pub(crate) senders: Vec<Address>,
 }
 
 impl Target {
@@ -198,22 +197,24 @@ fn address_names(value: Option<DynSolValue>) -> Vec<(Address, Vec<String>)> {
 /// CREATE2 deployer.
 const FORGE_ACCOUNTS: [Address; 3] = [CHEATCODE_ADDRESS, CONSOLE, CREATE2_DEPLOYER];
 
-/// Whether `address` is a precompile (forge never sends from one) or the zero address.
+/// Whether `address` is a precompile (0x01..=0x11 and P-256's 0x100: forge never sends
+/// from one), the zero address or one of forge's own accounts.
 fn is_reserved_sender(address: Address) -> bool {
     let word = U256::from_be_bytes(address.into_word().0);
-    word <= U256::from(0x11) || FORGE_ACCOUNTS.contains(&address)
+    word <= U256::from(0x11) || word == U256::from(0x100) || FORGE_ACCOUNTS.contains(&address)
 }
 
 /// forge's target selection over `created`, the contracts deployed by the test contract's
 /// constructor and `setUp()` with the artifact each one's code matches (`test` among them).
-/// `default_senders` are used when the suite targets none. Problems with the declarations
+/// `fuzzed_senders` (harvey's defaults, then the accounts the suite's state holds) are used
+/// when the suite targets none. Problems with the declarations
 /// are `Err` with forge's wording; what harvey does differently goes to `warnings`.
 pub(crate) fn select(
     declared: &Declared,
     created: &[(Address, Arc<ContractArtifact>)],
     test: Address,
     artifacts: &Artifacts,
-    default_senders: &[Address],
+    fuzzed_senders: &[Address],
     warnings: &mut Vec<String>,
 ) -> std::result::Result<Selection, String> {
     let filters = ArtifactFilters::new(declared, artifacts)?;
@@ -311,19 +312,18 @@ pub(crate) fn select(
         .filter(|a| !a.is_zero() && !declared.exclude_senders.contains(a))
         .collect();
     let senders = if targeted.is_empty() {
-        // The fuzzed senders (harvey's defaults), never a precompile or forge's own
-        // accounts, less the excluded ones.
+        // The fuzzed senders, never a precompile or forge's own accounts, less the
+        // excluded ones.
         let excluded = |a: &Address| is_reserved_sender(*a) || declared.exclude_senders.contains(a);
-        let kept: Vec<Address> = default_senders
+        fuzzed_senders
             .iter()
             .copied()
             .filter(|a| !excluded(a))
-            .collect();
-        (kept.len() < default_senders.len()).then_some(kept)
+            .collect()
     } else {
-        Some(targeted)
+        targeted
     };
-    if senders.as_ref().is_some_and(Vec::is_empty) {
+    if senders.is_empty() {
         return Err("every sender is excluded (targetSenders/excludeSenders)".into());
     }
     Ok(Selection { targets, senders })
@@ -589,7 +589,7 @@ mod tests {
         assert_eq!(addresses_of(&selection), vec![HANDLER, TOKEN]);
         assert!(selection.targets.iter().all(|t| t.only.is_none()));
         // Precompiles are never senders: 0x..01 is dropped from the defaults.
-        assert_eq!(selection.senders, Some(vec![Address::repeat_byte(0x10)]));
+        assert_eq!(selection.senders, vec![Address::repeat_byte(0x10)]);
     }
 
     #[test]
@@ -730,7 +730,7 @@ mod tests {
             exclude_senders: vec![bob],
             ..Declared::default()
         };
-        assert_eq!(run(&declared).unwrap().senders, Some(vec![alice]));
+        assert_eq!(run(&declared).unwrap().senders, vec![alice]);
         // Precompile addresses a suite targets are its senders (a token sale's buyers
         // `targetSender(address(0x1))` ... `address(0x5)`), as forge runs them.
         let buyers: Vec<Address> = (1..=5u8).map(Address::with_last_byte).collect();
@@ -738,7 +738,7 @@ mod tests {
             target_senders: buyers.clone(),
             ..Declared::default()
         };
-        assert_eq!(run(&low).unwrap().senders, Some(buyers));
+        assert_eq!(run(&low).unwrap().senders, buyers);
         // Every targeted sender excluded: none targeted, so the fuzzed ones (less the
         // precompile among this test's defaults), as forge fuzzes senders then too.
         let all_out = Declared {
@@ -748,7 +748,7 @@ mod tests {
         };
         assert_eq!(
             run(&all_out).unwrap().senders,
-            Some(vec![Address::repeat_byte(0x10)])
+            vec![Address::repeat_byte(0x10)]
         );
         let none_left = Declared {
             exclude_senders: vec![Address::repeat_byte(0x10)],

@@ -3,6 +3,7 @@
 //! 1.7.1 reports on each and what harvey must. Witnesses for every planted bug are in
 //! `forge_suites_witness.rs`.
 
+use alloy_primitives::address;
 use harvey::{Campaign, Outcome, Violation};
 
 use crate::forge_suites_witness::{artifacts, fixture};
@@ -116,6 +117,37 @@ fn target_senders_and_artifacts_and_excluded_contracts_are_honoured() {
     }
 }
 
+/// forge sends from the accounts its state holds when a suite names no `targetSenders`
+/// (issue 40, shape 3): `PointsTest` hands points to a constant member (pushed by setUp's
+/// code) and a partner (a state variable), and only they can `redeem`.
+#[test]
+fn accounts_the_suite_holds_are_senders_when_it_targets_none() {
+    let member = address!("0xC0FFEE0000000000000000000000000000000001");
+    let partner = address!("0xBEEF000000000000000000000000000000000002");
+    // Found after 1-9 sequences at seeds 1-5 (the budget: over 60 times the slowest).
+    for seed in 1..=5 {
+        let outcome = run(suite("PointsTest").seed(seed).runs(600));
+        for holder in [member, partner] {
+            assert!(
+                outcome.stats.senders.contains(&holder),
+                "{holder} is no sender: {:?}",
+                outcome.stats.senders
+            );
+        }
+        assert_eq!(
+            broken(&outcome),
+            ["invariant_redeemedLeaveTheSupply"],
+            "seed {seed}"
+        );
+        let redeem = outcome.failures[0]
+            .calls
+            .iter()
+            .find(|c| c.signature.starts_with("redeem("))
+            .expect("the failing sequence redeems");
+        assert!([member, partner].contains(&redeem.sender), "{redeem:?}");
+    }
+}
+
 #[test]
 fn an_unsupported_cheatcode_is_reported_by_name() {
     let outcome = run(suite("UnsupportedCheatcodeTest").runs(500));
@@ -164,6 +196,30 @@ fn echidna_properties_and_assertions_are_checked() {
             .iter()
             .any(|k| k.contains("paid out more than deposited")),
         "{kinds:?}"
+    );
+}
+
+/// Echidna's `echidna_revert_…` properties hold while they revert: `LockProperties`' one
+/// reverts from the start (no false alarm) and is reported only once `open(0x5eed)` makes it
+/// return.
+#[test]
+fn an_echidna_revert_property_fails_only_when_it_returns() {
+    let outcome = run(suite("LockProperties").runs(2_000));
+    assert_eq!(
+        broken(&outcome),
+        ["echidna_revert_withdraw_while_locked"]
+    );
+    let Violation::Invariant { message, .. } = &outcome.failures[0].violation else {
+        unreachable!("an invariant is broken")
+    };
+    assert!(message.contains("did not revert"), "{message}");
+    assert!(
+        outcome.failures[0]
+            .calls
+            .iter()
+            .any(|c| c.signature == "open(uint256)"),
+        "{:?}",
+        outcome.failures[0].calls
     );
 }
 

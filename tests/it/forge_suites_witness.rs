@@ -352,3 +352,51 @@ fn a_self_transfer_credits_the_treasury() {
         );
     }
 }
+
+/// `Points.redeem` by a holder leaves the points in the supply (`PointsTest`'s
+/// `invariant_redeemedLeaveTheSupply`); a transfer, and a redeem by an account holding
+/// nothing, keep the sum.
+#[test]
+fn redeemed_points_stay_in_the_supply() {
+    let mut chain = Chain::new(artifacts());
+    let points = chain.deploy("Points", (U256::from(1_000),)).unwrap();
+    let member = chain.senders()[0];
+    let stranger = chain.senders()[1];
+    let kept = |chain: &Chain| -> bool {
+        let supply: U256 = chain.view(points, "totalSupply()", ()).unwrap();
+        let redeemed: U256 = chain.view(points, "redeemed()", ()).unwrap();
+        supply + redeemed == U256::from(1_000)
+    };
+    let deployer = chain.deployer();
+    let to_member = [DynSolValue::from(member), uint(600)];
+    let moved = send(
+        &mut chain,
+        deployer,
+        points,
+        "transfer(address,uint256)",
+        &to_member,
+        U256::ZERO,
+    );
+    assert!(moved.is_success(), "{moved:?}");
+    assert!(kept(&chain));
+    // Someone holding nothing redeems nothing (any amount above 0 reverts).
+    assert!(send_uint(&mut chain, stranger, points, "redeem(uint256)", 0).is_success());
+    assert!(!send_uint(&mut chain, stranger, points, "redeem(uint256)", 1).is_success());
+    assert!(kept(&chain));
+    assert!(send_uint(&mut chain, member, points, "redeem(uint256)", 1).is_success());
+    assert!(!kept(&chain));
+}
+
+/// `LockProperties`' `echidna_revert_withdraw_while_locked` reverts until `open(0x5eed)`, and
+/// returns after it; another code keeps the safe locked.
+#[test]
+fn the_safe_opens_with_its_constant_code() {
+    let (mut chain, harness) = deployed("LockProperties");
+    let sender = chain.senders()[0];
+    let property = "echidna_revert_withdraw_while_locked()";
+    assert!(!call(&mut chain, harness, property, &[]).is_success());
+    assert!(send_uint(&mut chain, sender, harness, "open(uint256)", 0x5eee).is_success());
+    assert!(!call(&mut chain, harness, property, &[]).is_success());
+    assert!(send_uint(&mut chain, sender, harness, "open(uint256)", 0x5eed).is_success());
+    assert!(call(&mut chain, harness, property, &[]).is_success());
+}

@@ -1,0 +1,111 @@
+//! EVM bytecode as instructions: each opcode with its program counter and its PUSH
+//! immediate, the one place the library decodes code (the jump table, the dictionary of
+//! constants and the senders a forge suite's state holds all read code through it).
+
+/// `PUSH1`; `PUSH1..=PUSH32` are `0x60..=0x7f`.
+const PUSH1: u8 = 0x60;
+/// `PUSH32`.
+const PUSH32: u8 = 0x7f;
+
+/// One instruction of legacy EVM code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Instruction<'a> {
+    /// Its offset in the code.
+    pub(crate) pc: usize,
+    /// The opcode byte.
+    pub(crate) opcode: u8,
+    /// The bytes a `PUSHn` pushes, as many as the code still holds (a push cut off by the
+    /// end of the code, as in a metadata tail, has fewer than `n`); empty for other opcodes.
+    pub(crate) immediate: &'a [u8],
+}
+
+impl Instruction<'_> {
+    /// The number of immediate bytes the opcode takes: `n` for `PUSHn`, else 0.
+    pub(crate) fn immediate_size(opcode: u8) -> usize {
+        if (PUSH1..=PUSH32).contains(&opcode) {
+            usize::from(opcode - PUSH1) + 1
+        } else {
+            0
+        }
+    }
+
+    /// Whether this is a `PUSHn` whose `n` bytes the code does not all hold.
+    pub(crate) fn is_truncated(&self) -> bool {
+        self.immediate.len() < Self::immediate_size(self.opcode)
+    }
+}
+
+/// The instructions of `code`, in order: immediates are skipped, never read as opcodes.
+pub(crate) fn instructions(code: &[u8]) -> impl Iterator<Item = Instruction<'_>> {
+    let mut pc = 0;
+    std::iter::from_fn(move || {
+        let opcode = *code.get(pc)?;
+        let size = Instruction::immediate_size(opcode);
+        let start = (pc + 1).min(code.len());
+        let end = (pc + 1 + size).min(code.len());
+        let instruction = Instruction {
+            pc,
+            opcode,
+            immediate: &code[start..end],
+        };
+        pc += 1 + size;
+        Some(instruction)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use revm::bytecode::Bytecode;
+    use revm::primitives::Bytes;
+
+    #[test]
+    fn pushes_carry_their_immediates_and_hide_them_from_decoding() {
+        // PUSH2 0x5b5b (JUMPDEST bytes inside an immediate), JUMPDEST, PUSH1 (cut off).
+        let code = [0x61, 0x5b, 0x5b, 0x5b, 0x60];
+        let decoded: Vec<(usize, u8, &[u8])> = instructions(&code)
+            .map(|i| (i.pc, i.opcode, i.immediate))
+            .collect();
+        assert_eq!(
+            decoded,
+            vec![
+                (0, 0x61, &[0x5b, 0x5b][..]),
+                (3, 0x5b, &[][..]),
+                (4, 0x60, &[][..])
+            ]
+        );
+        let last = instructions(&code).last().unwrap();
+        assert!(last.is_truncated());
+        assert!(!instructions(&code).next().unwrap().is_truncated());
+        assert_eq!(instructions(&[]).count(), 0);
+    }
+
+    proptest! {
+        /// The instructions start where revm's own decoding puts them (its opcode iterator)
+        /// and its jump table agrees on which JUMPDEST bytes are instructions.
+        #[test]
+        fn decoding_agrees_with_revm(code in proptest::collection::vec(
+            prop_oneof![any::<u8>(), 0x5bu8..=0x7f], 0..200)) {
+            let ours: Vec<(usize, u8)> = instructions(&code).map(|i| (i.pc, i.opcode)).collect();
+            let bytecode = Bytecode::new_raw(Bytes::from(code.clone()));
+            let mut theirs = Vec::new();
+            let mut iter = bytecode.iter_opcodes();
+            loop {
+                let pc = iter.position();
+                let Some(opcode) = iter.next() else { break };
+                theirs.push((pc, opcode));
+            }
+            prop_assert_eq!(&ours, &theirs);
+            let jumps = bytecode.legacy_jump_table().unwrap();
+            for pc in 0..code.len() {
+                let dest = ours.iter().any(|&(at, op)| at == pc && op == 0x5b);
+                prop_assert_eq!(jumps.is_valid(pc), dest, "pc {}", pc);
+            }
+            for i in instructions(&code) {
+                let end = (i.pc + 1 + Instruction::immediate_size(i.opcode)).min(code.len());
+                prop_assert_eq!(i.immediate, &code[(i.pc + 1).min(code.len())..end]);
+            }
+        }
+    }
+}
