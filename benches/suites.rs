@@ -10,7 +10,8 @@
 //! `HARVEY_SUITES_TIME=s`, seconds per run, default 60; `HARVEY_SUITES_ONLY=a,b` to run only
 //! the named suites; `HARVEY_SUITES_UNPATCHED_ONLY=1` to run only the unpatched code,
 //! `HARVEY_SUITES_SKIP_FORGE=1` to run harvey alone, e.g. to see quickly which suites harvey
-//! cannot run yet). The table is printed and written to `bench-suites.md` in the target directory. CI does
+//! cannot run yet; `HARVEY_SUITES_NO_CONFIG=1` to run the Echidna suites without the config
+//! their command line names, to see what it changes). The table is printed and written to `bench-suites.md` in the target directory. CI does
 //! not run it.
 //!
 //! What it needs: node/npm (forge 1.7.1 from `@foundry-rs/forge-linux-amd64`, OpenZeppelin
@@ -303,8 +304,9 @@ fn project_dir(project: &ForgeProject) -> &Path {
     project.dir()
 }
 
-/// harvey's campaign on the suite in `project`; a campaign that cannot run is reported as
-/// not found, with its error (a finding: what harvey does not support yet).
+/// harvey's campaign on the suite in `project` (with the config its own command line names);
+/// a campaign that cannot run is reported as not found, with its error (a finding: what
+/// harvey does not support yet).
 fn run_harvey(
     suite: &Suite,
     project: &Path,
@@ -312,8 +314,12 @@ fn run_harvey(
     seed: u64,
     budget: Duration,
 ) -> Run {
-    let result = Campaign::new(project)
-        .forge_suite(suite.test_contract)
+    let mut campaign = Campaign::new(project).forge_suite(suite.test_contract);
+    // `HARVEY_SUITES_NO_CONFIG=1`: what the suite's config changes.
+    if let Some(config) = suite.config.filter(|_| !flag("HARVEY_SUITES_NO_CONFIG")) {
+        campaign = campaign.suite_config(config);
+    }
+    let result = campaign
         .seed(seed)
         .time(budget)
         .workers(1)

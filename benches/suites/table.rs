@@ -30,6 +30,10 @@ pub(crate) struct Suite {
     /// solcjs version for suites pinning an exact older pragma (`solc-at <version>`);
     /// `None`: the shim's default 0.8.28.
     pub(crate) solc_at: Option<&'static str>,
+    /// The Echidna yaml or medusa.json the suite's own command line names (`echidna <file>
+    /// --config <config>`), relative to the project's directory: given to harvey as
+    /// `Campaign::suite_config`. `None`: harvey's rule finds the config, if any.
+    pub(crate) config: Option<&'static str>,
     /// The test contract.
     pub(crate) test_contract: &'static str,
     /// How the suite is written (for the table).
@@ -147,6 +151,7 @@ pub(crate) const SUITES: &[Suite] = &[
         foundry_toml: None,
         remappings: Some("forge-std/=lib/forge-std/\n"),
         solc_at: None,
+        config: None,
         test_contract: "WETH9Invariants",
         style: "forge handler (ghost variables, actors, targetSelector)",
         cheatcodes: "prank, startPrank, stopPrank, deal",
@@ -197,6 +202,7 @@ pub(crate) const SUITES: &[Suite] = &[
         foundry_toml: None,
         remappings: None,
         solc_at: Some("0.8.7-fixed"),
+        config: None,
         test_contract: "BoundedInvariants",
         style: "forge handler (bounded LP/transfer handlers), fail_on_revert",
         cheatcodes: "startPrank, stopPrank, prank, store/load (DSTest fail)",
@@ -256,6 +262,7 @@ pub(crate) const SUITES: &[Suite] = &[
         foundry_toml: None,
         remappings: None,
         solc_at: Some("0.8.19"),
+        config: None,
         test_contract: "StopOnRevertInvariants",
         style: "DeFi; setUp runs the deploy script (startBroadcast), Chainlink staleness check, fail_on_revert",
         cheatcodes: "startBroadcast(), startBroadcast(uint256), stopBroadcast, startPrank, stopPrank, prank, addr, label",
@@ -309,6 +316,7 @@ pub(crate) const SUITES: &[Suite] = &[
         foundry_toml: None,
         remappings: None,
         solc_at: None,
+        config: None,
         test_contract: "CryticToFoundry",
         style: "Chimera (handlers on the test contract, assertions in handlers), via-IR",
         cheatcodes: "startPrank, stopPrank, prank, assertTrue/assertGt",
@@ -344,6 +352,7 @@ pub(crate) const SUITES: &[Suite] = &[
         foundry_toml: None,
         remappings: None,
         solc_at: None,
+        config: None,
         test_contract: "VestingCryticToFoundry",
         style: "Chimera handler suite (property_* wrapped in invariant_*), targetSelector",
         cheatcodes: "prank, assertTrue",
@@ -374,6 +383,7 @@ pub(crate) const SUITES: &[Suite] = &[
         foundry_toml: None,
         remappings: None,
         solc_at: None,
+        config: None,
         test_contract: "VestingCryticTester",
         style: "Chimera for Echidna/Medusa: property_* returning bool, constructor setup, \
                 handler with hevm.prank",
@@ -430,6 +440,7 @@ pub(crate) const SUITES: &[Suite] = &[
         foundry_toml: None,
         remappings: None,
         solc_at: None,
+        config: None,
         test_contract: "CryticERC20InternalHarness",
         style: "Echidna/Medusa assertion mode, test_ERC20_* properties, constructor setup",
         cheatcodes: "none",
@@ -488,6 +499,7 @@ pub(crate) const SUITES: &[Suite] = &[
         foundry_toml: None,
         remappings: None,
         solc_at: None,
+        config: None,
         test_contract: "CryticERC4626InternalHarness",
         style: "Echidna/Medusa assertion mode, verify_* properties over a solmate vault",
         cheatcodes: "none",
@@ -529,6 +541,7 @@ pub(crate) const SUITES: &[Suite] = &[
         foundry_toml: Some(EXERCISE_TOML),
         remappings: None,
         solc_at: None,
+        config: None,
         test_contract: "TestToken",
         style: "Echidna property mode (echidna_* returns bool)",
         cheatcodes: "none",
@@ -559,6 +572,7 @@ pub(crate) const SUITES: &[Suite] = &[
         foundry_toml: Some(EXERCISE_TOML),
         remappings: None,
         solc_at: None,
+        config: None,
         test_contract: "TestToken",
         style: "Echidna assertion mode (assert in an overriding transfer)",
         cheatcodes: "none",
@@ -579,12 +593,164 @@ pub(crate) const SUITES: &[Suite] = &[
             witness: None,
         }],
     },
+    echidna_test(EchidnaTest {
+        name: "echidna-multisender",
+        dir: "tests/solidity/basic",
+        paths: &[
+            "tests/solidity/basic/multisender.sol",
+            "tests/solidity/basic/multisender.yaml",
+        ],
+        config: "multisender.yaml",
+        contract: "C",
+        style: "Echidna property mode; `sender: [0x1, 0x2, 0x3]`: each of three functions needs its own sender",
+        solc_at: None,
+        fix: Some(Patch {
+            file: "tests/solidity/basic/multisender.sol",
+            from: "require(msg.sender == address(0x3));",
+            to: "require(msg.sender == address(0x4));",
+        }),
+        bugs: &[Bug {
+            name: "three-senders-set-all-states",
+            patch: None,
+            expect: Expect::Invariant(&["echidna_all_sender"]),
+            forge_invariant: None,
+            witness: None,
+        }],
+    }),
+    echidna_test(EchidnaTest {
+        name: "echidna-allcontracts",
+        dir: "tests/solidity/basic",
+        paths: &[
+            "tests/solidity/basic/allContracts.sol",
+            "tests/solidity/basic/allContracts.yaml",
+        ],
+        config: "allContracts.yaml",
+        contract: "B",
+        style: "Echidna property mode; `allContracts: true`: the bug is in `A`, which the harness `B` deploys",
+        solc_at: None,
+        fix: Some(Patch {
+            file: "tests/solidity/basic/allContracts.sol",
+            from: "public{\n        bug = false;",
+            to: "public{\n        bug = true;",
+        }),
+        bugs: &[Bug {
+            name: "deployed-contract-clears-the-flag",
+            patch: None,
+            expect: Expect::Invariant(&["echidna_test"]),
+            forge_invariant: None,
+            witness: None,
+        }],
+    }),
+    echidna_test(EchidnaTest {
+        name: "echidna-assert-multi",
+        dir: "tests/solidity/assert",
+        paths: &[
+            "tests/solidity/assert/multi.sol",
+            "tests/solidity/assert/multi.yaml",
+        ],
+        config: "multi.yaml",
+        contract: "Test",
+        style: "Echidna assertion mode (`testMode: assertion`) with `allContracts: true`: an `AssertionFailed` event in `TestAssert`, which the harness deploys",
+        solc_at: None,
+        fix: Some(Patch {
+            file: "tests/solidity/assert/multi.sol",
+            from: "if(val > 128)",
+            to: "if(val > 128 && val < 128)",
+        }),
+        bugs: &[Bug {
+            name: "event-assertion-in-deployed-contract",
+            patch: None,
+            expect: Expect::AssertionIn(&["fail"]),
+            forge_invariant: None,
+            witness: None,
+        }],
+    }),
+    echidna_test(EchidnaTest {
+        name: "echidna-balance",
+        dir: "tests/solidity/basic",
+        paths: &[
+            "tests/solidity/basic/balance.sol",
+            "tests/solidity/basic/balance.yaml",
+        ],
+        config: "balance.yaml",
+        contract: "C",
+        style: "Echidna property mode; `deployer`, `sender`, `psender` `0x42`, `balanceAddr` 42, `balanceContract` 123 (a payable constructor that pays it back)",
+        // `msg.sender.transfer`: before 0.8 (Echidna runs this test only below 0.8).
+        solc_at: Some("0.7.6"),
+        fix: None,
+        bugs: &[Bug {
+            name: "constructor-keeps-a-wei",
+            patch: Some(Patch {
+                file: "tests/solidity/basic/balance.sol",
+                from: "msg.sender.transfer(123);",
+                to: "msg.sender.transfer(122);",
+            }),
+            expect: Expect::Invariant(&["echidna_balance"]),
+            forge_invariant: None,
+            witness: None,
+        }],
+    }),
+    echidna_test(EchidnaTest {
+        name: "echidna-no-delay",
+        dir: "tests/solidity/basic",
+        paths: &[
+            "tests/solidity/basic/no-delay.sol",
+            "tests/solidity/basic/no-delay.yaml",
+        ],
+        config: "no-delay.yaml",
+        contract: "C",
+        style: "Echidna property mode; `maxTimeDelay: 0`, `maxBlockDelay: 0`: the properties hold only if time never moves",
+        solc_at: None,
+        fix: None,
+        bugs: &[Bug {
+            name: "g-records-a-later-time",
+            patch: Some(Patch {
+                file: "tests/solidity/basic/no-delay.sol",
+                from: "    blockB = block.number;\n    timeB = block.timestamp;\n  }\n\n  function echidna_block_number",
+                to: "    blockB = block.number;\n    timeB = block.timestamp + 1;\n  }\n\n  function echidna_block_number",
+            }),
+            expect: Expect::Invariant(&["echidna_timestamp"]),
+            forge_invariant: None,
+            witness: None,
+        }],
+    }),
+    echidna_test(EchidnaTest {
+        name: "echidna-whitelist",
+        dir: "tests/solidity/basic",
+        paths: &[
+            "tests/solidity/basic/flags.sol",
+            "tests/solidity/basic/whitelist.yaml",
+        ],
+        config: "whitelist.yaml",
+        contract: "Test",
+        style: "Echidna property mode; `filterFunctions: [\"Test.set0(int256)\"]`, `filterBlacklist: false`: only `set0` is called; `echidna_revert_always` must revert",
+        solc_at: None,
+        fix: None,
+        bugs: &[Bug {
+            name: "set0-clears-flag1",
+            patch: Some(Patch {
+                file: "tests/solidity/basic/flags.sol",
+                from: "flag0 = false;",
+                to: "flag1 = false;",
+            }),
+            expect: Expect::Invariant(&["echidna_sometimesfalse"]),
+            forge_invariant: None,
+            witness: None,
+        }],
+    }),
 ];
 
 const BSC_EXERCISE2: &str = "program-analysis/echidna/exercises/exercise2";
+/// crytic/echidna's own test suite (`tests/solidity`, each contract with the yaml its
+/// Haskell tests run it with, `src/test/Tests/*.hs` saying which properties are solved).
+const ECHIDNA: &str = "crytic+echidna";
+const ECHIDNA_COMMIT: &str = "4454f3a337ed58e89a3be488b8eac03e83cd40f2";
+/// Why forge cannot run Echidna's tests.
+const NO_FORGE_TESTS: Forge =
+    Forge::NotApplicable("no test* or invariant* function: forge finds no tests");
 const BSC_EXERCISE4: &str = "program-analysis/echidna/exercises/exercise4";
 
-/// An Echidna exercise has no foundry.toml: its directory is the project.
+/// An Echidna exercise or test directory has no foundry.toml: its directory is the project.
 const EXERCISE_TOML: &str = "[profile.default]\nsrc = \".\"\nout = \"out\"\nlibs = []\n";
 
 /// forge-std and chimera at the commits devdacian/solidity-fuzzing-comparison pins.
@@ -642,3 +808,44 @@ const VESTING_EXCLUDE: &[&str] = &[
     "test/13-stability-pool",
     "test/14-priority",
 ];
+
+/// One of crytic/echidna's own tests (a contract in `dir` with the yaml its Haskell test runs
+/// it with): the two files alone make the project.
+struct EchidnaTest {
+    name: &'static str,
+    dir: &'static str,
+    /// The test's contract and its yaml, relative to the repository.
+    paths: &'static [&'static str],
+    config: &'static str,
+    contract: &'static str,
+    style: &'static str,
+    solc_at: Option<&'static str>,
+    fix: Option<Patch>,
+    bugs: &'static [Bug],
+}
+
+/// The suite of an Echidna test: property or assertion mode, depth Echidna's default
+/// `seqLen` (100), nothing forge runs.
+const fn echidna_test(test: EchidnaTest) -> Suite {
+    Suite {
+        name: test.name,
+        mirror: ECHIDNA,
+        commit: ECHIDNA_COMMIT,
+        paths: test.paths,
+        root: test.dir,
+        deps: &[],
+        exclude: &[],
+        foundry_toml: Some(EXERCISE_TOML),
+        remappings: None,
+        solc_at: test.solc_at,
+        config: Some(test.config),
+        test_contract: test.contract,
+        style: test.style,
+        cheatcodes: "none",
+        depth: 100,
+        fail_on_revert: false,
+        forge: NO_FORGE_TESTS,
+        fix: test.fix,
+        bugs: test.bugs,
+    }
+}

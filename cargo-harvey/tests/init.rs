@@ -279,6 +279,7 @@ fn init_lists_the_suites_the_macro_runs() {
             "LockProperties",
             "PointsTest",
             "PoolProperties\", config = \"test/configs/medusa.json",
+            "RefundEchidna\", config = \"test/configs/RefundEchidna.yaml",
             "RegistryTest",
             "SetUpRevertTest",
             "SetUpUnsupportedTest",

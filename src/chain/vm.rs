@@ -342,14 +342,17 @@ impl Vm {
     /// values only). The pending state is not read: call it after a commit.
     pub(super) fn committed_storage(&self, address: Address) -> Vec<U256> {
         let db = self.evm.ctx.journal_ref().db();
-        db.cache.accounts.get(&address).map_or_else(Vec::new, |account| {
-            account
-                .storage
-                .values()
-                .copied()
-                .filter(|value| !value.is_zero())
-                .collect()
-        })
+        db.cache
+            .accounts
+            .get(&address)
+            .map_or_else(Vec::new, |account| {
+                account
+                    .storage
+                    .values()
+                    .copied()
+                    .filter(|value| !value.is_zero())
+                    .collect()
+            })
     }
 
     /// The runtime code at `address` in the pending state (empty for none).

@@ -62,7 +62,8 @@ mod tests {
 
     #[test]
     fn accounts_are_address_sized_words_other_than_the_mask() {
-        let attacker = U256::from_str_radix("1337000000000000000000000000000000000000", 16).unwrap();
+        let attacker =
+            U256::from_str_radix("1337000000000000000000000000000000000000", 16).unwrap();
         assert_eq!(
             as_account(attacker),
             Some(Address::from_word(attacker.into()))

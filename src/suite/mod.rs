@@ -24,7 +24,7 @@ use alloy_dyn_abi::{DynSolValue, FunctionExt};
 use alloy_json_abi::Function;
 use alloy_primitives::{Address, U256, address};
 
-use crate::abi::changes_state;
+use crate::abi::{callable, changes_state};
 use crate::chain::{Chain, Delays, TxOptions, TxStatus};
 use crate::error::{Error, Result};
 use crate::oracle::{Invariant, unsupported_place};
@@ -32,8 +32,8 @@ use crate::outcome::FunctionStats;
 use crate::project::{Artifacts, ChainSettings, ContractArtifact};
 pub(crate) use configs::chosen as chosen_config;
 use configs::{FunctionFilter, HarnessConfig, Tool};
-pub use list::{SuiteKind, SuiteSummary, every_suite_tested, suites};
 use held::held_accounts;
+pub use list::{SuiteKind, SuiteSummary, every_suite_tested, suites};
 use selection::{Declared, select};
 
 /// forge's default sender: it deploys the test contract, calls `setUp()` and every
@@ -263,16 +263,19 @@ impl Suite {
             }
             Some(config) => {
                 let meaning = &config.meaning;
-                // Both tools fund the deployer and the senders; Echidna mints the harness's
-                // balance, Medusa transfers it from the deployer: the deployer holds it first.
+                // Both tools fund the deployer and the senders. Echidna mints the harness's
+                // balance, so the deployer keeps its own (and what the constructor pays it
+                // back); Medusa transfers it from the deployer's.
                 for sender in &meaning.senders {
                     chain.set_balance(*sender, meaning.account_balance);
                 }
+                let minted = match config.tool {
+                    Tool::Echidna => meaning.harness_balance,
+                    Tool::Medusa => U256::ZERO,
+                };
                 chain.set_balance(
                     self.deployer,
-                    meaning
-                        .account_balance
-                        .saturating_add(meaning.harness_balance),
+                    meaning.account_balance.saturating_add(minted),
                 );
                 chain.commit();
                 let deployment = TxOptions {
@@ -282,7 +285,6 @@ impl Suite {
                 let test = chain
                     .deploy_with(&self.test.qualified_name(), &[][..], deployment)
                     .map_err(|e| self.config_error(config, e))?;
-                chain.set_balance(self.deployer, meaning.account_balance);
                 let calls = TxOptions {
                     sender: Some(self.deployer),
                     value: U256::ZERO,
@@ -450,6 +452,16 @@ impl Suite {
                         .fuzz_only(address, listed)
                         .map_err(|e| self.config_error(config, e))?;
                 }
+                // Under allContracts, a harness whose own functions are all properties
+                // and hooks is not fuzzed (both tools say nothing of it); the contracts it
+                // deployed are.
+                _ if meaning.all_contracts
+                    && callable(&artifact.abi).all(|c| {
+                        hooks.contains(&c.signature()) || listed.contains(&c.signature())
+                    }) =>
+                {
+                    continue;
+                }
                 _ => {
                     chain.fuzz(address);
                     chain
@@ -461,7 +473,11 @@ impl Suite {
         if chain.fuzzed().is_empty() {
             return Err(self.config_error(
                 config,
-                Error::Config("its function filter leaves no function to call".into()),
+                Error::Config(
+                    "no contract it fuzzes has a function left to call (its function filter, \
+                     or a harness of properties only without allContracts)"
+                        .into(),
+                ),
             ));
         }
         chain.fuzz_created(meaning.all_contracts);
@@ -593,7 +609,12 @@ impl Suite {
         self.after_invariant
             .iter()
             .map(|function| {
-                invariant_call(function.clone(), Holds::Succeeding, self.prober, self.address)
+                invariant_call(
+                    function.clone(),
+                    Holds::Succeeding,
+                    self.prober,
+                    self.address,
+                )
             })
             .collect()
     }

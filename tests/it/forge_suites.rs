@@ -205,10 +205,7 @@ fn echidna_properties_and_assertions_are_checked() {
 #[test]
 fn an_echidna_revert_property_fails_only_when_it_returns() {
     let outcome = run(suite("LockProperties").runs(2_000));
-    assert_eq!(
-        broken(&outcome),
-        ["echidna_revert_withdraw_while_locked"]
-    );
+    assert_eq!(broken(&outcome), ["echidna_revert_withdraw_while_locked"]);
     let Violation::Invariant { message, .. } = &outcome.failures[0].violation else {
         unreachable!("an invariant is broken")
     };

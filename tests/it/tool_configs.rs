@@ -75,12 +75,34 @@ fn an_echidna_yaml_gives_the_senders_balance_and_prefix() {
     );
 }
 
+/// Echidna mints `balanceContract` into the harness: the deployer keeps `balanceAddr` and
+/// what the constructor pays back (`RefundEchidna` holds in every state, as in Echidna's own
+/// `basic/balance.sol` test).
+#[test]
+fn echidna_mints_the_harness_balance_and_the_deployer_keeps_its_refund() {
+    let outcome = run(suite("RefundEchidna").runs(200));
+    assert!(
+        outcome.passed(),
+        "{}",
+        harvey::report::failures_report(&outcome.failures, None)
+    );
+}
+
 /// `testAllContracts` fuzzes the pool the harness deployed, whose own functions are all
 /// properties.
 #[test]
 fn a_medusa_config_fuzzes_what_the_harness_deployed() {
     let outcome = run(suite("PoolProperties").runs(5_000));
     assert_eq!(broken(&outcome), ["property_totalIsTheSumOfBalances"]);
+    // The harness, all properties, is not a fuzzed contract with nothing to call.
+    assert!(
+        !outcome
+            .warnings
+            .iter()
+            .any(|w| w.contains("no state-changing function")),
+        "{:?}",
+        outcome.warnings
+    );
 }
 
 #[test]
