@@ -273,6 +273,7 @@ fn init_lists_the_suites_the_macro_runs() {
             "BoardExcludeTest",
             "BoardTargetsTest",
             "CappedPoolProperties",
+            "ClockProperties",
             "DeployedTreasuryTest",
             "GaugeAssertions\", config = \"test/configs/assertion/echidna.yaml",
             "LeakyVaultTest",

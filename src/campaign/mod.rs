@@ -96,9 +96,9 @@ impl<'a> Campaign<'a> {
     /// A harness with an Echidna or Medusa config (named with [`Campaign::suite_config`],
     /// or found by the rule of the book's "Echidna and Medusa configs") is deployed, funded
     /// and fuzzed as its config says: senders, deployer, contract balance, `allContracts`,
-    /// property prefixes, test mode, function filters. The config's budget, sequence length
-    /// and delays are settings, which `#[harvey::forge_suite]` applies and this builder does
-    /// not.
+    /// property prefixes, test mode, function filters, delays between calls. The config's
+    /// budget and sequence length are settings, which `#[harvey::forge_suite]` applies and
+    /// this builder does not.
     pub fn forge_suite(mut self, name: impl Into<String>) -> Self {
         self.suite = Some(name.into());
         self

@@ -31,7 +31,7 @@ use crate::oracle::{Invariant, unsupported_place};
 use crate::outcome::FunctionStats;
 use crate::project::{Artifacts, ChainSettings, ContractArtifact};
 pub(crate) use configs::chosen as chosen_config;
-use configs::{FunctionFilter, HarnessConfig, Tool};
+use configs::{DEFAULT_BLOCK_DELAY, DEFAULT_TIME_DELAY, FunctionFilter, HarnessConfig, Tool};
 use held::held_accounts;
 pub use list::{SuiteKind, SuiteSummary, every_suite_tested, suites};
 use selection::{Declared, select};
@@ -353,15 +353,34 @@ impl Suite {
             // payable functions, as harvey does by default.
             chain.send_no_ether();
         }
-        // forge moves the block between fuzzed calls only when foundry.toml's
-        // `max_time_delay`/`max_block_delay` say so (a config's delays come as settings);
-        // the campaign's settings apply over this.
-        chain.set_delays(Delays::STILL);
+        // The campaign's settings (foundry.toml's `max_time_delay`/`max_block_delay`, the
+        // attribute, `HARVEY_*`) apply over this.
+        chain.set_delays(self.delays());
         chain.commit();
         if let Some(warnings) = warnings {
             warnings.extend(notes);
         }
         Ok(chain)
+    }
+
+    /// How far the block moves between fuzzed calls as the suite's own tool moves it: forge
+    /// never moves it on its own; a config says how far; Echidna and Medusa, by default,
+    /// up to a week and 60,480 blocks (`maxTimeDelay`/`maxBlockDelay`,
+    /// `blockTimestampDelayMax`/`blockNumberDelayMax`).
+    fn delays(&self) -> Delays {
+        let most = |value: u64| Some(u32::try_from(value).unwrap_or(u32::MAX));
+        let (seconds, blocks) = match (&self.config, self.style) {
+            (Some(config), _) => (
+                config.meaning.max_time_delay,
+                config.meaning.max_block_delay,
+            ),
+            (None, Style::Properties) => (DEFAULT_TIME_DELAY, DEFAULT_BLOCK_DELAY),
+            (None, Style::Forge) => return Delays::STILL,
+        };
+        Delays {
+            seconds: most(seconds),
+            blocks: most(blocks),
+        }
     }
 
     /// Fuzzes what the test contract's `StdInvariant` declarations select.
@@ -507,6 +526,14 @@ impl Suite {
             .filter(|f| changes_state(f) && is_harness_hook(&f.name))
             .map(Function::signature)
             .collect();
+        if callable(&self.test.abi).all(|c| hooks.contains(&c.signature())) {
+            // Both tools fuzz what such a harness deploys only when its config says so.
+            return Err(Error::Suite {
+                suite: self.test.name.clone(),
+                reason: "nothing to fuzz: every function of the harness is a property or a                          hook, and no Echidna or Medusa config names it; with Echidna's                          `allContracts: true` or Medusa's `testAllContracts: true` the                          contracts it deploys are fuzzed: name that config                          (`config = \"...\"` in the attribute, `Campaign::suite_config`)"
+                    .into(),
+            });
+        }
         chain.fuzz_except(test, hooks)
     }
 

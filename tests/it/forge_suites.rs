@@ -220,6 +220,20 @@ fn an_echidna_revert_property_fails_only_when_it_returns() {
     );
 }
 
+/// A harness with no config moves the block between calls as Echidna and Medusa do by
+/// default (a forge suite does not), so `ClockProperties` breaks.
+#[test]
+fn a_harness_without_config_lets_time_pass_as_its_tools_do() {
+    let outcome = run(suite("ClockProperties").runs(2_000));
+    assert_eq!(broken(&outcome), ["echidna_one_moment"]);
+    let calls: Vec<&str> = outcome.failures[0]
+        .calls
+        .iter()
+        .map(|c| c.signature.as_str())
+        .collect();
+    assert!(calls.ends_with(&["restamp()"]), "{calls:?}");
+}
+
 #[test]
 fn a_reverting_set_up_and_bad_names_are_errors() {
     let err = suite("SetUpRevertTest")
@@ -235,6 +249,17 @@ fn a_reverting_set_up_and_bad_names_are_errors() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("abstract"), "{err}");
+    // A harness of properties only, with no config to fuzz what it deployed.
+    let err = Campaign::new(crate::support::repo())
+        .forge_suite("Greenhouse")
+        .runs(10)
+        .run()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("nothing to fuzz") && err.contains("allContracts"),
+        "{err}"
+    );
     let err = suite("NoSuchSuite").runs(10).run().unwrap_err().to_string();
     assert!(
         err.contains("LeakyVaultTest"),

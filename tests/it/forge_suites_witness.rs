@@ -400,3 +400,18 @@ fn the_safe_opens_with_its_constant_code() {
     assert!(send_uint(&mut chain, sender, harness, "open(uint256)", 0x5eed).is_success());
     assert!(call(&mut chain, harness, property, &[]).is_success());
 }
+
+/// `ClockProperties`: `stamp()` then `restamp()` in the same block keeps
+/// `echidna_one_moment`; a second later it breaks.
+#[test]
+fn a_restamp_after_time_passed_breaks_the_moment() {
+    for (later, holds) in [(0, true), (1, false)] {
+        let (mut chain, harness) = deployed("ClockProperties");
+        assert!(call(&mut chain, harness, "stamp()", &[]).is_success());
+        let now = chain.block_timestamp();
+        chain.warp_to(now + later);
+        assert!(call(&mut chain, harness, "restamp()", &[]).is_success());
+        let moment: bool = chain.view(harness, "echidna_one_moment()", ()).unwrap();
+        assert_eq!(moment, holds, "{later} s later");
+    }
+}

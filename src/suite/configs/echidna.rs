@@ -6,7 +6,7 @@ use alloy_primitives::{Address, U256, address};
 use yaml_rust2::{Yaml, YamlLoader};
 
 use super::values::{address as read_address, integer, small};
-use super::{FunctionFilter, Meaning};
+use super::{DEFAULT_BLOCK_DELAY, DEFAULT_TIME_DELAY, FunctionFilter, Meaning};
 
 /// Echidna's default senders (`sender`).
 const SENDERS: [Address; 3] = [
@@ -127,8 +127,8 @@ pub(super) fn read(text: &str) -> Result<(Meaning, Vec<String>), String> {
         depth: 100,
         calls: Some(50_000),
         seconds: None,
-        max_time_delay: 604_800,
-        max_block_delay: 60_480,
+        max_time_delay: DEFAULT_TIME_DELAY,
+        max_block_delay: DEFAULT_BLOCK_DELAY,
         functions: FunctionFilter::All,
         stop_on_failure: false,
         seed: None,

@@ -9,7 +9,7 @@ use alloy_primitives::{Address, U256, address};
 use serde_json::{Map, Value};
 
 use super::values::{address as read_address, integer};
-use super::{FunctionFilter, HarnessConfig, Meaning};
+use super::{DEFAULT_BLOCK_DELAY, DEFAULT_TIME_DELAY, FunctionFilter, HarnessConfig, Meaning};
 
 /// Medusa's default `senderAddresses`.
 const SENDERS: [Address; 3] = [
@@ -90,8 +90,8 @@ pub(super) fn read(source: &str) -> Result<Read, String> {
             depth: 100,
             calls: None,
             seconds: None,
-            max_time_delay: 604_800,
-            max_block_delay: 60_480,
+            max_time_delay: DEFAULT_TIME_DELAY,
+            max_block_delay: DEFAULT_BLOCK_DELAY,
             functions: FunctionFilter::All,
             stop_on_failure: true,
             seed: None,
@@ -194,7 +194,12 @@ pub(super) fn read(source: &str) -> Result<Read, String> {
                                                 .map_err(bad)?
                                         }
                                         "assertionModes" | "testViewMethods" => read.ignored.push(format!(
-                                            "`fuzzing.testing.assertionTesting.{key}` is an old spelling Medusa 1.x ignores; its default applies (use `panicCodeConfig` / `testing.testViewMethods`)"
+                                            "`fuzzing.testing.assertionTesting.{key}` is an old spelling Medusa 1.x ignores; its default applies (Medusa 1.x reads `{}`)",
+                                            if key == "assertionModes" {
+                                                "fuzzing.testing.assertionTesting.panicCodeConfig"
+                                            } else {
+                                                "fuzzing.testing.testViewMethods"
+                                            }
                                         )),
                                         key if key.starts_with('_') => {}
                                         key => unknown(&mut read.ignored, key),
@@ -410,11 +415,17 @@ mod tests {
     fn assertion_testing_off_counts_no_panic_and_old_spellings_are_named() {
         let read = read(
             r#"{"fuzzing": {"targetContracts": [], "testing": {"assertionTesting":
-                {"enabled": false, "assertionModes": {"failOnAssertion": true}}}}}"#,
+                {"enabled": false, "assertionModes": {"failOnAssertion": true},
+                 "testViewMethods": true}}}}"#,
         )
         .unwrap();
         assert!(read.meaning.panics.is_empty());
+        // Each old spelling is told its own new one.
         assert!(read.ignored[0].contains("assertionModes"));
+        assert!(
+            read.ignored[0].contains("reads `fuzzing.testing.assertionTesting.panicCodeConfig`")
+        );
+        assert!(read.ignored[1].contains("reads `fuzzing.testing.testViewMethods`"));
     }
 
     #[test]

@@ -27,6 +27,12 @@ use alloy_primitives::{Address, U256};
 use crate::error::{Error, Result};
 use crate::project::{Artifacts, ContractArtifact};
 
+/// Echidna's and Medusa's default most seconds between two calls (`maxTimeDelay`,
+/// `blockTimestampDelayMax`): a week.
+pub(crate) const DEFAULT_TIME_DELAY: u64 = 604_800;
+/// Their default most blocks between two calls (`maxBlockDelay`, `blockNumberDelayMax`).
+pub(crate) const DEFAULT_BLOCK_DELAY: u64 = 60_480;
+
 /// Which tool a config file is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Tool {
