@@ -1,6 +1,7 @@
 //! EVM bytecode as instructions: each opcode with its program counter and its PUSH
-//! immediate, the one place the library decodes code (the jump table, the dictionary of
-//! constants and the senders a forge suite's state holds all read code through it).
+//! immediate, and the basic blocks they form. The one place the library decodes code: the
+//! source map, the lookahead analysis, the target map, the detectors, the dictionary of
+//! constants, proxies and the senders a forge suite's state holds all read it through here.
 
 /// `PUSH1`; `PUSH1..=PUSH32` are `0x60..=0x7f`.
 const PUSH1: u8 = 0x60;
@@ -53,6 +54,40 @@ pub(crate) fn instructions(code: &[u8]) -> impl Iterator<Item = Instruction<'_>>
     })
 }
 
+/// Whether the instruction after `opcode` starts a new basic block: a jump, an instruction
+/// that halts, or an opcode the legacy EVM does not define (it halts too).
+pub(crate) fn ends_block(opcode: u8) -> bool {
+    // STOP, JUMP, JUMPI, RETURN, REVERT, INVALID, SELFDESTRUCT.
+    matches!(opcode, 0x00 | 0x56 | 0x57 | 0xf3 | 0xfd | 0xfe | 0xff) || !is_defined(opcode)
+}
+
+/// Whether `opcode` is an instruction of the legacy EVM (Cancun/Prague).
+pub(crate) fn is_defined(opcode: u8) -> bool {
+    matches!(opcode,
+        0x00..=0x0b | 0x10..=0x1d | 0x20 | 0x30..=0x4a | 0x50..=0x5f | 0x60..=0x7f
+        | 0x80..=0x9f | 0xa0..=0xa4 | 0xf0..=0xf5 | 0xfa | 0xfd..=0xff)
+}
+
+/// The start pc of every basic block of `code`, ascending: pc 0, every JUMPDEST, and every
+/// instruction after one that [`ends_block`].
+pub(crate) fn block_starts(code: &[u8]) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut after_end = true;
+    for instruction in instructions(code) {
+        if after_end || instruction.opcode == JUMPDEST {
+            starts.push(instruction.pc);
+        }
+        after_end = ends_block(instruction.opcode);
+    }
+    if starts.is_empty() {
+        starts.push(0);
+    }
+    starts
+}
+
+/// `JUMPDEST`.
+const JUMPDEST: u8 = 0x5b;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,6 +114,45 @@ mod tests {
         assert!(last.is_truncated());
         assert!(!instructions(&code).next().unwrap().is_truncated());
         assert_eq!(instructions(&[]).count(), 0);
+    }
+
+    #[test]
+    fn blocks_start_at_jumpdests_and_after_jumps_and_halts() {
+        // PUSH1 5; JUMPI; ADD; STOP; JUMPDEST (data inside a push is no JUMPDEST); 0x0c
+        // (undefined: halts); ADD.
+        let code = [0x60, 0x5b, 0x57, 0x01, 0x00, 0x5b, 0x0c, 0x01];
+        assert_eq!(block_starts(&code), vec![0, 3, 5, 7]);
+        assert_eq!(block_starts(&[]), vec![0]);
+        assert!(ends_block(0xfd) && ends_block(0x0c) && !ends_block(0x01));
+    }
+
+    #[test]
+    fn blocks_start_at_zero_jumpdests_and_after_block_ends() {
+        let code = [
+            0x60, 0x04, // 0: PUSH1 4
+            0x57, // 2: JUMPI
+            0x00, // 3: STOP
+            0x5b, // 4: JUMPDEST
+            0x60, 0x5b, // 5: PUSH1 0x5b (an immediate, not a JUMPDEST)
+            0x01, // 7: ADD
+            0x56, // 8: JUMP
+            0x5b, // 9: JUMPDEST (right after a JUMP: one start, not two)
+            0xfd, // 10: REVERT
+            0x01, // 11: ADD
+            0xfe, // 12: INVALID
+            0xff, // 13: SELFDESTRUCT
+            0xf3, // 14: RETURN
+            0x01, // 15: ADD
+        ];
+        let starts = block_starts(&code);
+        assert_eq!(starts, vec![0, 3, 4, 9, 11, 13, 14, 15]);
+    }
+
+    #[test]
+    fn straight_line_code_is_one_block() {
+        assert_eq!(block_starts(&[0x60, 0x00, 0x60, 0x5b, 0x01]), vec![0]);
+        assert_eq!(block_starts(&[0x5b, 0x00]), vec![0]);
+        assert_eq!(block_starts(&[]), vec![0]);
     }
 
     proptest! {

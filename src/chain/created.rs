@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use alloy_primitives::{Address, B256, Bytes, keccak256};
 
+use crate::bytecode::{Instruction, instructions};
 use crate::project::{Artifacts, ContractArtifact};
 
 /// Matches by code (and implementations by address) remembered at most. Immutables make
@@ -124,23 +125,17 @@ fn minimal_proxy_target(code: &[u8]) -> Option<Address> {
         return None;
     }
     // Walk the instructions (not the bytes): a PUSH's data is not code.
-    let mut pc = 0;
-    while pc < code.len() {
-        let op = code[pc];
-        if op == PUSH20 && code.get(pc + 21..pc + 23) == Some(&[GAS, DELEGATECALL][..]) {
-            return Some(Address::from_slice(&code[pc + 1..pc + 21]));
-        }
-        pc += 1 + push_data_len(op);
-    }
-    None
-}
-
-/// How many data bytes follow opcode `op` (PUSH1..PUSH32).
-fn push_data_len(op: u8) -> usize {
-    match op {
-        0x60..=0x7f => usize::from(op - 0x5f),
-        _ => 0,
-    }
+    let decoded: Vec<Instruction<'_>> = instructions(code).collect();
+    decoded.windows(3).find_map(|three| {
+        let [push, gas, call] = three else {
+            return None;
+        };
+        (push.opcode == PUSH20
+            && !push.is_truncated()
+            && gas.opcode == GAS
+            && call.opcode == DELEGATECALL)
+            .then(|| Address::from_slice(push.immediate))
+    })
 }
 
 #[cfg(test)]

@@ -50,6 +50,7 @@
 
 use alloy_primitives::{Address, U256};
 
+use crate::bytecode::instructions;
 use crate::chain::{ATTACKER_CONTRACT, Chain, Tx};
 use crate::config::{Detector, DetectorSet};
 use crate::hash::FastMap;
@@ -392,19 +393,7 @@ fn address_words(calldata: &[u8]) -> impl Iterator<Item = Address> + '_ {
 /// SELFDESTRUCT; PUSH data is skipped.
 fn can_send_ether(code: &[u8]) -> bool {
     const SENDERS: [u8; 6] = [0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xff];
-    let mut pc = 0;
-    while let Some(&op) = code.get(pc) {
-        if SENDERS.contains(&op) {
-            return true;
-        }
-        // PUSH1..PUSH32 carry 1..32 bytes of data.
-        pc += 1 + if (0x60..=0x7f).contains(&op) {
-            usize::from(op - 0x5f)
-        } else {
-            0
-        };
-    }
-    false
+    instructions(code).any(|i| SENDERS.contains(&i.opcode))
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 
 use alloy_primitives::{I256, U256};
 
+use crate::bytecode::{Instruction, block_starts, instructions, is_defined};
 use crate::lookahead::state::{AbsState, Value};
 
 /// The EVM's stack limit; exceeding it halts exceptionally.
@@ -43,16 +44,13 @@ impl Code {
     pub(crate) fn new(bytes: &[u8]) -> Code {
         let mut jumpdest = vec![false; bytes.len()];
         let mut leader = vec![false; bytes.len()];
-        let mut after_end = true;
-        let mut pc = 0;
-        while pc < bytes.len() {
-            let op = bytes[pc];
-            if after_end || op == JUMPDEST {
-                leader[pc] = true;
+        for instruction in instructions(bytes) {
+            jumpdest[instruction.pc] = instruction.opcode == JUMPDEST;
+        }
+        for start in block_starts(bytes) {
+            if let Some(slot) = leader.get_mut(start) {
+                *slot = true;
             }
-            jumpdest[pc] = op == JUMPDEST;
-            after_end = ends_block(op);
-            pc += 1 + immediate_len(op);
         }
         Code {
             bytes: bytes.to_vec(),
@@ -101,31 +99,10 @@ const JUMP: u8 = 0x56;
 const JUMPI: u8 = 0x57;
 const JUMPDEST: u8 = 0x5b;
 
-/// Bytes of immediate data after `op` (PUSH1..PUSH32).
-fn immediate_len(op: u8) -> usize {
-    if (0x60..=0x7f).contains(&op) {
-        (op - 0x5f) as usize
-    } else {
-        0
-    }
-}
-
-/// Whether the instruction after `op` starts a new basic block.
-fn ends_block(op: u8) -> bool {
-    matches!(op, STOP | JUMP | JUMPI | 0xf3 | 0xfd | 0xfe | 0xff) || !is_defined(op)
-}
-
 /// Whether `op` is a call or creation: another contract runs, and may call back into
 /// this one and reach anything.
 pub(crate) fn is_call(op: u8) -> bool {
     matches!(op, 0xf0 | 0xf1 | 0xf2 | 0xf4 | 0xf5 | 0xfa)
-}
-
-/// Whether `op` is an instruction of the legacy EVM (Cancun/Prague) this analysis models.
-fn is_defined(op: u8) -> bool {
-    matches!(op,
-        0x00..=0x0b | 0x10..=0x1d | 0x20 | 0x30..=0x4a | 0x50..=0x5f | 0x60..=0x7f
-        | 0x80..=0x9f | 0xa0..=0xa4 | 0xf0..=0xf5 | 0xfa | 0xfd..=0xff)
 }
 
 /// Stack items `op` pops and pushes, for the instructions without special handling.
@@ -169,7 +146,7 @@ pub(crate) fn step(code: &Code, pc: usize, state: &mut AbsState, next: Option<us
         // nothing about what follows.
         return Flow::Lost;
     }
-    let fall = pc + 1 + immediate_len(op);
+    let fall = pc + 1 + Instruction::immediate_size(op);
     // DUPn and SWAPn reach deeper than they pop.
     let (pops, pushes) = match op {
         0x80..=0x8f => ((op - 0x7f) as usize, 0),
@@ -236,7 +213,7 @@ pub(crate) fn step(code: &Code, pc: usize, state: &mut AbsState, next: Option<us
         0x5f => state.stack.push(Some(U256::ZERO)),
         0x60..=0x7f => state
             .stack
-            .push(Some(code.push_value(pc, immediate_len(op)))),
+            .push(Some(code.push_value(pc, Instruction::immediate_size(op)))),
         // CALL, CALLCODE: (gas, address, value, in offset, in size, out offset, out size).
         0xf1 | 0xf2 => call_effects(state, arg(5), arg(6), true),
         // DELEGATECALL: (gas, address, in offset, in size, out offset, out size).

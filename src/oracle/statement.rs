@@ -20,6 +20,7 @@
 
 use revm::bytecode::opcode::{JUMP, JUMPDEST, JUMPI, PUSH0, PUSH32};
 
+use crate::bytecode::instructions;
 use crate::observe::Transfer;
 use crate::project::{ContractArtifact, JumpKind, SourceLocation};
 
@@ -103,15 +104,13 @@ impl Walk<'_> {
     /// The value the instruction at `pc` pushes, if it is a PUSH of at most 4 bytes (a
     /// longer immediate is data, never a jump target); `Some(u32::MAX)` for a longer one.
     fn push_value(&self, pc: u32) -> Option<u32> {
-        let code = &self.artifact.runtime_code;
-        let op = *code.get(pc as usize)?;
-        if !(PUSH0..=PUSH32).contains(&op) {
+        let code = self.artifact.runtime_code.get(pc as usize..)?;
+        let push = instructions(code).next()?;
+        if !(PUSH0..=PUSH32).contains(&push.opcode) || push.is_truncated() {
             return None;
         }
-        let start = pc as usize + 1;
-        let immediate = code.get(start..start + usize::from(op - PUSH0))?;
         Some(
-            immediate
+            push.immediate
                 .iter()
                 .try_fold(0u32, |value, &byte| {
                     value.checked_mul(256).map(|v| v + u32::from(byte))
@@ -219,12 +218,12 @@ impl Walk<'_> {
         let Some(tail) = code.get(from as usize..) else {
             return false;
         };
-        for offset in crate::project::instruction_pcs(tail) {
-            let at = from as usize + offset;
+        for instruction in instructions(tail) {
+            let at = from as usize + instruction.pc;
             if at >= to as usize {
                 return at == to as usize;
             }
-            if matches!(code[at], JUMP | JUMPI) {
+            if matches!(instruction.opcode, JUMP | JUMPI) {
                 return false;
             }
         }

@@ -32,7 +32,7 @@ pub use artifacts::{
 pub use config::{ChainSettings, InvariantSettings};
 internal! { use config::ProjectConfig; }
 internal! { use env::Environment; }
-pub(crate) use source_map::{JumpKind, instruction_pcs};
+pub(crate) use source_map::JumpKind;
 
 use crate::error::{Error, Result};
 

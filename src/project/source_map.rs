@@ -5,6 +5,7 @@
 
 use foundry_compilers::artifacts::sourcemap;
 
+use crate::bytecode::instructions;
 use crate::error::{Error, Result};
 
 /// Where in which source file an instruction came from.
@@ -37,33 +38,13 @@ pub(crate) struct PcIndex {
     jumps: Vec<(u32, JumpKind)>,
 }
 
-/// The pc of every instruction of `code`, in order. PUSH immediates are skipped; a truncated
-/// PUSH at the end still counts as one instruction, as the EVM sees it.
-pub(crate) fn instruction_pcs(code: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    let mut pc = 0usize;
-    std::iter::from_fn(move || {
-        if pc >= code.len() {
-            return None;
-        }
-        let here = pc;
-        let op = code[pc];
-        // PUSH1 (0x60) ..= PUSH32 (0x7f) carry 1..=32 immediate bytes.
-        let immediate = if (0x60..=0x7f).contains(&op) {
-            (op - 0x5f) as usize
-        } else {
-            0
-        };
-        pc += 1 + immediate;
-        Some(here)
-    })
-}
-
 impl PcIndex {
     /// Pairs the instructions of `runtime_code` with the entries of the compressed source map.
     pub(crate) fn build(runtime_code: &[u8], source_map: &str) -> Result<Self> {
         let elements = sourcemap::parse(source_map)
             .map_err(|e| Error::Solc(format!("unreadable source map from solc: {e}")))?;
-        let jumps = instruction_pcs(runtime_code)
+        let jumps = instructions(runtime_code)
+            .map(|i| i.pc)
             .zip(elements.iter())
             .filter_map(|(pc, element)| {
                 let kind = match element.jump() {
@@ -74,7 +55,8 @@ impl PcIndex {
                 Some((pc as u32, kind))
             })
             .collect();
-        let entries = instruction_pcs(runtime_code)
+        let entries = instructions(runtime_code)
+            .map(|i| i.pc)
             .zip(elements.iter())
             .filter_map(|(pc, element)| {
                 Some((
@@ -121,22 +103,6 @@ impl PcIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn push_immediates_are_skipped() {
-        // PUSH1 0x80, PUSH2 0x0102, ADD, PUSH32 <32 bytes>, STOP
-        let mut code = vec![0x60, 0x80, 0x61, 0x01, 0x02, 0x01, 0x7f];
-        code.extend([0u8; 32]);
-        code.push(0x00);
-        let pcs: Vec<_> = instruction_pcs(&code).collect();
-        assert_eq!(pcs, vec![0, 2, 5, 6, 39]);
-    }
-
-    #[test]
-    fn truncated_push_is_one_instruction() {
-        let pcs: Vec<_> = instruction_pcs(&[0x00, 0x62, 0x01]).collect();
-        assert_eq!(pcs, vec![0, 1]);
-    }
 
     #[test]
     fn entries_follow_instructions_and_inherit_fields() {

@@ -25,7 +25,8 @@ use crate::hash::{FastMap, FastSet};
 use crate::lookahead::reachable_blocks;
 use crate::outcome::LineCoverage;
 use crate::project::ContractArtifact;
-use crate::targets::{block_of, block_starts};
+use crate::bytecode::block_starts;
+use crate::targets::block_of;
 
 /// Entries of basic blocks, per artifact and block start pc.
 #[derive(Debug, Clone, Default)]

@@ -4,36 +4,10 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Component, Path, PathBuf};
 
-use crate::project::{Artifacts, instruction_pcs};
+use crate::bytecode::block_starts;
+use crate::project::Artifacts;
 use crate::targets::Target;
 use crate::targets::diff::ChangedLines;
-
-const STOP: u8 = 0x00;
-const JUMP: u8 = 0x56;
-const JUMPI: u8 = 0x57;
-const JUMPDEST: u8 = 0x5b;
-const RETURN: u8 = 0xf3;
-const REVERT: u8 = 0xfd;
-const INVALID: u8 = 0xfe;
-const SELFDESTRUCT: u8 = 0xff;
-
-/// The start pc of every basic block of `code`, ascending: pc 0, every JUMPDEST, and every
-/// instruction that follows one ending a block (a jump, or one that halts).
-pub(crate) fn block_starts(code: &[u8]) -> Vec<usize> {
-    let mut starts = vec![0];
-    let mut after_end = false;
-    for pc in instruction_pcs(code) {
-        let op = code[pc];
-        if pc != 0 && (after_end || op == JUMPDEST) {
-            starts.push(pc);
-        }
-        after_end = matches!(
-            op,
-            STOP | JUMP | JUMPI | RETURN | REVERT | INVALID | SELFDESTRUCT
-        );
-    }
-    starts
-}
 
 /// The start of the block holding `pc`, given the ascending `starts` (which begin with 0).
 pub(crate) fn block_of(starts: &[usize], pc: usize) -> usize {
@@ -178,35 +152,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn blocks_start_at_zero_jumpdests_and_after_block_ends() {
-        let code = [
-            0x60, 0x04, // 0: PUSH1 4
-            0x57, // 2: JUMPI
-            0x00, // 3: STOP
-            0x5b, // 4: JUMPDEST
-            0x60, 0x5b, // 5: PUSH1 0x5b (an immediate, not a JUMPDEST)
-            0x01, // 7: ADD
-            0x56, // 8: JUMP
-            0x5b, // 9: JUMPDEST (right after a JUMP: one start, not two)
-            0xfd, // 10: REVERT
-            0x01, // 11: ADD
-            0xfe, // 12: INVALID
-            0xff, // 13: SELFDESTRUCT
-            0xf3, // 14: RETURN
-            0x01, // 15: ADD
-        ];
-        let starts = block_starts(&code);
-        assert_eq!(starts, vec![0, 3, 4, 9, 11, 13, 14, 15]);
+    fn a_pc_belongs_to_the_block_starting_at_or_before_it() {
+        let starts = [0, 3, 4, 9, 11, 13, 14, 15];
         assert_eq!(block_of(&starts, 2), 0);
         assert_eq!(block_of(&starts, 7), 4);
         assert_eq!(block_of(&starts, 15), 15);
-    }
-
-    #[test]
-    fn straight_line_code_is_one_block() {
-        assert_eq!(block_starts(&[0x60, 0x00, 0x60, 0x5b, 0x01]), vec![0]);
-        assert_eq!(block_starts(&[0x5b, 0x00]), vec![0]);
-        assert_eq!(block_starts(&[]), vec![0]);
     }
 
     #[test]

@@ -12,7 +12,7 @@ mod diff;
 mod git;
 mod map;
 
-pub(crate) use map::{block_of, block_starts};
+pub(crate) use map::block_of;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
