@@ -278,6 +278,7 @@ fn init_lists_the_suites_the_macro_runs() {
             "GaugeAssertions\", config = \"test/configs/assertion/echidna.yaml",
             "LeakyVaultTest",
             "LockProperties",
+            "MintProperties",
             "PointsTest",
             "PoolProperties\", config = \"test/configs/medusa.json",
             "RefundEchidna\", config = \"test/configs/RefundEchidna.yaml",

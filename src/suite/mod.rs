@@ -31,7 +31,10 @@ use crate::oracle::{Invariant, unsupported_place};
 use crate::outcome::FunctionStats;
 use crate::project::{Artifacts, ChainSettings, ContractArtifact};
 pub(crate) use configs::chosen as chosen_config;
-use configs::{DEFAULT_BLOCK_DELAY, DEFAULT_TIME_DELAY, FunctionFilter, HarnessConfig, Tool};
+use configs::{
+    DEFAULT_BLOCK_DELAY, DEFAULT_TIME_DELAY, FunctionFilter, HarnessConfig, Meaning, Tool,
+    echidna_defaults,
+};
 use held::held_accounts;
 pub use list::{SuiteKind, SuiteSummary, every_suite_tested, suites};
 use selection::{Declared, select};
@@ -140,6 +143,7 @@ impl Suite {
             ));
         }
         let set_up = special(&test, "setUp", warnings)?.is_some();
+        let harness = echidna_defaults();
         let after_invariant = special(&test, "afterInvariant", warnings)?;
         Ok(Suite {
             artifacts: Arc::new(with_forge_defaults(artifacts)),
@@ -153,9 +157,23 @@ impl Suite {
             after_invariant,
             set_up,
             config: None,
-            deployer: FORGE_SENDER,
-            address: TEST_CONTRACT,
-            prober: FORGE_SENDER,
+            // An Echidna/Medusa harness with no config is set up as those tools set it up
+            // by default, not as forge sets up a test contract.
+            deployer: if forge {
+                FORGE_SENDER
+            } else {
+                harness.deployer
+            },
+            address: if forge {
+                TEST_CONTRACT
+            } else {
+                harness.deployer.create(0)
+            },
+            prober: if forge {
+                FORGE_SENDER
+            } else {
+                harness.property_sender
+            },
         })
     }
 
@@ -238,16 +256,17 @@ impl Suite {
         })
     }
 
-    /// A chain set up as forge sets a test up: cheatcodes on, forge's sender funded, the
-    /// test contract deployed at [`TEST_CONTRACT`] and funded, `setUp()` called, and the
-    /// targets, functions and senders selected as the suite declares (forge) or the
-    /// property contract itself fuzzed (Echidna/Medusa). Calls send no ether, as forge's.
-    /// What harvey does differently from forge is added to `warnings` when given.
+    /// A chain set up as the suite's own tool sets it up, cheatcodes on: forge's sender
+    /// funded and the test contract deployed at [`TEST_CONTRACT`] and funded (forge), or the
+    /// harness deployed as its config, else Echidna's defaults, say (Echidna/Medusa); then
+    /// `setUp()` called, and the targets, functions and senders selected as the suite
+    /// declares (forge) or the harness fuzzed as its tool fuzzes it. forge's calls send no
+    /// ether. What harvey does differently from forge is added to `warnings` when given.
     pub(crate) fn build_chain(&self, warnings: Option<&mut Vec<String>>) -> Result<Chain> {
         let mut chain = Chain::new(Arc::clone(&self.artifacts));
         chain.enable_cheatcodes();
-        let (options, test) = match &self.config {
-            None => {
+        let (options, test) = match (&self.config, self.style) {
+            (None, Style::Forge) => {
                 chain.set_balance(FORGE_SENDER, U256::MAX);
                 // forge deploys the test contract at the sender's nonce 1 and funds it first.
                 chain.set_nonce(FORGE_SENDER, 1);
@@ -261,35 +280,11 @@ impl Suite {
                 chain.set_balance(FORGE_SENDER, FORGE_BALANCE);
                 (options, test)
             }
-            Some(config) => {
-                let meaning = &config.meaning;
-                // Both tools fund the deployer and the senders. Echidna mints the harness's
-                // balance, so the deployer keeps its own (and what the constructor pays it
-                // back); Medusa transfers it from the deployer's.
-                for sender in &meaning.senders {
-                    chain.set_balance(*sender, meaning.account_balance);
-                }
-                let minted = match config.tool {
-                    Tool::Echidna => meaning.harness_balance,
-                    Tool::Medusa => U256::ZERO,
-                };
-                chain.set_balance(
-                    self.deployer,
-                    meaning.account_balance.saturating_add(minted),
-                );
-                chain.commit();
-                let deployment = TxOptions {
-                    sender: Some(self.deployer),
-                    value: meaning.harness_balance,
-                };
-                let test = chain
-                    .deploy_with(&self.test.qualified_name(), &[][..], deployment)
-                    .map_err(|e| self.config_error(config, e))?;
-                let calls = TxOptions {
-                    sender: Some(self.deployer),
-                    value: U256::ZERO,
-                };
-                (calls, test)
+            (Some(config), _) => self
+                .deploy_harness(&mut chain, &config.meaning, config.tool)
+                .map_err(|e| self.config_error(config, e))?,
+            (None, Style::Properties) => {
+                self.deploy_harness(&mut chain, &echidna_defaults(), Tool::Echidna)?
             }
         };
         debug_assert_eq!(test, self.address);
@@ -381,6 +376,41 @@ impl Suite {
             seconds: most(seconds),
             blocks: most(blocks),
         }
+    }
+
+    /// Deploys the harness as its tool does under `meaning`: the deployer and the senders
+    /// funded, the harness created by the deployer with the configured balance. Echidna
+    /// mints that balance, so the deployer keeps its own (and what the constructor pays it
+    /// back); Medusa transfers it from the deployer's. Returns how the deployer calls it
+    /// (`setUp()`) and its address.
+    fn deploy_harness(
+        &self,
+        chain: &mut Chain,
+        meaning: &Meaning,
+        tool: Tool,
+    ) -> Result<(TxOptions, Address)> {
+        for sender in &meaning.senders {
+            chain.set_balance(*sender, meaning.account_balance);
+        }
+        let minted = match tool {
+            Tool::Echidna => meaning.harness_balance,
+            Tool::Medusa => U256::ZERO,
+        };
+        chain.set_balance(
+            self.deployer,
+            meaning.account_balance.saturating_add(minted),
+        );
+        chain.commit();
+        let deployment = TxOptions {
+            sender: Some(self.deployer),
+            value: meaning.harness_balance,
+        };
+        let test = chain.deploy_with(&self.test.qualified_name(), &[][..], deployment)?;
+        let calls = TxOptions {
+            sender: Some(self.deployer),
+            value: U256::ZERO,
+        };
+        Ok((calls, test))
     }
 
     /// Fuzzes what the test contract's `StdInvariant` declarations select.

@@ -234,6 +234,25 @@ fn a_harness_without_config_lets_time_pass_as_its_tools_do() {
     assert!(calls.ends_with(&["restamp()"]), "{calls:?}");
 }
 
+/// A harness with no config is deployed and probed as Echidna does by default: from
+/// `0x30000` and `0x10000`, both among the senders, so `MintProperties`' caller-dependent
+/// property breaks once `0x10000` mints.
+#[test]
+fn a_harness_without_config_is_set_up_as_echidna_sets_it_up() {
+    let outcome = run(suite("MintProperties").runs(2_000));
+    assert_eq!(broken(&outcome), ["echidna_only_the_owner_holds"]);
+    let mints: Vec<_> = outcome.failures[0]
+        .calls
+        .iter()
+        .filter(|c| c.signature == "mint(uint256)")
+        .map(|c| c.sender)
+        .collect();
+    assert!(
+        mints.contains(&address!("0x0000000000000000000000000000000000010000")),
+        "{mints:?}"
+    );
+}
+
 #[test]
 fn a_reverting_set_up_and_bad_names_are_errors() {
     let err = suite("SetUpRevertTest")

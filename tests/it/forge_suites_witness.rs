@@ -415,3 +415,27 @@ fn a_restamp_after_time_passed_breaks_the_moment() {
         assert_eq!(moment, holds, "{later} s later");
     }
 }
+
+/// `MintProperties.mint` checks no owner: an account that mints holds tokens, and
+/// `echidna_only_the_owner_holds` called from it is false; called from an account that did
+/// not mint, true.
+#[test]
+fn anyone_mints_in_the_mint_harness() {
+    let (mut chain, harness) = deployed("MintProperties");
+    let (minter, other) = (chain.senders()[0], chain.senders()[1]);
+    assert!(send_uint(&mut chain, minter, harness, "mint(uint256)", 5).is_success());
+    let holds = |chain: &mut Chain, from: Address| -> bool {
+        let outcome = send(
+            chain,
+            from,
+            harness,
+            "echidna_only_the_owner_holds()",
+            &[],
+            U256::ZERO,
+        );
+        assert!(outcome.is_success(), "{outcome:?}");
+        outcome.output.as_ref().last() == Some(&1)
+    };
+    assert!(!holds(&mut chain, minter));
+    assert!(holds(&mut chain, other));
+}

@@ -33,6 +33,14 @@ pub(crate) const DEFAULT_TIME_DELAY: u64 = 604_800;
 /// Their default most blocks between two calls (`maxBlockDelay`, `blockNumberDelayMax`).
 pub(crate) const DEFAULT_BLOCK_DELAY: u64 = 60_480;
 
+/// What Echidna does with a harness no config names: its defaults, the meaning of an empty
+/// yaml (deployer `0x30000`, senders `0x10000`..`0x30000`, properties probed from `0x10000`,
+/// accounts holding `0xffffffff` wei). Medusa's deployer and senders are the same.
+pub(crate) fn echidna_defaults() -> Meaning {
+    let (meaning, _) = echidna::read("").unwrap_or_else(|e| unreachable!("an empty yaml: {e}"));
+    meaning
+}
+
 /// Which tool a config file is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Tool {
