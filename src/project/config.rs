@@ -36,7 +36,8 @@ pub struct ProjectConfig {
     /// (`test/fork/**`), and one without a `/` also against the file name (`*.t.sol`).
     pub skip: Vec<String>,
     /// Library directories imports are resolved and remappings detected in (foundry.toml
-    /// `libs`; default `lib/` and `node_modules/` as in forge 1.7.1, none without foundry.toml).
+    /// `libs`; default `lib/` and `node_modules/` as in forge 1.7.1; without foundry.toml,
+    /// as forge: `lib/` if there is one, else `node_modules/` if there is one).
     pub libs: Vec<PathBuf>,
     /// Import remappings `[context:]prefix=target` in forge's precedence: `remappings.txt`,
     /// then foundry.toml `remappings`, then those auto-detected in `libs`; the first of each
@@ -298,9 +299,15 @@ impl ProjectConfig {
             read_profile(&text, selected)
                 .map_err(|message| Error::Config(format!("{}: {message}", manifest.display())))?
         } else {
+            // forge without foundry.toml takes `lib/`, else `node_modules/` (a Hardhat
+            // project's packages), as its libraries.
+            let libs = ["lib", "node_modules"]
+                .into_iter()
+                .find(|lib| root.join(lib).is_dir())
+                .map(PathBuf::from);
             FoundryProfile {
                 src: Some(PathBuf::from("contracts")),
-                libs: Some(Vec::new()),
+                libs: Some(libs.into_iter().collect()),
                 ..FoundryProfile::default()
             }
         };
@@ -566,6 +573,20 @@ mod tests {
         assert_eq!(config.sources, dir.path().join("contracts"));
         assert!(config.libs.is_empty());
         assert_eq!(config.solc, None);
+        // A Hardhat project's packages are its library, as forge takes them.
+        std::fs::create_dir_all(dir.path().join("node_modules/@oz/contracts")).unwrap();
+        std::fs::write(dir.path().join("node_modules/@oz/contracts/Token.sol"), "").unwrap();
+        let config = ProjectConfig::discover(dir.path()).unwrap();
+        assert_eq!(config.libs, vec![dir.path().join("node_modules")]);
+        assert!(
+            config.remappings.iter().any(|r| r.starts_with("@oz/=")),
+            "{:?}",
+            config.remappings
+        );
+        // `lib/` first, when there is one.
+        std::fs::create_dir_all(dir.path().join("lib")).unwrap();
+        let config = ProjectConfig::discover(dir.path()).unwrap();
+        assert_eq!(config.libs, vec![dir.path().join("lib")]);
     }
 
     #[test]

@@ -560,7 +560,11 @@ impl Suite {
             // Both tools fuzz what such a harness deploys only when its config says so.
             return Err(Error::Suite {
                 suite: self.test.name.clone(),
-                reason: "nothing to fuzz: every function of the harness is a property or a                          hook, and no Echidna or Medusa config names it; with Echidna's                          `allContracts: true` or Medusa's `testAllContracts: true` the                          contracts it deploys are fuzzed: name that config                          (`config = \"...\"` in the attribute, `Campaign::suite_config`)"
+                reason: "nothing to fuzz: every function of the harness is a property or a hook, \
+                         and no Echidna or Medusa config names it; with Echidna's \
+                         `allContracts: true` or Medusa's `testAllContracts: true` the \
+                         contracts it deploys are fuzzed: name that config (`config = \"...\"` \
+                         in the attribute, `Campaign::suite_config`)"
                     .into(),
             });
         }
