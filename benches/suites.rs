@@ -1,7 +1,7 @@
 //! harvey against forge 1.7.1 on public invariant and property suites run as they are
 //! (issues 14 and 29): forge handler suites, a DeFi protocol whose setUp runs its deploy
-//! script, Chimera suites, crytic/properties' ERC20 and ERC4626 harnesses and Echidna
-//! exercises, each fetched at a pinned commit, unpatched and with planted bugs. harvey runs
+//! script, Chimera suites, crytic/properties' ERC20 and ERC4626 harnesses, Echidna
+//! exercises and Echidna's own tests with their yaml, each fetched at a pinned commit, unpatched and with planted bugs. harvey runs
 //! the suite's own Solidity through `Campaign::forge_suite`; nothing of it is mirrored in
 //! Rust. The suites, their settings and bugs are in `suites/table.rs`; `suites/README.md`
 //! has them as a table (repository, commit, style, cheatcodes, bug, forge's results).
@@ -42,7 +42,8 @@
 //!    all the suite's invariants run one after another, each with an equal share of the
 //!    budget. A failure counts as the bug only if it is the expected one (the invariant, or
 //!    the revert reason under `fail_on_revert`).
-//! 3. harvey: `Campaign::new(project).forge_suite(contract)`, seed, time budget, one worker,
+//! 3. harvey: `Campaign::new(project).forge_suite(contract)` (with `.suite_config(yaml)` where
+//!    the suite's own command line names a config: Echidna's tests), seed, time budget, one worker,
 //!    the suite's own depth and `fail_on_revert` (which `#[harvey::forge_suite]` would read
 //!    from foundry.toml; the builder does not), in this bench's release build. On a bug
 //!    `fail_fast` is off, so that a false alarm does not hide the bug: the time is the
