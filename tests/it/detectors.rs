@@ -466,19 +466,14 @@ fn a_raffle_drawn_from_block_data_is_block_dependent_and_one_drawn_from_picks_is
     // The picks raffle has another bug, which the transaction-order detector reports: the
     // last entrant's pick decides the winner, so whoever enters just before the draw (or
     // sees an entry pending) chooses it. Block data decides nothing there. Finding the
-    // order takes a heavy-tailed number of sequences (over seeds 1-5: 3,304 to more than
-    // 200,000), so a few seeds run with a budget each, and the first one that reports
-    // anything must report exactly that.
-    let twin = (1..=3)
-        .map(|seed| {
-            fuzzing(funded("PickRaffle", U256::ZERO))
-                .seed(seed)
-                .runs(40_000)
-                .run()
-                .unwrap()
-        })
-        .find(|outcome| !outcome.passed())
-        .expect("the order dependency is found on one of seeds 1-3");
+    // order takes a heavy-tailed number of sequences: measured at 6bb1c9f over seeds 1-5,
+    // 79,228, none in 120,000, 3,304, 6,236 and 11,215. Seed 3 runs, with twelve times its
+    // 3,304 as the budget; whatever it reports must be exactly that.
+    let twin = fuzzing(funded("PickRaffle", U256::ZERO))
+        .seed(3)
+        .runs(40_000)
+        .run()
+        .unwrap();
     assert_eq!(
         findings(&twin),
         [(
