@@ -118,8 +118,8 @@ mod tests {
 
     #[test]
     fn blocks_start_at_jumpdests_and_after_jumps_and_halts() {
-        // PUSH1 5; JUMPI; ADD; STOP; JUMPDEST (data inside a push is no JUMPDEST); 0x0c
-        // (undefined: halts); ADD.
+        // PUSH1 0x5b (data, no JUMPDEST); JUMPI; ADD; STOP; JUMPDEST; 0x0c (undefined:
+        // halts); ADD.
         let code = [0x60, 0x5b, 0x57, 0x01, 0x00, 0x5b, 0x0c, 0x01];
         assert_eq!(block_starts(&code), vec![0, 3, 5, 7]);
         assert_eq!(block_starts(&[]), vec![0]);

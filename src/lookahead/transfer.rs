@@ -8,7 +8,7 @@
 
 use alloy_primitives::{I256, U256};
 
-use crate::bytecode::{Instruction, block_starts, instructions, is_defined};
+use crate::bytecode::{Instruction, block_starts, is_defined};
 use crate::lookahead::state::{AbsState, Value};
 
 /// The EVM's stack limit; exceeding it halts exceptionally.
@@ -44,12 +44,11 @@ impl Code {
     pub(crate) fn new(bytes: &[u8]) -> Code {
         let mut jumpdest = vec![false; bytes.len()];
         let mut leader = vec![false; bytes.len()];
-        for instruction in instructions(bytes) {
-            jumpdest[instruction.pc] = instruction.opcode == JUMPDEST;
-        }
+        // Every JUMPDEST instruction starts a block: the starts hold all of them.
         for start in block_starts(bytes) {
             if let Some(slot) = leader.get_mut(start) {
                 *slot = true;
+                jumpdest[start] = bytes[start] == JUMPDEST;
             }
         }
         Code {

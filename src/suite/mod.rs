@@ -31,10 +31,7 @@ use crate::oracle::{Invariant, unsupported_place};
 use crate::outcome::FunctionStats;
 use crate::project::{Artifacts, ChainSettings, ContractArtifact};
 pub(crate) use configs::chosen as chosen_config;
-use configs::{
-    DEFAULT_BLOCK_DELAY, DEFAULT_TIME_DELAY, FunctionFilter, HarnessConfig, Meaning, Tool,
-    echidna_defaults,
-};
+use configs::{FunctionFilter, HarnessConfig, Meaning, Tool, echidna_defaults};
 use held::held_accounts;
 pub use list::{SuiteKind, SuiteSummary, every_suite_tested, suites};
 use selection::{Declared, select};
@@ -75,6 +72,9 @@ pub(crate) struct Suite {
     set_up: bool,
     /// The Echidna or Medusa config the harness runs with, if any.
     config: Option<HarnessConfig>,
+    /// For an Echidna/Medusa harness no config names: Echidna's defaults, which set it up
+    /// (see [`Suite::harness_meaning`]).
+    defaults: Option<Meaning>,
     /// Who deploys the test contract (forge's sender, or the config's deployer).
     deployer: Address,
     /// Where the test contract lives: the deployer's first creation.
@@ -143,7 +143,12 @@ impl Suite {
             ));
         }
         let set_up = special(&test, "setUp", warnings)?.is_some();
-        let harness = echidna_defaults();
+        // An Echidna/Medusa harness with no config is set up as those tools set it up by
+        // default, not as forge sets up a test contract.
+        let defaults = (!forge).then(echidna_defaults);
+        let (deployer, prober) = defaults.as_ref().map_or((FORGE_SENDER, FORGE_SENDER), |m| {
+            (m.deployer, m.property_sender)
+        });
         let after_invariant = special(&test, "afterInvariant", warnings)?;
         Ok(Suite {
             artifacts: Arc::new(with_forge_defaults(artifacts)),
@@ -157,23 +162,15 @@ impl Suite {
             after_invariant,
             set_up,
             config: None,
-            // An Echidna/Medusa harness with no config is set up as those tools set it up
-            // by default, not as forge sets up a test contract.
-            deployer: if forge {
-                FORGE_SENDER
-            } else {
-                harness.deployer
-            },
+            defaults,
+            deployer,
+            // forge deploys at its sender's nonce 1, the harness tools at the deployer's 0.
             address: if forge {
                 TEST_CONTRACT
             } else {
-                harness.deployer.create(0)
+                deployer.create(0)
             },
-            prober: if forge {
-                FORGE_SENDER
-            } else {
-                harness.property_sender
-            },
+            prober,
         })
     }
 
@@ -253,6 +250,7 @@ impl Suite {
             deployer,
             prober,
             config: Some(config),
+            defaults: None,
         })
     }
 
@@ -265,8 +263,8 @@ impl Suite {
     pub(crate) fn build_chain(&self, warnings: Option<&mut Vec<String>>) -> Result<Chain> {
         let mut chain = Chain::new(Arc::clone(&self.artifacts));
         chain.enable_cheatcodes();
-        let (options, test) = match (&self.config, self.style) {
-            (None, Style::Forge) => {
+        let (options, test) = match self.harness_meaning() {
+            None => {
                 chain.set_balance(FORGE_SENDER, U256::MAX);
                 // forge deploys the test contract at the sender's nonce 1 and funds it first.
                 chain.set_nonce(FORGE_SENDER, 1);
@@ -280,11 +278,12 @@ impl Suite {
                 chain.set_balance(FORGE_SENDER, FORGE_BALANCE);
                 (options, test)
             }
-            (Some(config), _) => self
-                .deploy_harness(&mut chain, &config.meaning, config.tool)
-                .map_err(|e| self.config_error(config, e))?,
-            (None, Style::Properties) => {
-                self.deploy_harness(&mut chain, &echidna_defaults(), Tool::Echidna)?
+            Some((meaning, tool)) => {
+                let deployed = self.deploy_harness(&mut chain, meaning, tool);
+                match &self.config {
+                    Some(config) => deployed.map_err(|e| self.config_error(config, e))?,
+                    None => deployed?,
+                }
             }
         };
         debug_assert_eq!(test, self.address);
@@ -364,17 +363,22 @@ impl Suite {
     /// `blockTimestampDelayMax`/`blockNumberDelayMax`).
     fn delays(&self) -> Delays {
         let most = |value: u64| Some(u32::try_from(value).unwrap_or(u32::MAX));
-        let (seconds, blocks) = match (&self.config, self.style) {
-            (Some(config), _) => (
-                config.meaning.max_time_delay,
-                config.meaning.max_block_delay,
-            ),
-            (None, Style::Properties) => (DEFAULT_TIME_DELAY, DEFAULT_BLOCK_DELAY),
-            (None, Style::Forge) => return Delays::STILL,
-        };
-        Delays {
-            seconds: most(seconds),
-            blocks: most(blocks),
+        match self.harness_meaning() {
+            Some((meaning, _)) => Delays {
+                seconds: most(meaning.max_time_delay),
+                blocks: most(meaning.max_block_delay),
+            },
+            None => Delays::STILL,
+        }
+    }
+
+    /// What sets an Echidna/Medusa harness up, and for which tool: its config, else
+    /// Echidna's defaults. `None` for a forge test contract.
+    fn harness_meaning(&self) -> Option<(&Meaning, Tool)> {
+        match (&self.config, &self.defaults) {
+            (Some(config), _) => Some((&config.meaning, config.tool)),
+            (None, Some(defaults)) => Some((defaults, Tool::Echidna)),
+            (None, None) => None,
         }
     }
 
@@ -652,10 +656,8 @@ impl Suite {
     /// (`echidna_revert_…` by default), Echidna's convention for a property that holds when
     /// it reverts. Medusa and forge have no such convention.
     fn expects_revert(&self, name: &str) -> bool {
-        let default = ["echidna_".to_string()];
-        let prefixes: &[String] = match (&self.config, self.style) {
-            (Some(config), _) if config.tool == Tool::Echidna => &config.meaning.prefixes,
-            (None, Style::Properties) => &default,
+        let prefixes: &[String] = match self.harness_meaning() {
+            Some((meaning, Tool::Echidna)) => &meaning.prefixes,
             _ => &[],
         };
         prefixes.iter().any(|prefix| {

@@ -118,29 +118,22 @@ fn a_harness_only_its_config_names_runs_in_assertion_mode() {
 /// not there.
 #[test]
 fn a_named_config_wins_and_its_errors_name_it() {
-    let err = suite("AirdropEchidna")
-        .suite_config("test/configs/assertion/echidna.yaml")
-        .runs(10)
-        .run()
-        .unwrap_err()
-        .to_string();
+    let error_with = |config: &str| {
+        suite("AirdropEchidna")
+            .suite_config(config)
+            .runs(10)
+            .run()
+            .unwrap_err()
+            .to_string()
+    };
+    let err = error_with("test/configs/assertion/echidna.yaml");
     assert!(err.contains("test/configs/assertion/echidna.yaml"), "{err}");
     assert!(err.contains("fund me with exactly 10 ether"), "{err}");
-    let err = suite("AirdropEchidna")
-        .suite_config("test/configs/medusa.json")
-        .runs(10)
-        .run()
-        .unwrap_err()
-        .to_string();
+    let err = error_with("test/configs/medusa.json");
     assert!(err.contains("test/configs/medusa.json"), "{err}");
     assert!(err.contains("no test to run"), "{err}");
     assert!(err.contains("`property_*` with no parameters"), "{err}");
-    let err = suite("AirdropEchidna")
-        .suite_config("foundry.toml.yaml")
-        .runs(10)
-        .run()
-        .unwrap_err()
-        .to_string();
+    let err = error_with("foundry.toml.yaml");
     assert!(err.contains("foundry.toml.yaml"), "{err}");
 }
 
