@@ -67,7 +67,9 @@ pub fn run_invariant(test: InvariantTest<'_>) {
         campaign = campaign.setup(setup);
     }
     let campaign = campaign.test_location(test.file, test.line);
-    run_test(campaign, crate_dir, test.module_path, test.name);
+    if let Some(verdict) = run_test(campaign, crate_dir, test.module_path, test.name, None) {
+        panic!("{verdict}");
+    }
 }
 
 /// One `#[harvey::forge_suite]` test, as the macro describes it.
@@ -93,86 +95,158 @@ pub struct SuiteTest {
     pub attributes: &'static [(&'static str, &'static str)],
 }
 
-/// Runs the campaign of one `#[harvey::forge_suite]` test: the settings start from
-/// foundry.toml's `[invariant]` (`runs` × `depth` as a `calls` budget, `depth`,
-/// `fail_on_revert`, `max_time_delay`, `max_block_delay`) and `[fuzz] seed`, then the
-/// suite's inline `forge-config` comments — or, for a harness with an Echidna or Medusa
-/// config, from that config (`testLimit`, `timeout`, sequence length, delays, stop on
-/// failure, seed, test mode) — which the attribute and then the `HARVEY_*` variables
-/// override (a budget in the attribute, `runs`, `time` or `calls`, replaces the file's).
+/// Runs the campaigns of one `#[harvey::forge_suite]` test, as `forge test` runs the test
+/// contract (or its tool the harness): the invariants in one campaign, then each fuzz test
+/// of a forge test contract in a campaign of its own; prints each summary, then panics with
+/// the report of every one that failed. A forge test contract with `testFail*` functions
+/// fails with forge 1.7.1's message for each, and runs nothing else (as forge).
+///
+/// The invariants' settings start from foundry.toml's `[invariant]` (`runs` × `depth` as a
+/// `calls` budget, `depth`, `fail_on_revert`, `max_time_delay`, `max_block_delay`) and
+/// `[fuzz] seed`, then the suite's inline `forge-config` comments — or, for a harness with an
+/// Echidna or Medusa config, from that config (`testLimit`, `timeout`, sequence length,
+/// delays, stop on failure, seed, test mode). A fuzz test's start from `[fuzz]` (`runs` as
+/// its `calls` budget, `fail_on_revert`, `max_test_rejects`, `seed`) and its inline
+/// `forge-config` comments. The attribute and then the `HARVEY_*` variables override them
+/// (a budget in the attribute, `runs`, `time` or `calls`, replaces the file's).
 pub fn run_suite(test: SuiteTest) {
     let root = Path::new(test.manifest_dir).join(test.root);
     let environment = Environment::from_process();
     let foundry = ProjectConfig::discover_in(&root, &environment)
         .unwrap_or_else(|e| could_not_run(test.name, e));
-    // Compiled once per process: the campaign reuses it.
+    // Compiled once per process: every campaign reuses it.
     let artifacts = crate::project::compiled(&root).unwrap_or_else(|e| could_not_run(test.name, e));
     let profile = environment.foundry_profile.as_deref().unwrap_or("default");
-    let budget_given = test
-        .attributes
-        .iter()
-        .any(|(name, _)| ["runs", "time", "calls"].contains(name));
     let explicit = (!test.config.is_empty()).then(|| Path::new(test.config));
     let harness_config = crate::suite::chosen_config(&artifacts, test.suite, explicit)
         .unwrap_or_else(|e| could_not_run(test.name, e));
-    // The harness's Echidna/Medusa config; or foundry.toml, then the suite's inline
-    // `forge-config` comments (as forge). Then the attribute; `HARVEY_*` variables last.
-    // forge's runs × depth is the calls budget.
-    let configured = match &harness_config {
-        Some(config) => config.settings(),
-        None => crate::suite::forge_budget(
+    let forge = match &harness_config {
+        Some(_) => None,
+        None => crate::suite::forge_tests(&artifacts, test.suite)
+            .unwrap_or_else(|e| could_not_run(test.name, e)),
+    };
+    let crate_dir = Path::new(test.manifest_dir);
+    let mut verdicts = Vec::new();
+    if let Some(forge) = &forge {
+        if !forge.test_fail.is_empty() {
+            let lines: Vec<String> = (forge.test_fail.iter())
+                .map(|signature| format!("  {signature}: {}", crate::suite::TEST_FAIL_REMOVED))
+                .collect();
+            panic!(
+                "harvey: {}: {} failed as forge fails it, running nothing else of it:\n{}",
+                test.name,
+                test.suite,
+                lines.join("\n")
+            );
+        }
+    }
+    if forge.as_ref().is_none_or(|forge| forge.invariants) {
+        // The harness's Echidna/Medusa config; or foundry.toml, then the suite's inline
+        // `forge-config` comments (as forge). forge's runs × depth is the calls budget.
+        let configured = match &harness_config {
+            Some(config) => config.settings(),
+            None => crate::suite::forge_budget(
+                foundry
+                    .invariant
+                    .as_pairs()
+                    .into_iter()
+                    .chain(crate::suite::inline_settings(
+                        &artifacts, test.suite, profile,
+                    ))
+                    .collect(),
+            ),
+        };
+        let mut campaign = Campaign::new(&root)
+            .config(suite_config(&test, &configured))
+            .forge_suite(test.suite)
+            .test_location(test.file, test.line);
+        if let Some(harness_config) = harness_config {
+            campaign = campaign.suite_config(harness_config.file);
+        }
+        verdicts.extend(run_test(campaign, crate_dir, test.module_path, test.name, None));
+    }
+    for function in forge.iter().flat_map(|forge| &forge.fuzz_tests) {
+        let configured = crate::suite::fuzz_budget(
             foundry
-                .invariant
+                .fuzz
                 .as_pairs()
                 .into_iter()
-                .chain(crate::suite::inline_settings(
-                    &artifacts, test.suite, profile,
+                .chain(crate::suite::inline_fuzz_settings(
+                    &artifacts, test.suite, profile, function,
                 ))
                 .collect(),
-        ),
-    };
+        );
+        let campaign = Campaign::new(&root)
+            .config(suite_config(&test, &configured))
+            .forge_suite(test.suite)
+            .fuzz_test(function.as_str())
+            .test_location(test.file, test.line);
+        verdicts.extend(run_test(
+            campaign,
+            crate_dir,
+            test.module_path,
+            test.name,
+            Some(function),
+        ));
+    }
+    if !verdicts.is_empty() {
+        panic!("{}", verdicts.join("\n"));
+    }
+}
+
+/// The settings of one campaign of suite test `test`: the `configured` pairs (from the
+/// suite's files), the attribute's over them (a budget in the attribute replacing the
+/// files' whole budget), then `HARVEY_*` variables.
+fn suite_config(test: &SuiteTest, configured: &[(&'static str, String)]) -> Config {
+    let budget = ["runs", "time", "calls"];
+    let budget_given = test
+        .attributes
+        .iter()
+        .any(|(name, _)| budget.contains(name));
     let pairs: Vec<(&str, &str)> = configured
         .iter()
-        .filter(|(name, _)| !(budget_given && ["runs", "time", "calls"].contains(name)))
+        .filter(|(name, _)| !(budget_given && budget.contains(name)))
         .map(|(name, text)| (*name, text.as_str()))
         .chain(test.attributes.iter().copied())
         .collect();
-    let config = Config::from_attributes(&pairs)
-        .unwrap_or_else(|e| panic!("harvey: {}: {}", test.name, crate::Error::from(e)));
-    let mut campaign = Campaign::new(&root)
-        .config(config)
-        .forge_suite(test.suite)
-        .test_location(test.file, test.line);
-    if let Some(harness_config) = harness_config {
-        campaign = campaign.suite_config(harness_config.file);
-    }
-    run_test(
-        campaign,
-        Path::new(test.manifest_dir),
-        test.module_path,
-        test.name,
-    );
+    Config::from_attributes(&pairs)
+        .unwrap_or_else(|e| panic!("harvey: {}: {}", test.name, crate::Error::from(e)))
 }
 
-/// Runs `campaign` as test `name` of module `module_path` of the crate at `crate_dir`: its
-/// regression file (under the crate), progress lines, the summary, and the panic that fails
-/// the test.
-fn run_test(campaign: Campaign<'_>, crate_dir: &Path, module_path: &str, name: &str) {
-    let file = regression::path_for(crate_dir, module_path, name);
+/// Runs `campaign` as test `name` of module `module_path` of the crate at `crate_dir` (for
+/// a suite's fuzz test, as its `part`): its regression file (under the crate, one per
+/// part), progress lines and the summary; returns why it failed, if it did.
+fn run_test(
+    campaign: Campaign<'_>,
+    crate_dir: &Path,
+    module_path: &str,
+    name: &str,
+    part: Option<&str>,
+) -> Option<String> {
+    let file_stem = match part {
+        Some(part) => format!("{name}.{part}"),
+        None => name.to_string(),
+    };
+    let file = regression::path_for(crate_dir, module_path, &file_stem);
     let last_shown = std::sync::Mutex::new(Duration::ZERO);
-    // The summary and progress lines name the test as `cargo test` lists it: tests running
-    // in parallel interleave their output.
+    // The summary and progress lines name the test as `cargo test` lists it (tests running
+    // in parallel interleave their output), with the fuzz test a campaign runs; the replay
+    // command names the test alone.
     let filter = replay_filter(module_path, name);
+    let label = match part {
+        Some(part) => format!("{filter}::{part}"),
+        None => filter.clone(),
+    };
     let campaign = campaign
-        .name(filter.as_str())
+        .name(label.as_str())
         .regression_file(file, name)
-        .on_progress(|p: &Progress| show_progress(&filter, p, &last_shown));
-    let mut outcome = campaign.run().unwrap_or_else(|e| could_not_run(name, e));
+        .on_progress(|p: &Progress| show_progress(&label, p, &last_shown));
+    let mut outcome = campaign.run().unwrap_or_else(|e| could_not_run(&label, e));
     // Warnings and the summary in one write, named by the test like the summary's first
     // line, so that parallel tests' output cannot split them.
     let mut out = String::new();
     for warning in &outcome.warnings {
-        out.push_str(&format!("harvey {filter}: warning: {warning}\n"));
+        out.push_str(&format!("harvey {label}: warning: {warning}\n"));
     }
     out.push_str(&report::summary(&outcome));
     print!("{out}");
@@ -183,9 +257,11 @@ fn run_test(campaign: Campaign<'_>, crate_dir: &Path, module_path: &str, name: &
                 .map_or(path.clone(), Path::to_path_buf)
         });
     }
-    if let Some(verdict) = report::verdict(&outcome, Some(&filter)) {
-        panic!("{verdict}");
-    }
+    let verdict = report::verdict(&outcome, Some(&filter))?;
+    Some(match part {
+        Some(part) => format!("harvey: {filter}: fuzz test {part} failed:{verdict}"),
+        None => verdict,
+    })
 }
 
 /// Fails test `name` with the error that kept its campaign from running.

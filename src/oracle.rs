@@ -54,6 +54,10 @@ pub(crate) struct Oracles<'a> {
     finals: Vec<Invariant<'a>>,
     /// Whether a reverted transaction is a violation (`fail_on_revert`).
     fail_on_revert: bool,
+    /// A contract whose own reverts are violations even without `fail_on_revert`: a forge
+    /// fuzz test's test contract (forge fails a case whose revert the test raised itself,
+    /// and with `fail_on_revert = false` ignores only those it bubbled up from a callee).
+    own_reverts: Option<Address>,
     /// Whether a transaction reverting with a failed forge-std assertion (`assertion
     /// failed: ..`) is a violation, as in forge's invariant runs.
     forge_assertions: bool,
@@ -90,6 +94,7 @@ impl<'a> Oracles<'a> {
             invariants,
             finals: Vec::new(),
             fail_on_revert: false,
+            own_reverts: None,
             forge_assertions: false,
             panics,
             assertion_events,
@@ -119,6 +124,13 @@ impl<'a> Oracles<'a> {
     /// rejected `vm.assume`.
     pub(crate) fn fail_on_revert(mut self, on: bool) -> Self {
         self.fail_on_revert = on;
+        self
+    }
+
+    /// Makes every revert that `contract`'s own frame raised a violation, `fail_on_revert`
+    /// or not (a forge fuzz test's test contract), except a rejected `vm.assume`.
+    pub(crate) fn own_reverts(mut self, contract: Option<Address>) -> Self {
+        self.own_reverts = contract;
         self
     }
 
@@ -157,8 +169,16 @@ impl<'a> Oracles<'a> {
             let origin = panic_origin(trace.reverts(), code.code());
             (code, origin)
         });
-        let revert = (panic.is_none() && self.counts_revert(outcome))
-            .then(|| revert_origin(trace.reverts()));
+        let revert = match panic {
+            None if !outcome.is_success() => {
+                let origin = revert_origin(trace.reverts());
+                let own = self.own_reverts.is_some_and(|own| {
+                    origin.is_some_and(|o| o.code == own) && !is_assume_rejection(&outcome.output)
+                });
+                (own || self.counts_revert(outcome)).then_some(origin)
+            }
+            _ => None,
+        };
         let unsupported = unsupported.map(|cheat| {
             // The caller bubbles the cheatcode's revert: its REVERT is the call's line.
             let site = trace

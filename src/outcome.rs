@@ -306,6 +306,12 @@ pub struct Stats {
     pub sequences: u64,
     /// Transactions executed by those sequences.
     pub transactions: u64,
+    /// Fuzzed calls `vm.assume` rejected, over all workers: not counted among the
+    /// transactions (forge draws another input in their place).
+    pub rejected: u64,
+    /// The rejections allowed (the `max_rejects` setting), when the campaign stopped
+    /// because more calls were rejected: forge's "`vm.assume` rejected too many inputs".
+    pub rejected_too_many: Option<u32>,
     /// Wall-clock time from the end of setup (compiling and setup excluded) to the end of
     /// replays and fuzzing (shrinking's time is in each failure's [`Failure::shrink`]).
     pub elapsed: Duration,

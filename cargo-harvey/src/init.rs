@@ -326,6 +326,7 @@ mod tests {
                     file: PathBuf::from(format!("test/{name}.t.sol")),
                     kind: SuiteKind::Forge,
                     invariants: vec!["invariant_x".into()],
+                    fuzz_tests: Vec::new(),
                     warnings: Vec::new(),
                     config: None,
                 })

@@ -69,17 +69,27 @@ fn shown(path: &Path) -> String {
     path.to_string_lossy().replace('\\', "/")
 }
 
-/// The test of one suite: its doc line (file, kind, invariants, config) and the attribute,
-/// which names the suite's config when it has one.
+/// The test of one suite: its doc line (file, kind, what it checks, config) and the
+/// attribute, which names the suite's config when it has one.
 fn suite_test(suite: &SuiteSummary, function: &str) -> String {
-    let kind = match (suite.kind, suite.invariants.is_empty()) {
-        (SuiteKind::Forge, _) => "a forge invariant suite",
-        (SuiteKind::Properties, false) => "an Echidna/Medusa property contract",
-        (SuiteKind::Properties, true) => "an Echidna/Medusa harness in assertion mode",
+    let invariants = !suite.invariants.is_empty();
+    let fuzz = !suite.fuzz_tests.is_empty();
+    let kind = match (suite.kind, invariants, fuzz) {
+        (SuiteKind::Forge, true, true) => "a forge test contract with invariants and fuzz tests",
+        (SuiteKind::Forge, false, true) => "a forge test contract with fuzz tests",
+        (SuiteKind::Forge, _, false) => "a forge invariant suite",
+        (SuiteKind::Properties, true, _) => "an Echidna/Medusa property contract",
+        (SuiteKind::Properties, false, _) => "an Echidna/Medusa harness in assertion mode",
     };
-    let checks = match suite.invariants.is_empty() {
-        true => "its asserts".to_string(),
-        false => suite.invariants.join(", "),
+    let checks = match (invariants, suite.kind) {
+        (false, SuiteKind::Properties) => "its asserts".to_string(),
+        _ => suite
+            .invariants
+            .iter()
+            .chain(&suite.fuzz_tests)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", "),
     };
     let (config, run_with) = match &suite.config {
         Some(file) => (
@@ -333,6 +343,7 @@ mod tests {
 
     fn suite(name: &str, kind: SuiteKind, invariants: &[&str]) -> SuiteSummary {
         SuiteSummary {
+            fuzz_tests: Vec::new(),
             name: name.to_string(),
             contract: name.rsplit(':').next().unwrap().to_string(),
             file: PathBuf::from(format!("test/{}.t.sol", name.rsplit(':').next().unwrap())),
@@ -380,8 +391,28 @@ mod tests {
                 SuiteKind::Properties,
                 &["echidna_cap", "property_sum"],
             ),
+            SuiteSummary {
+                fuzz_tests: vec!["testFuzz_deposit".into(), "test_withdraw".into()],
+                ..suite("VaultTest", SuiteKind::Forge, &[])
+            },
+            SuiteSummary {
+                fuzz_tests: vec!["testFuzz_mint".into()],
+                ..suite("TokenTest", SuiteKind::Forge, &["invariant_supply"])
+            },
         ];
         let text = harvey_rs(&suites, None);
+        assert!(
+            text.contains(
+                "/// `VaultTest` (test/VaultTest.t.sol), a forge test contract with fuzz tests: testFuzz_deposit, test_withdraw.\n#[harvey::forge_suite(\"VaultTest\")]\nfn vault_test() {}\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "a forge test contract with invariants and fuzz tests: invariant_supply, testFuzz_mint."
+            ),
+            "{text}"
+        );
         assert!(
             text.contains(
                 "/// `LedgerInvariants` (test/LedgerInvariants.t.sol), a forge invariant suite: invariant_total.\n#[harvey::forge_suite(\"LedgerInvariants\")]\nfn ledger_invariants() {}\n"
@@ -394,7 +425,7 @@ mod tests {
         assert!(text.contains("No contract of the project's sources"));
         // Every suite is named: nothing to add to the file it wrote.
         assert!(missing_suite_tests(&text, &suites).is_empty());
-        let more = missing_suite_tests(&text[..text.find("PoolProperties").unwrap()], &suites);
+        let more = missing_suite_tests(&text[..text.find("PoolProperties").unwrap()], &suites[..4]);
         assert_eq!(more.len(), 1);
         assert!(
             more[0].contains("#[harvey::forge_suite(\"PoolProperties\")]\nfn pool_properties() {}")

@@ -35,11 +35,13 @@ pub(crate) fn changes_state(function: &Function) -> bool {
 }
 
 /// What the fuzzer can call on a contract with `abi`, in order: its state-changing
-/// functions (view and pure ones cannot change state), then `receive()`, then `fallback()`.
-/// The one definition of "callable" for building surfaces and checking setup's selections.
-pub(crate) fn callable(abi: &JsonAbi) -> impl Iterator<Item = Callable<'_>> {
+/// functions (view and pure ones cannot change state, so calling them finds nothing an
+/// invariant could see), or every function with `views` (a forge fuzz test may be `view`
+/// or `pure`: its own assertions are the check), then `receive()`, then `fallback()`. The
+/// one definition of "callable" for building surfaces and checking setup's selections.
+pub(crate) fn callable(abi: &JsonAbi, views: bool) -> impl Iterator<Item = Callable<'_>> {
     abi.functions()
-        .filter(|f| changes_state(f))
+        .filter(move |f| views || changes_state(f))
         .map(Callable::Function)
         .chain(abi.receive.as_ref().map(|_| Callable::Receive))
         .chain(abi.fallback.as_ref().map(|f| Callable::Fallback {

@@ -55,6 +55,8 @@ pub struct Campaign<'a> {
     suite: Option<String>,
     /// The Echidna or Medusa config the suite runs with, when named.
     suite_config: Option<PathBuf>,
+    /// The forge fuzz test of the suite's test contract the campaign runs, when it runs one.
+    fuzz_test: Option<String>,
     /// Where the test running the campaign is (`file!()`, `line!()`).
     test_location: Option<(String, u32)>,
     /// The program to run as z3, over `HARVEY_Z3` and `z3` on `PATH`.
@@ -78,6 +80,7 @@ impl<'a> Campaign<'a> {
             name: None,
             suite: None,
             suite_config: None,
+            fuzz_test: None,
             test_location: None,
             z3: None,
         }
@@ -101,6 +104,21 @@ impl<'a> Campaign<'a> {
     /// this builder does not.
     pub fn forge_suite(mut self, name: impl Into<String>) -> Self {
         self.suite = Some(name.into());
+        self
+    }
+
+    /// Runs the forge fuzz test `function` (a `test*` function with parameters, by name or
+    /// signature) of the test contract [`Campaign::forge_suite`] names, as `forge test`
+    /// runs it, in place of the contract's invariants: `setUp()` once, then every case one
+    /// call of the function from forge's sender on a fresh copy of that state, its
+    /// arguments fuzzed (input prediction included; view and pure tests too). A case fails
+    /// when the test contract reverts (a failed assertion, a `require` of the test), when
+    /// it sets forge's failure flag, and with [`Campaign::fail_on_revert`] (forge's `[fuzz]`
+    /// default, which `#[harvey::forge_suite]` applies) when anything it calls reverts; a
+    /// `vm.assume` that rejects the input is no case. Sequences are one call deep whatever
+    /// the depth setting; set the budget here (`calls`: cases, as forge's `runs`).
+    pub fn fuzz_test(mut self, function: impl Into<String>) -> Self {
+        self.fuzz_test = Some(function.into());
         self
     }
 
@@ -323,6 +341,13 @@ impl<'a> Campaign<'a> {
     /// default `false`). A rejected `vm.assume` never is.
     pub fn fail_on_revert(mut self, fail: bool) -> Self {
         self.config.fail_on_revert = fail;
+        self
+    }
+
+    /// How many fuzzed calls `vm.assume` may reject before the campaign stops and fails
+    /// as "nothing was tested" (forge's `max_test_rejects`; default 65,536; `0`: any number).
+    pub fn max_rejects(mut self, rejects: u32) -> Self {
+        self.config.max_rejects = rejects;
         self
     }
 

@@ -70,6 +70,11 @@ impl Campaign<'_> {
         let test_name = self.file_name()?;
         let artifacts = project::compiled(&self.root)?;
         let mut warnings = Vec::new();
+        if let (Some(function), None) = (&self.fuzz_test, &self.suite) {
+            return Err(Error::Config(format!(
+                "fuzz test `{function}` needs its test contract: name it with Campaign::forge_suite"
+            )));
+        }
         let suite = self
             .suite
             .as_deref()
@@ -79,10 +84,17 @@ impl Campaign<'_> {
                         "suite `{name}` sets itself up: give no contracts or setup function with it"
                     )));
                 }
+                if let Some(function) = &self.fuzz_test {
+                    return Suite::fuzz_test(&artifacts, name, function, &mut warnings);
+                }
                 let config = suite::chosen_config(&artifacts, name, self.suite_config.as_deref())?;
                 Suite::find(&artifacts, name, config, &mut warnings)
             })
             .transpose()?;
+        if self.fuzz_test.is_some() {
+            // A fuzz test's case is one call.
+            self.config.depth = 1;
+        }
         // The delays the settings give, over a suite's (forge's default: none).
         let delays = Delays {
             seconds: self.config.max_time_delay,
@@ -125,6 +137,7 @@ impl Campaign<'_> {
         let oracles = Oracles::new(invariants, self.config.panics.clone(), &artifacts)
             .with_finals(finals)
             .fail_on_revert(self.config.fail_on_revert && counts_reverts)
+            .own_reverts(suite.as_ref().and_then(Suite::own_reverts))
             .forge_assertions(suite.as_ref().is_some_and(Suite::counts_forge_assertions))
             .count_assertion_events(suite.as_ref().is_none_or(Suite::counts_assertion_events))
             .with_detectors(detectors.clone());
@@ -242,10 +255,15 @@ impl Campaign<'_> {
         }
         stats.kept_corpus = kept_corpus;
         // A violation found means something was tested.
-        let untested = suite
-            .as_ref()
-            .filter(|_| failures.is_empty())
-            .and_then(|suite| suite.untested(&stats.functions));
+        let untested = match stats.rejected_too_many {
+            Some(allowed) => Some(format!(
+                "`vm.assume` rejected too many inputs ({allowed} allowed, as forge's \
+                 `max_test_rejects`): the inputs it accepts are too rare for fuzzing to draw; \
+                 narrow them with `bound` instead, or raise `max_rejects`"
+            )),
+            None => suite.as_ref().and_then(|suite| suite.untested(&stats.functions)),
+        }
+        .filter(|_| failures.is_empty());
         let outcome = Outcome {
             failures,
             stats,

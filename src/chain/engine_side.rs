@@ -23,6 +23,19 @@ impl Chain {
         self.plan.set_delays(delays);
     }
 
+    /// Whether forge's failure flag is set (forge-std's and ds-test's `fail()` set it
+    /// without reverting; forge fails the test then).
+    pub(crate) fn forge_failed(&self) -> bool {
+        !self
+            .storage(super::CHEATCODE_ADDRESS, super::cheatcodes::FAILED_SLOT)
+            .is_zero()
+    }
+
+    /// Lets view and pure functions be selected and called (a forge fuzz test may be one).
+    pub(crate) fn call_views(&mut self) {
+        self.plan.call_views();
+    }
+
     /// Makes every fuzzed call send no ether, payable or not (forge's invariant calls).
     pub(crate) fn send_no_ether(&mut self) {
         self.plan.send_no_ether();

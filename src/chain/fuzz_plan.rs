@@ -174,6 +174,8 @@ pub(crate) struct FuzzPlan {
     created: Option<bool>,
     /// How far the block may move before a fuzzed call.
     delays: Delays,
+    /// Whether view and pure functions may be selected and called (a forge fuzz test's).
+    views: bool,
 }
 
 /// Which functions of one contract are called.
@@ -204,7 +206,7 @@ impl FuzzPlan {
         signatures: impl IntoIterator<Item = S>,
     ) -> Result<()> {
         let artifact = deployed(address, artifact)?;
-        let signatures = resolve_all(artifact, signatures)?;
+        let signatures = resolve_all(artifact, signatures, self.views)?;
         if signatures.is_empty() {
             return Err(Error::Config(format!(
                 "fuzz_only on {} got no signature; to fuzz none of its functions, do not fuzz \
@@ -224,7 +226,7 @@ impl FuzzPlan {
         signatures: impl IntoIterator<Item = S>,
     ) -> Result<()> {
         let artifact = deployed(address, artifact)?;
-        let signatures = resolve_all(artifact, signatures)?;
+        let signatures = resolve_all(artifact, signatures, self.views)?;
         let selection = self.selection(address);
         for signature in signatures {
             if !selection.except.contains(&signature) {
@@ -268,7 +270,7 @@ impl FuzzPlan {
         range: RangeInclusive<T>,
     ) -> Result<()> {
         let artifact = deployed(address, artifact)?;
-        let signature = resolve(artifact, signature)?;
+        let signature = resolve(artifact, signature, self.views)?;
         let function = artifact
             .abi
             .functions()
@@ -359,6 +361,16 @@ impl FuzzPlan {
         &self.address_args
     }
 
+    /// Lets view and pure functions be selected and called: a forge fuzz test may be one.
+    pub(crate) fn call_views(&mut self) {
+        self.views = true;
+    }
+
+    /// Whether view and pure functions may be called.
+    pub(crate) fn calls_views(&self) -> bool {
+        self.views
+    }
+
     /// Makes every fuzzed call send no ether, as forge's invariant calls do.
     pub(crate) fn send_no_ether(&mut self) {
         self.no_ether = true;
@@ -417,13 +429,15 @@ fn deployed(address: Address, artifact: Option<&ContractArtifact>) -> Result<&Co
     })
 }
 
+/// [`resolve`] of each of `signatures`.
 fn resolve_all<S: AsRef<str>>(
     artifact: &ContractArtifact,
     signatures: impl IntoIterator<Item = S>,
+    views: bool,
 ) -> Result<Vec<String>> {
     signatures
         .into_iter()
-        .map(|s| resolve(artifact, s.as_ref()))
+        .map(|s| resolve(artifact, s.as_ref(), views))
         .collect()
 }
 
@@ -431,7 +445,7 @@ fn resolve_all<S: AsRef<str>>(
 /// `transfer(address,uint256)`; a selector `0xa9059cbb`, as forge's `targetSelector` takes,
 /// gives its function's signature), when the fuzzer can call it on `artifact`; else an
 /// error naming the contract and listing what it can call.
-fn resolve(artifact: &ContractArtifact, signature: &str) -> Result<String> {
+fn resolve(artifact: &ContractArtifact, signature: &str, views: bool) -> Result<String> {
     let trimmed = signature.trim();
     let selector = trimmed
         .strip_prefix("0x")
@@ -448,7 +462,7 @@ fn resolve(artifact: &ContractArtifact, signature: &str) -> Result<String> {
         (None, Ok(parsed)) => parsed.signature(),
         (None, Err(_)) => trimmed.to_string(),
     };
-    let callable: Vec<String> = callable(&artifact.abi).map(|c| c.signature()).collect();
+    let callable: Vec<String> = callable(&artifact.abi, views).map(|c| c.signature()).collect();
     if callable.contains(&normalized) {
         return Ok(normalized);
     }

@@ -77,6 +77,7 @@ pub(super) fn run(
     stats.lookahead.steering = plan.config.lookahead;
     stats.sequences = shared.sequences_run();
     stats.transactions = shared.transactions();
+    (stats.rejected, stats.rejected_too_many) = shared.rejected();
     stats.timeline = shared.take_timeline();
     Ok(WorkersFound {
         sightings: shared.take_sightings(),

@@ -57,6 +57,11 @@ pub(crate) struct Shared<'a> {
     /// Sequences started, over all workers (the budget counter).
     sequences: AtomicU64,
     transactions: AtomicU64,
+    /// Calls `vm.assume` rejected, over all workers, and how many may be (`None`: any).
+    rejected: AtomicU64,
+    max_rejects: Option<u32>,
+    /// Set when more calls than `max_rejects` were rejected: the campaign stopped on it.
+    rejected_too_many: AtomicBool,
     /// Largest edge count and corpus size of any worker.
     edges: AtomicUsize,
     corpus: AtomicUsize,
@@ -95,6 +100,9 @@ impl<'a> Shared<'a> {
             deadline: plan.config.time.map(|t| start + t),
             sequences: AtomicU64::new(0),
             transactions: AtomicU64::new(0),
+            rejected: AtomicU64::new(0),
+            max_rejects: (plan.config.max_rejects > 0).then_some(plan.config.max_rejects),
+            rejected_too_many: AtomicBool::new(false),
             edges: AtomicUsize::new(0),
             corpus: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
@@ -252,6 +260,28 @@ impl<'a> Shared<'a> {
     pub(crate) fn count_transactions(&self, transactions: usize) {
         self.transactions
             .fetch_add(transactions as u64, Ordering::Relaxed);
+    }
+
+    /// Counts `rejected` more calls `vm.assume` rejected; past the `max_rejects` setting
+    /// the campaign stops, as forge stops a test whose inputs it keeps rejecting.
+    pub(crate) fn count_rejected(&self, rejected: usize) {
+        if rejected == 0 {
+            return;
+        }
+        let total = self.rejected.fetch_add(rejected as u64, Ordering::Relaxed) + rejected as u64;
+        if self.max_rejects.is_some_and(|max| total > u64::from(max)) {
+            self.rejected_too_many.store(true, Ordering::Relaxed);
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Calls `vm.assume` rejected, and the rejections allowed when more were.
+    pub(crate) fn rejected(&self) -> (u64, Option<u32>) {
+        let too_many = self.rejected_too_many.load(Ordering::Relaxed);
+        (
+            self.rejected.load(Ordering::Relaxed),
+            self.max_rejects.filter(|_| too_many),
+        )
     }
 
     /// A worker's corpus has `entries` entries now.

@@ -140,7 +140,7 @@ impl Surface {
             };
             let before = functions.len();
             functions.extend(
-                fuzz_functions(artifact, At::Deployed(address), warnings)
+                fuzz_functions(artifact, At::Deployed(address), plan.calls_views(), warnings)
                     .into_iter()
                     .filter(|f| plan.calls(address, &f.signature))
                     .map(|mut f| {
@@ -162,7 +162,7 @@ impl Surface {
         if plan.fuzzes_created(!chain.fuzzed().is_empty()) {
             for artifact in creatable(chain, &artifacts) {
                 let at = At::Created(kinds.len());
-                let mut created = fuzz_functions(&artifact, at, &mut Vec::new());
+                let mut created = fuzz_functions(&artifact, at, false, &mut Vec::new());
                 if created.is_empty() {
                     continue;
                 }
@@ -446,10 +446,11 @@ impl Surface {
 fn fuzz_functions(
     artifact: &ContractArtifact,
     at: At,
+    views: bool,
     warnings: &mut Vec<String>,
 ) -> Vec<FuzzFunction> {
     let selectors: Vec<Selector> = artifact.abi.functions().map(|f| f.selector()).collect();
-    callable(&artifact.abi)
+    callable(&artifact.abi, views)
         .filter_map(|callable| {
             let function = |entry, params, types, payable| FuzzFunction {
                 contract: artifact.name.clone(),

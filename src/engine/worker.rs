@@ -701,6 +701,7 @@ impl<'a> Worker<'a> {
         // Calls `vm.assume` rejected are not calls (forge draws another in their place).
         self.shared
             .count_transactions(executed.saturating_sub(run.rejected));
+        self.shared.count_rejected(run.rejected);
         if let Some(targeting) = &mut self.targeting {
             for (target, tx) in targeting.newly_reached() {
                 self.shared.reach(target, sequence.through(tx));

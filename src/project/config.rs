@@ -64,6 +64,46 @@ pub struct ProjectConfig {
     /// forge's invariant settings (`[invariant]` and `[fuzz] seed`), which
     /// `#[harvey::forge_suite]` starts from.
     pub invariant: InvariantSettings,
+    /// forge's fuzz test settings (`[fuzz]`), which `#[harvey::forge_suite]` starts each of
+    /// a test contract's fuzz tests from.
+    pub fuzz: FuzzSettings,
+}
+
+/// foundry.toml's `[fuzz]` keys a forge fuzz test honours, each `None` when the file does
+/// not set it. Read from `[profile.<name>.fuzz]` (the selected profile over `default`), else
+/// from the top-level `[fuzz]` table.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FuzzSettings {
+    /// Inputs run per fuzz test (`runs`; forge's default 256).
+    pub runs: Option<u64>,
+    /// Whether a reverting case fails the test (`fail_on_revert`; forge's default true).
+    pub fail_on_revert: Option<bool>,
+    /// How many inputs `vm.assume` may reject (`max_test_rejects`; forge's default 65,536).
+    pub max_test_rejects: Option<u32>,
+    /// `seed` (a number or `"0x.."`), its low 64 bits.
+    pub seed: Option<u64>,
+}
+
+impl FuzzSettings {
+    /// The settings as `(key, text)` pairs: `runs` as forge names it (a forge fuzz test's
+    /// budget is the suite's to make harvey's), the others as harvey's settings
+    /// (`fail_on_revert`, `max_rejects`, `seed`).
+    pub fn as_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = Vec::new();
+        if let Some(runs) = self.runs {
+            pairs.push(("runs", runs.to_string()));
+        }
+        if let Some(fail) = self.fail_on_revert {
+            pairs.push(("fail_on_revert", fail.to_string()));
+        }
+        if let Some(rejects) = self.max_test_rejects {
+            pairs.push(("max_rejects", rejects.to_string()));
+        }
+        if let Some(seed) = self.seed {
+            pairs.push(("seed", seed.to_string()));
+        }
+        pairs
+    }
 }
 
 /// foundry.toml's `[invariant]` keys a suite honours, and `[fuzz] seed`: each `None` when
@@ -124,12 +164,14 @@ struct InvariantTable {
     max_block_delay: Option<u32>,
 }
 
-/// `[fuzz]`: the seed, and `runs`, which `[invariant]` falls back to (as forge's
-/// `STANDALONE_FALLBACK_SECTIONS`).
+/// `[fuzz]`: the keys a fuzz test honours; its `seed` and `runs` are also what
+/// `[invariant]` falls back to (as forge's `STANDALONE_FALLBACK_SECTIONS`).
 #[derive(Debug, Default, Clone, Deserialize)]
 struct FuzzTable {
     seed: Option<TomlSeed>,
     runs: Option<u64>,
+    fail_on_revert: Option<bool>,
+    max_test_rejects: Option<u32>,
 }
 
 /// A seed as foundry.toml writes it: a number or a (hex) string.
@@ -245,6 +287,8 @@ impl FoundryProfile {
                 (Some(under), Some(over)) => Some(FuzzTable {
                     seed: over.seed.or(under.seed),
                     runs: over.runs.or(under.runs),
+                    fail_on_revert: over.fail_on_revert.or(under.fail_on_revert),
+                    max_test_rejects: over.max_test_rejects.or(under.max_test_rejects),
                 }),
                 (under, over) => over.or(under),
             },
@@ -365,6 +409,13 @@ impl ProjectConfig {
             max_block_delay: invariant_table.max_block_delay,
             seed,
         };
+        let fuzz_table = profile.fuzz.clone().unwrap_or_default();
+        let fuzz = FuzzSettings {
+            runs: fuzz_table.runs,
+            fail_on_revert: fuzz_table.fail_on_revert,
+            max_test_rejects: fuzz_table.max_test_rejects,
+            seed,
+        };
         let skip = skip_globs(profile.skip.unwrap_or_default(), env.harvey_skip.as_deref());
         Ok(ProjectConfig {
             root: root.to_path_buf(),
@@ -383,6 +434,7 @@ impl ProjectConfig {
             cache_dir: root.join("target").join("harvey"),
             chain,
             invariant,
+            fuzz,
         })
     }
 }
@@ -496,6 +548,38 @@ mod tests {
             vec![
                 ("runs", "8".to_string()),
                 ("max_block_delay", "12".to_string()),
+                ("seed", "3".to_string())
+            ]
+        );
+    }
+
+    #[test]
+    fn fuzz_settings_come_from_the_profile_over_the_top_level_table() {
+        let text = r#"
+            [fuzz]
+            runs = 64
+            max_test_rejects = 10
+            [profile.ci.fuzz]
+            runs = 1000
+            fail_on_revert = false
+        "#;
+        let read = |selected| {
+            let fuzz = read_profile(text, selected).unwrap().fuzz.unwrap();
+            (fuzz.runs, fuzz.fail_on_revert, fuzz.max_test_rejects)
+        };
+        assert_eq!(read("default"), (Some(64), None, Some(10)));
+        assert_eq!(read("ci"), (Some(1000), Some(false), Some(10)));
+        let settings = FuzzSettings {
+            runs: Some(8),
+            max_test_rejects: Some(0),
+            seed: Some(3),
+            ..FuzzSettings::default()
+        };
+        assert_eq!(
+            settings.as_pairs(),
+            vec![
+                ("runs", "8".to_string()),
+                ("max_rejects", "0".to_string()),
                 ("seed", "3".to_string())
             ]
         );

@@ -29,7 +29,7 @@ use once_cell::sync::Lazy;
 pub use artifacts::{
     Artifacts, ContractArtifact, LibraryLink, SourceFile, SourceLocation, SourceSet,
 };
-pub use config::{ChainSettings, InvariantSettings};
+pub use config::{ChainSettings, FuzzSettings, InvariantSettings};
 internal! { use config::ProjectConfig; }
 internal! { use env::Environment; }
 pub(crate) use source_map::JumpKind;

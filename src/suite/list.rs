@@ -7,15 +7,16 @@ use std::sync::Arc;
 use alloy_json_abi::Function;
 
 use super::configs::{self, HarnessConfig};
-use super::{Style, Suite};
+use super::{Style, Suite, forge_tests};
 use crate::error::{Error, Result};
 use crate::project::{Artifacts, ContractArtifact, Environment, ProjectConfig, compiled};
 
 /// What kind of Solidity suite a [`SuiteSummary`] describes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SuiteKind {
-    /// A forge test contract with `invariant*`/`statefulFuzz*` functions: the contracts its
-    /// `setUp()` deploys are fuzzed, as forge-std's `StdInvariant` selects them.
+    /// A forge test contract with `invariant*`/`statefulFuzz*` functions (the contracts its
+    /// `setUp()` deploys are fuzzed, as forge-std's `StdInvariant` selects them) or fuzz
+    /// tests (`test*` functions with parameters, each called with fuzzed arguments).
     Forge,
     /// An Echidna/Medusa harness (`echidna_*`/`property_*` functions, or the prefixes and
     /// test mode of its config): its own functions are fuzzed. With no property function
@@ -38,6 +39,9 @@ pub struct SuiteSummary {
     /// The invariant (or property) functions checked after every call, by name, in the
     /// order of the ABI.
     pub invariants: Vec<String>,
+    /// A forge test contract's fuzz tests (`test*` functions with parameters), each run as
+    /// a campaign of its own, by name (by signature where the name is overloaded).
+    pub fuzz_tests: Vec<String>,
     /// What harvey will do differently from forge with this suite (an invariant it skips,
     /// a misspelt `setUp`), one line each; empty for most suites.
     pub warnings: Vec<String>,
@@ -60,8 +64,11 @@ pub struct SuiteSummary {
 /// listing it in `targetContracts`, a yaml of its name or in its directory, a command in its
 /// source). A harness whose configs mean different things is listed once per config.
 ///
-/// Not listed: abstract contracts (forge skips them too), forge test contracts without
-/// invariants (unit tests), contracts whose invariant functions take parameters (the macro
+/// Forge test contracts are listed with their fuzz tests (`test*` functions with
+/// parameters, [`SuiteSummary::fuzz_tests`]), which the same test runs.
+///
+/// Not listed: abstract contracts (forge skips them too), forge test contracts with neither
+/// invariants nor fuzz tests (unit tests only), contracts whose invariant functions take parameters (the macro
 /// rejects them), and contracts with no property function and no config naming them
 /// (any contract could be an assertion-mode harness, so those are named by hand).
 ///
@@ -180,8 +187,9 @@ fn list(artifacts: &Arc<Artifacts>, libs: &[PathBuf]) -> Result<Vec<SuiteSummary
     Ok(found)
 }
 
-/// `test` as a suite named `name` run with `config`, when [`Suite::find`] takes it and finds
-/// something to check: invariants, or assertions its config names it for.
+/// `test` as a suite named `name` run with `config`, when `#[harvey::forge_suite]` finds
+/// something to run in it: fuzz tests of a forge test contract, or invariants
+/// [`Suite::find`] takes, or assertions its config names it for.
 fn summarise(
     artifacts: &Arc<Artifacts>,
     test: &ContractArtifact,
@@ -191,11 +199,32 @@ fn summarise(
     let mut warnings = Vec::new();
     let file = config.as_ref().map(|c| c.file.clone());
     let names_harness = config.as_ref().is_some_and(|c| c.names_harness);
+    let forge = match &config {
+        Some(_) => None,
+        None => forge_tests(artifacts, &test.qualified_name()).ok()?,
+    };
+    let fuzz_tests = forge
+        .as_ref()
+        .map(|forge| forge.fuzz_tests.clone())
+        .unwrap_or_default();
+    if forge.as_ref().is_some_and(|forge| !forge.invariants) {
+        return Some(SuiteSummary {
+            name: name.to_string(),
+            config: file,
+            contract: test.name.clone(),
+            file: test.source_path.clone(),
+            kind: SuiteKind::Forge,
+            invariants: Vec::new(),
+            fuzz_tests,
+            warnings,
+        });
+    }
     let suite = Suite::find(artifacts, &test.qualified_name(), config, &mut warnings).ok()?;
     if suite.invariants.is_empty() && !names_harness {
         return None;
     }
     Some(SuiteSummary {
+        fuzz_tests,
         name: name.to_string(),
         config: file,
         contract: test.name.clone(),

@@ -13,6 +13,7 @@
 //! involved and in the README.
 
 mod configs;
+mod fuzz_test;
 mod held;
 mod inline;
 mod list;
@@ -33,6 +34,7 @@ use crate::project::{Artifacts, ChainSettings, ContractArtifact};
 pub(crate) use configs::chosen as chosen_config;
 use configs::{FunctionFilter, HarnessConfig, Meaning, Tool, echidna_defaults};
 use held::held_accounts;
+pub(crate) use fuzz_test::{TEST_FAIL_REMOVED, forge_tests, fuzz_budget};
 pub use list::{SuiteKind, SuiteSummary, every_suite_tested, suites};
 use selection::{Declared, select};
 
@@ -69,6 +71,8 @@ pub(crate) struct Suite {
     /// The invariant functions: `invariant*`/`statefulFuzz*` and `echidna_*`/`property_*`.
     invariants: Vec<Function>,
     after_invariant: Option<Function>,
+    /// The forge fuzz test the campaign runs instead of invariants, when it runs one.
+    fuzz_test: Option<Function>,
     set_up: bool,
     /// The Echidna or Medusa config the harness runs with, if any.
     config: Option<HarnessConfig>,
@@ -134,7 +138,7 @@ impl Suite {
             // `AssertionFailed` events are the bugs).
             if test.abi.function("IS_TEST").is_some() {
                 return Err(failed(
-                    "it has no invariant function (`invariant*`, `statefulFuzz*`, `echidna_*` or `property_*`, without parameters)".into(),
+                    "it has no invariant function (`invariant*`, `statefulFuzz*`, `echidna_*` or `property_*`, without parameters); a fuzz test (`test*` with parameters) runs with Campaign::fuzz_test".into(),
                 ));
             }
             warnings.push(format!(
@@ -143,35 +147,61 @@ impl Suite {
             ));
         }
         let set_up = special(&test, "setUp", warnings)?.is_some();
+        let after_invariant = special(&test, "afterInvariant", warnings)?;
         // An Echidna/Medusa harness with no config is set up as those tools set it up by
         // default, not as forge sets up a test contract.
         let defaults = (!forge).then(echidna_defaults);
+        Ok(Suite {
+            invariants,
+            after_invariant,
+            ..Suite::plain(artifacts, test, set_up, defaults)
+        })
+    }
+
+    /// The forge test contract `name` with nothing to check yet: what a fuzz test starts
+    /// from.
+    fn forge_test(
+        artifacts: &Arc<Artifacts>,
+        name: &str,
+        warnings: &mut Vec<String>,
+    ) -> Result<Suite> {
+        let test = Arc::clone(artifacts.get(name)?);
+        let set_up = special(&test, "setUp", warnings)?.is_some();
+        Ok(Suite::plain(artifacts, test, set_up, None))
+    }
+
+    /// The suite of `test` with no invariants, set up as forge sets up a test contract, or
+    /// by Echidna's `defaults` as a harness without a config.
+    fn plain(
+        artifacts: &Arc<Artifacts>,
+        test: Arc<ContractArtifact>,
+        set_up: bool,
+        defaults: Option<Meaning>,
+    ) -> Suite {
         let (deployer, prober) = defaults.as_ref().map_or((FORGE_SENDER, FORGE_SENDER), |m| {
             (m.deployer, m.property_sender)
         });
-        let after_invariant = special(&test, "afterInvariant", warnings)?;
-        Ok(Suite {
+        Suite {
             artifacts: Arc::new(with_forge_defaults(artifacts)),
             test,
-            style: if forge {
-                Style::Forge
-            } else {
-                Style::Properties
+            style: match defaults {
+                None => Style::Forge,
+                Some(_) => Style::Properties,
             },
-            invariants,
-            after_invariant,
+            invariants: Vec::new(),
+            after_invariant: None,
+            fuzz_test: None,
             set_up,
             config: None,
+            // forge deploys at its sender's nonce 1, the harness tools at the deployer's 0.
+            address: match defaults {
+                None => TEST_CONTRACT,
+                Some(_) => deployer.create(0),
+            },
             defaults,
             deployer,
-            // forge deploys at its sender's nonce 1, the harness tools at the deployer's 0.
-            address: if forge {
-                TEST_CONTRACT
-            } else {
-                deployer.create(0)
-            },
             prober,
-        })
+        }
     }
 
     /// The harness `test` as its Echidna or Medusa `config` runs it: the property functions
@@ -245,6 +275,7 @@ impl Suite {
             style: Style::Properties,
             invariants,
             after_invariant: None,
+            fuzz_test: None,
             set_up,
             address: deployer.create(0),
             deployer,
@@ -336,7 +367,10 @@ impl Suite {
             ));
         }
         match (self.style, &self.config) {
-            (Style::Forge, _) => self.select_targets(&mut chain, test, &created, &mut notes)?,
+            (Style::Forge, _) => match &self.fuzz_test {
+                Some(function) => self.select_fuzz_test(&mut chain, test, function)?,
+                None => self.select_targets(&mut chain, test, &created, &mut notes)?,
+            },
             (Style::Properties, None) => self.fuzz_itself(&mut chain, test)?,
             (Style::Properties, Some(config)) => {
                 self.fuzz_as_configured(&mut chain, test, &created, config)?
@@ -509,7 +543,7 @@ impl Suite {
                 // and hooks is not fuzzed (both tools say nothing of it); the contracts it
                 // deployed are.
                 _ if meaning.all_contracts
-                    && callable(&artifact.abi).all(|c| {
+                    && callable(&artifact.abi, false).all(|c| {
                         hooks.contains(&c.signature()) || listed.contains(&c.signature())
                     }) =>
                 {
@@ -560,7 +594,7 @@ impl Suite {
             .filter(|f| changes_state(f) && is_harness_hook(&f.name))
             .map(Function::signature)
             .collect();
-        if callable(&self.test.abi).all(|c| hooks.contains(&c.signature())) {
+        if callable(&self.test.abi, false).all(|c| hooks.contains(&c.signature())) {
             // Both tools fuzz what such a harness deploys only when its config says so.
             return Err(Error::Suite {
                 suite: self.test.name.clone(),
@@ -667,7 +701,8 @@ impl Suite {
     }
 
     /// `afterInvariant()`, checked at the end of every sequence, as forge calls it at the end
-    /// of every run.
+    /// of every run; for a fuzz test, the check of forge's failure flag after each case (its
+    /// one call).
     pub(crate) fn finals(&self) -> Vec<Invariant<'static>> {
         self.after_invariant
             .iter()
@@ -679,6 +714,7 @@ impl Suite {
                     self.address,
                 )
             })
+            .chain(self.failure_flag())
             .collect()
     }
 }
@@ -691,14 +727,30 @@ pub(crate) fn inline_settings(
     name: &str,
     profile: &str,
 ) -> Vec<(&'static str, String)> {
-    let Ok(test) = artifacts.get(name) else {
-        return Vec::new();
-    };
-    test.sources
-        .iter()
-        .find(|file| file.path == test.source_path)
-        .map(|file| inline::invariant_settings(&file.content, profile))
+    source_of(artifacts, name)
+        .map(|(_, source)| inline::invariant_settings(source, profile))
         .unwrap_or_default()
+}
+
+/// The inline `forge-config` `[fuzz]` settings of `profile` that apply to fuzz test
+/// `function` (a name or a signature) of suite `name` (see [`inline::fuzz_settings`]).
+pub(crate) fn inline_fuzz_settings(
+    artifacts: &Artifacts,
+    name: &str,
+    profile: &str,
+    function: &str,
+) -> Vec<(&'static str, String)> {
+    let function = function.split_once('(').map_or(function, |(name, _)| name);
+    source_of(artifacts, name)
+        .map(|(test, source)| inline::fuzz_settings(source, profile, &test.name, function))
+        .unwrap_or_default()
+}
+
+/// Suite `name`'s contract and the text of the file defining it, when both are known.
+fn source_of<'a>(artifacts: &'a Artifacts, name: &str) -> Option<(&'a ContractArtifact, &'a str)> {
+    let test = artifacts.get(name).ok()?;
+    let file = test.sources.iter().find(|file| file.path == test.source_path)?;
+    Some((test, &file.content))
 }
 
 /// forge's `[invariant] runs` where neither foundry.toml nor inline config sets it.

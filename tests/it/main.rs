@@ -23,6 +23,7 @@ mod detectors;
 mod detectors_witness;
 mod factories;
 mod factories_witness;
+mod forge_fuzz;
 mod forge_suites;
 mod forge_suites_witness;
 mod foundry_project;
