@@ -24,6 +24,7 @@ mod detectors_witness;
 mod factories;
 mod factories_witness;
 mod forge_fuzz;
+mod forge_fuzz_witness;
 mod forge_suites;
 mod forge_suites_witness;
 mod foundry_project;
