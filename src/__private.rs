@@ -163,7 +163,13 @@ pub fn run_suite(test: SuiteTest) {
         if let Some(harness_config) = harness_config {
             campaign = campaign.suite_config(harness_config.file);
         }
-        verdicts.extend(run_test(campaign, crate_dir, test.module_path, test.name, None));
+        verdicts.extend(run_test(
+            campaign,
+            crate_dir,
+            test.module_path,
+            test.name,
+            None,
+        ));
     }
     for function in forge.iter().flat_map(|forge| &forge.fuzz_tests) {
         let configured = crate::suite::fuzz_budget(
@@ -259,7 +265,19 @@ fn run_test(
     }
     let verdict = report::verdict(&outcome, Some(&filter))?;
     Some(match part {
-        Some(part) => format!("harvey: {filter}: fuzz test {part} failed:{verdict}"),
+        Some(part) => {
+            // forge's counterexample line, for users who know forge's report.
+            let forge: Vec<String> = (outcome.failures.iter())
+                .filter_map(|f| f.calls.last().map(report::counterexample))
+                .collect();
+            format!(
+                "harvey: {filter}: fuzz test {part} failed:{verdict}{}",
+                forge
+                    .iter()
+                    .map(|line| format!("\n{line}"))
+                    .collect::<String>()
+            )
+        }
         None => verdict,
     })
 }

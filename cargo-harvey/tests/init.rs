@@ -130,7 +130,7 @@ fn init_then_cargo_test_reports_the_suite_s_planted_bug() {
             "  created  Cargo.toml: package `ledger-repo`, harvey = {{ path = {:?} }}",
             repo().display().to_string()
         ),
-        "  created  tests/harvey.rs: 1 suite test (LedgerInvariants), a commented Rust invariant over Ledger".into(),
+        "  created  tests/harvey.rs: 2 suite tests (LedgerFuzzTest, LedgerInvariants), a commented Rust invariant over Ledger".into(),
         "  appended .gitignore: target/".into(),
     ] {
         assert!(said.contains(&line), "missing {line:?} in\n{said}");
@@ -147,6 +147,10 @@ fn init_then_cargo_test_reports_the_suite_s_planted_bug() {
     let tests = read(project.join("tests/harvey.rs"));
     assert!(
         tests.contains("#[harvey::forge_suite(\"LedgerInvariants\")]\nfn ledger_invariants() {}"),
+        "{tests}"
+    );
+    assert!(
+        tests.contains("#[harvey::forge_suite(\"LedgerFuzzTest\")]\nfn ledger_fuzz_test() {}"),
         "{tests}"
     );
     assert!(
@@ -207,6 +211,10 @@ fn init_then_cargo_test_reports_the_suite_s_planted_bug() {
         "test ledger_invariants ... FAILED",
         "invariant_totalIsTheSumOfCredits",
         "the total is not the sum of the credits",
+        // The fuzz test over the same bug fails; the one that holds does not.
+        "test ledger_fuzz_test ... FAILED",
+        "fuzz test testFuzz_closingEmptiesTheTotal failed",
+        "closing left credit in the total",
         "test ledger_holds ... ok",
         "test every_suite_has_a_test ... ok",
     ] {
@@ -215,6 +223,11 @@ fn init_then_cargo_test_reports_the_suite_s_planted_bug() {
             "missing {expected:?} in\n{output}"
         );
     }
+
+    assert!(
+        !output.contains("testFuzz_partialWithdrawalKeepsTheRest failed"),
+        "{output}"
+    );
 
     // A suite added after init fails the guard init wrote, named with the test to add.
     std::fs::write(
@@ -286,6 +299,10 @@ fn init_lists_the_suites_the_macro_runs() {
             "SetUpRevertTest",
             "SetUpUnsupportedTest",
             "StaleOracleTest",
+            "StatelessEdgesTest",
+            "StatelessSoundTest",
+            "StatelessTest",
+            "StatelessTestFailTest",
             "TokenTest",
             "UnsupportedCheatcodeTest",
             "VaultTest",

@@ -327,11 +327,12 @@ settings! {
     "HARVEY_FAIL_ON_REVERT";
     parse parse::switch;
 
-    /// How many fuzzed calls `vm.assume` may reject before the campaign stops and fails
-    /// with "`vm.assume` rejected too many inputs" (forge's `[fuzz] max_test_rejects` and
-    /// `[invariant] max_assume_rejects`, 65,536 by default in both); `0` allows any number. A
-    /// rejected call is not a call: it counts toward no budget, so a test whose every input
-    /// is rejected would otherwise run until its time budget.
+    /// How many inputs `vm.assume` may reject in a forge fuzz test before it stops and fails
+    /// with "`vm.assume` rejected too many inputs" (forge's `[fuzz] max_test_rejects`,
+    /// 65,536 by default); `0` allows any number. A rejected call is not a case: it counts
+    /// toward no budget, so a test whose every input is rejected would otherwise run until
+    /// its time budget. Invariant campaigns do not read it (forge's `max_assume_rejects`
+    /// limits one sequence, and no harvey sequence is that long).
     max_rejects: u32 = 65_536;
     "max_rejects" as Literal::Integer, expected "an unsigned integer without a suffix, e.g. 65536";
     "HARVEY_MAX_REJECTS";
@@ -481,7 +482,11 @@ mod tests {
         ("masks", &["false", "true"], &["maybe"]),
         ("fail_fast", &["false", "true", "0"], &["sometimes"]),
         ("fail_on_revert", &["true", "false", "1"], &["often"]),
-        ("max_rejects", &["0", "65536", "1_000"], &["-1", "many", "4294967296"]),
+        (
+            "max_rejects",
+            &["0", "65536", "1_000"],
+            &["-1", "many", "4294967296"],
+        ),
         (
             "max_time_delay",
             &["0", "3600", "604_800"],

@@ -344,8 +344,9 @@ impl<'a> Campaign<'a> {
         self
     }
 
-    /// How many fuzzed calls `vm.assume` may reject before the campaign stops and fails
-    /// as "nothing was tested" (forge's `max_test_rejects`; default 65,536; `0`: any number).
+    /// How many inputs `vm.assume` may reject in a fuzz test ([`Campaign::fuzz_test`])
+    /// before it stops and fails as "nothing was tested" (forge's `max_test_rejects`;
+    /// default 65,536; `0`: any number). Invariant campaigns do not read it.
     pub fn max_rejects(mut self, rejects: u32) -> Self {
         self.config.max_rejects = rejects;
         self

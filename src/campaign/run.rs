@@ -94,6 +94,10 @@ impl Campaign<'_> {
         if self.fuzz_test.is_some() {
             // A fuzz test's case is one call.
             self.config.depth = 1;
+        } else {
+            // forge counts rejects over a fuzz test's cases; an invariant run's limit is per
+            // sequence, which no harvey sequence is long enough to reach.
+            self.config.max_rejects = 0;
         }
         // The delays the settings give, over a suite's (forge's default: none).
         let delays = Delays {
@@ -261,7 +265,9 @@ impl Campaign<'_> {
                  `max_test_rejects`): the inputs it accepts are too rare for fuzzing to draw; \
                  narrow them with `bound` instead, or raise `max_rejects`"
             )),
-            None => suite.as_ref().and_then(|suite| suite.untested(&stats.functions)),
+            None => suite
+                .as_ref()
+                .and_then(|suite| suite.untested(&stats.functions)),
         }
         .filter(|_| failures.is_empty());
         let outcome = Outcome {

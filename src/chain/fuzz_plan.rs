@@ -462,7 +462,9 @@ fn resolve(artifact: &ContractArtifact, signature: &str, views: bool) -> Result<
         (None, Ok(parsed)) => parsed.signature(),
         (None, Err(_)) => trimmed.to_string(),
     };
-    let callable: Vec<String> = callable(&artifact.abi, views).map(|c| c.signature()).collect();
+    let callable: Vec<String> = callable(&artifact.abi, views)
+        .map(|c| c.signature())
+        .collect();
     if callable.contains(&normalized) {
         return Ok(normalized);
     }

@@ -140,14 +140,19 @@ impl Surface {
             };
             let before = functions.len();
             functions.extend(
-                fuzz_functions(artifact, At::Deployed(address), plan.calls_views(), warnings)
-                    .into_iter()
-                    .filter(|f| plan.calls(address, &f.signature))
-                    .map(|mut f| {
-                        f.bounds = plan.bounds(address, &f.signature);
-                        f.payable &= plan.sends_ether();
-                        f
-                    }),
+                fuzz_functions(
+                    artifact,
+                    At::Deployed(address),
+                    plan.calls_views(),
+                    warnings,
+                )
+                .into_iter()
+                .filter(|f| plan.calls(address, &f.signature))
+                .map(|mut f| {
+                    f.bounds = plan.bounds(address, &f.signature);
+                    f.payable &= plan.sends_ether();
+                    f
+                }),
             );
             if functions.len() == before {
                 warnings.push(format!(

@@ -271,6 +271,28 @@ pub fn render_call(call: &Call, labels: &Labels) -> String {
     out
 }
 
+/// A forge fuzz test's failing call as forge reports its counterexample:
+/// `counterexample: calldata=0x… args=[7, 0x00…01]` (the values as Solidity spells them).
+pub(crate) fn counterexample(call: &Call) -> String {
+    let calldata = alloy_json_abi::Function::parse(&call.signature)
+        .ok()
+        .and_then(|function| {
+            use alloy_dyn_abi::JsonAbiExt as _;
+            function.abi_encode_input(&call.args).ok()
+        })
+        .map_or_else(String::new, |data| {
+            format!("calldata={} ", alloy_primitives::hex::encode_prefixed(data))
+        });
+    let mut args = String::new();
+    for (i, arg) in call.args.iter().enumerate() {
+        if i > 0 {
+            args.push_str(", ");
+        }
+        write_value(&mut args, arg, &Labels::default());
+    }
+    format!("counterexample: {calldata}args=[{args}]")
+}
+
 /// The called contract as a call shows it: its label (a contract deployed through the chain
 /// is labelled with its name), with its address when the label is ambiguous.
 pub(crate) fn called(call: &Call, labels: &Labels) -> String {

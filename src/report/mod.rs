@@ -16,6 +16,7 @@ mod sarif;
 mod summary;
 mod verdict;
 
+pub(crate) use failure::counterexample;
 pub use failure::{failure_report, failures_report};
 pub(crate) use html::{IndexRow, Page, SourceText, index_page, index_row, test_page};
 pub(crate) use sarif::{TestSite, sarif_results};

@@ -351,3 +351,22 @@ fn numbers_and_times_are_readable() {
     assert_eq!(short_address(SENDERS[0]), "0x10000");
     assert_eq!(short_address(Address::ZERO), "0x0");
 }
+
+#[test]
+fn a_counterexample_reads_as_forge_prints_it() {
+    let call = withdraw(
+        SENDERS[0],
+        vec![
+            DynSolValue::Uint(U256::from(7), 256),
+            DynSolValue::Address(TOKEN),
+        ],
+    );
+    assert_eq!(
+        counterexample(&call),
+        format!(
+            "counterexample: calldata=0x00f714ce{:064x}{:0>64} args=[7, {TOKEN}]",
+            7,
+            alloy_primitives::hex::encode(TOKEN)
+        )
+    );
+}

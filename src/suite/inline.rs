@@ -54,13 +54,11 @@ pub(crate) fn fuzz_settings(
             continue;
         }
         let declares = |keyword: &str, name: &str| {
-            trimmed
-                .split_once(keyword)
-                .is_some_and(|(_, rest)| {
-                    rest.trim_start().starts_with(name)
-                        && rest.trim_start()[name.len()..]
-                            .starts_with(|c: char| !c.is_alphanumeric() && c != '_')
-                })
+            trimmed.split_once(keyword).is_some_and(|(_, rest)| {
+                rest.trim_start().starts_with(name)
+                    && rest.trim_start()[name.len()..]
+                        .starts_with(|c: char| !c.is_alphanumeric() && c != '_')
+            })
         };
         if declares("contract ", contract) {
             in_contract = true;

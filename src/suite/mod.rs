@@ -33,8 +33,8 @@ use crate::outcome::FunctionStats;
 use crate::project::{Artifacts, ChainSettings, ContractArtifact};
 pub(crate) use configs::chosen as chosen_config;
 use configs::{FunctionFilter, HarnessConfig, Meaning, Tool, echidna_defaults};
-use held::held_accounts;
 pub(crate) use fuzz_test::{TEST_FAIL_REMOVED, forge_tests, fuzz_budget};
+use held::held_accounts;
 pub use list::{SuiteKind, SuiteSummary, every_suite_tested, suites};
 use selection::{Declared, select};
 
@@ -749,7 +749,10 @@ pub(crate) fn inline_fuzz_settings(
 /// Suite `name`'s contract and the text of the file defining it, when both are known.
 fn source_of<'a>(artifacts: &'a Artifacts, name: &str) -> Option<(&'a ContractArtifact, &'a str)> {
     let test = artifacts.get(name).ok()?;
-    let file = test.sources.iter().find(|file| file.path == test.source_path)?;
+    let file = test
+        .sources
+        .iter()
+        .find(|file| file.path == test.source_path)?;
     Some((test, &file.content))
 }
 

@@ -68,7 +68,11 @@ fn fuzz_tests_that_hold_pass_as_in_forge() {
             "{function}: {}",
             harvey::report::failures_report(&outcome.failures, None)
         );
-        assert!(outcome.stats.transactions >= 300, "{function}: {:?}", outcome.stats);
+        assert!(
+            outcome.stats.transactions >= 300,
+            "{function}: {:?}",
+            outcome.stats
+        );
         let called: Vec<&str> = (outcome.stats.functions.iter())
             .filter(|f| f.calls > 0)
             .map(|f| f.signature.as_str())
@@ -106,7 +110,10 @@ fn rejecting_every_input_fails_after_max_rejects() {
     assert_eq!(outcome.stats.rejected_too_many, Some(500));
     assert_eq!(outcome.stats.transactions, 0, "{:?}", outcome.stats);
     let why = outcome.untested.as_deref().unwrap_or_default();
-    assert!(why.contains("rejected too many inputs (500 allowed"), "{why}");
+    assert!(
+        why.contains("rejected too many inputs (500 allowed"),
+        "{why}"
+    );
 }
 
 /// What is not a fuzz test is refused with the contract's fuzz tests listed; a `testFail*`
@@ -123,7 +130,8 @@ fn only_fuzz_tests_run_as_fuzz_tests() {
     };
     let unit = error("StatelessSoundTest", "test_capAllowsTheCap");
     assert!(
-        unit.contains("not one of its fuzz tests") && unit.contains("testFuzz_additionCommutes(uint128,uint128)"),
+        unit.contains("not one of its fuzz tests")
+            && unit.contains("testFuzz_additionCommutes(uint128,uint128)"),
         "{unit}"
     );
     let old = error("StatelessTestFailTest", "testFail_oldStyle");

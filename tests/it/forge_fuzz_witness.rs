@@ -20,12 +20,21 @@ fn stateless() -> (Chain, Address) {
 
 /// Whether calling `signature` with `args` fails a forge-std assertion (and how, when it
 /// ends otherwise), from setUp's state.
-fn fails(chain: &mut Chain, test: Address, signature: &str, args: impl harvey::chain::SolArgs) -> bool {
+fn fails(
+    chain: &mut Chain,
+    test: Address,
+    signature: &str,
+    args: impl harvey::chain::SolArgs,
+) -> bool {
     let outcome = chain.try_call(test, signature, args).unwrap();
     chain.reset();
     match &outcome.status {
         TxStatus::Success => false,
-        TxStatus::Revert(RevertReason::Error(message)) if message.starts_with("assertion failed") => true,
+        TxStatus::Revert(RevertReason::Error(message))
+            if message.starts_with("assertion failed") =>
+        {
+            true
+        }
         other => panic!("{signature} ended with {other}"),
     }
 }
@@ -36,8 +45,17 @@ fn an_id_whose_offset_lands_on_a_2_pow_96_boundary_does_not_round_trip() {
     let signature = "testFuzz_positionsRoundTrip(uint256)";
     let boundary = (U256::from(1) << 96) - U256::from(0x5eed1234abcd_u64);
     assert!(fails(&mut chain, test, signature, (boundary,)));
-    assert!(fails(&mut chain, test, signature, (boundary + (U256::from(5) << 96),)));
-    for id in [boundary - U256::from(1), boundary + U256::from(1), U256::ZERO] {
+    assert!(fails(
+        &mut chain,
+        test,
+        signature,
+        (boundary + (U256::from(5) << 96),)
+    ));
+    for id in [
+        boundary - U256::from(1),
+        boundary + U256::from(1),
+        U256::ZERO,
+    ] {
         assert!(!fails(&mut chain, test, signature, (id,)), "{id}");
     }
 }
@@ -54,7 +72,12 @@ fn a_tag_encoding_its_port_from_a_matching_peer_gets_lane_64() {
     let peer = Address::from(peer);
     assert!(fails(&mut chain, test, signature, (tag, port, peer)));
     assert!(!fails(&mut chain, test, signature, (tag, port + 1, peer)));
-    assert!(!fails(&mut chain, test, signature, (tag, port, Address::ZERO)));
+    assert!(!fails(
+        &mut chain,
+        test,
+        signature,
+        (tag, port, Address::ZERO)
+    ));
 }
 
 #[test]
@@ -63,9 +86,24 @@ fn one_product_of_principal_and_rate_forgets_the_interest() {
     let signature = "testFuzz_interestAccrues(uint256,uint256,uint8)";
     // 254,803,968 × 207 = 52,744,421,376 at a rate of 1 bp (`bound` keeps both in range).
     let principal = U256::from(52_744_421_376_u64);
-    assert!(fails(&mut chain, test, signature, (principal, U256::from(1), 207_u8)));
-    assert!(!fails(&mut chain, test, signature, (principal, U256::from(2), 207_u8)));
-    assert!(!fails(&mut chain, test, signature, (principal + U256::from(1), U256::from(1), 207_u8)));
+    assert!(fails(
+        &mut chain,
+        test,
+        signature,
+        (principal, U256::from(1), 207_u8)
+    ));
+    assert!(!fails(
+        &mut chain,
+        test,
+        signature,
+        (principal, U256::from(2), 207_u8)
+    ));
+    assert!(!fails(
+        &mut chain,
+        test,
+        signature,
+        (principal + U256::from(1), U256::from(1), 207_u8)
+    ));
 }
 
 #[test]
@@ -73,8 +111,23 @@ fn one_schedule_total_is_booked_a_wei_short() {
     let (mut chain, test) = stateless();
     let signature = "testFuzz_trancheTotal(uint8,uint64,uint64)";
     // 4 tranches of 246,913,580,250 sum to 987,654,321,000.
-    assert!(fails(&mut chain, test, signature, (4_u8, 246_913_580_250_u64, 0_u64)));
-    assert!(!fails(&mut chain, test, signature, (4_u8, 246_913_580_251_u64, 0_u64)));
+    assert!(fails(
+        &mut chain,
+        test,
+        signature,
+        (4_u8, 246_913_580_250_u64, 0_u64)
+    ));
+    assert!(!fails(
+        &mut chain,
+        test,
+        signature,
+        (4_u8, 246_913_580_251_u64, 0_u64)
+    ));
     // Three tranches to the same total are booked right.
-    assert!(!fails(&mut chain, test, signature, (3_u8, 329_218_106_999_u64, 1_u64)));
+    assert!(!fails(
+        &mut chain,
+        test,
+        signature,
+        (3_u8, 329_218_106_999_u64, 1_u64)
+    ));
 }
