@@ -5,6 +5,8 @@ use std::io::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
+use alloy_sol_types::{SolType, SolValue};
+
 use crate::campaign::Campaign;
 use crate::chain::Chain;
 use crate::config::Config;
@@ -71,6 +73,107 @@ pub fn run_invariant(test: InvariantTest<'_>) {
         panic!("{verdict}");
     }
 }
+
+/// One `#[harvey::property]` test, as the macro describes it.
+pub struct PropertyTest<'a> {
+    /// The test function's name (the property's).
+    pub name: &'static str,
+    /// `module_path!()` at the test.
+    pub module_path: &'static str,
+    /// `CARGO_MANIFEST_DIR` of the crate holding the test: the project root.
+    pub manifest_dir: &'static str,
+    /// `file!()` and `line!()` at the test.
+    pub file: &'static str,
+    /// See `file`.
+    pub line: u32,
+    /// The Solidity project's root relative to `manifest_dir` (empty: the same).
+    pub root: &'static str,
+    /// Contracts to deploy when there is no setup.
+    pub contracts: &'static [&'static str],
+    /// The setup function, if any.
+    pub setup: Option<fn(&mut Chain) -> crate::Result<()>>,
+    /// The property's parameters: name and Solidity type, in order.
+    pub params: &'a [(&'static str, String)],
+    /// One case: the property called with `args` decoded to its parameters' Rust types.
+    pub case: &'a (dyn Fn(&mut Chain, &[DynSolValue]) -> Result<(), String> + Sync),
+    /// The attribute's settings as `(name, text)` pairs, checked at compile time.
+    pub attributes: &'static [(&'static str, &'static str)],
+}
+
+/// Runs the campaign of one `#[harvey::property]` test; prints the summary, then panics
+/// with the report of the failing inputs or a setup error.
+pub fn run_property(test: PropertyTest<'_>) {
+    let config = Config::from_attributes(test.attributes)
+        .unwrap_or_else(|e| panic!("harvey: {}: {}", test.name, crate::Error::from(e)));
+    let crate_dir = Path::new(test.manifest_dir);
+    let params: Vec<(&str, &str)> = test
+        .params
+        .iter()
+        .map(|(name, ty)| (*name, ty.as_str()))
+        .collect();
+    let mut campaign = Campaign::new(crate_dir.join(test.root))
+        .config(config)
+        .property(test.name, &params, test.case);
+    for contract in test.contracts {
+        campaign = campaign.contract(*contract);
+    }
+    if let Some(setup) = test.setup {
+        campaign = campaign.setup(setup);
+    }
+    let campaign = campaign.test_location(test.file, test.line);
+    if let Some(verdict) = run_test(campaign, crate_dir, test.module_path, test.name, None) {
+        panic!("{verdict}");
+    }
+}
+
+/// The Solidity type of a property parameter of Rust type `T` (`U256` is `uint256`,
+/// `Vec<Address>` is `address[]`), as alloy's `SolValue` maps them.
+pub fn sol_type_of<T: SolValue>() -> String {
+    <T::SolType as SolType>::SOL_NAME.to_string()
+}
+
+/// `value`, generated for a parameter of Rust type `T`, as a `T`.
+pub fn decode_arg<T: SolValue + From<<T::SolType as SolType>::RustType>>(
+    name: &str,
+    value: &DynSolValue,
+) -> Result<T, String> {
+    T::abi_decode(&value.abi_encode())
+        .map_err(|e| format!("harvey: parameter `{name}` could not take {value:?}: {e}"))
+}
+
+/// What a property returns when `harvey::assume!` rejects its case: a value that passes
+/// (`true`, `Ok(())`), which the runner ignores, having seen the rejection.
+pub trait Rejection {
+    /// The passing value.
+    fn rejection() -> Self;
+}
+
+impl Rejection for bool {
+    fn rejection() -> bool {
+        true
+    }
+}
+
+impl<E> Rejection for Result<(), E> {
+    fn rejection() -> Self {
+        Ok(())
+    }
+}
+
+impl<E> Rejection for Result<bool, E> {
+    fn rejection() -> Self {
+        Ok(true)
+    }
+}
+
+/// Rejects the running property case (`harvey::assume!`): marks it on this thread and
+/// returns a passing value for the property to return.
+pub fn reject<R: Rejection>() -> R {
+    crate::oracle::reject_case();
+    R::rejection()
+}
+
+pub use alloy_dyn_abi::DynSolValue;
 
 /// One `#[harvey::forge_suite]` test, as the macro describes it.
 pub struct SuiteTest {

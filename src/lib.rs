@@ -56,7 +56,7 @@ pub use chain::Labels;
 pub use chain::PanicSet;
 pub use config::{Config, Detector, DetectorSet, Invalid, Steering};
 pub use error::{Error, Result};
-pub use harvey_macros::{forge_suite, invariant, invariants};
+pub use harvey_macros::{forge_suite, invariant, invariants, property};
 pub use oracle::IntoCheck;
 pub use outcome::{
     BoundsHit, Call, Dependence, Failure, FunctionStats, KeptCorpus, LineCoverage, LookaheadStats,
@@ -68,6 +68,28 @@ pub use targets::{SourceLine, TargetSpec};
 
 #[doc(hidden)]
 pub mod __private;
+
+/// Rejects the running `#[harvey::property]` case unless `condition` holds: the inputs are
+/// not ones the property is about, so the case neither passes nor fails and counts toward
+/// no budget (as proptest's `prop_assume!` and forge's `vm.assume`). A property whose every
+/// case is rejected fails once `max_rejects` (65,536) are. Only in a property's body.
+///
+/// ```
+/// use harvey::prelude::*;
+///
+/// fn shares_round_down(chain: &mut Chain, assets: U256, supply: U256) -> bool {
+///     harvey::assume!(supply > U256::ZERO);
+///     assets * supply / supply == assets
+/// }
+/// ```
+#[macro_export]
+macro_rules! assume {
+    ($condition:expr $(,)?) => {
+        if !$condition {
+            return $crate::__private::reject();
+        }
+    };
+}
 
 /// Fails an invariant with a message unless `condition` holds, as `assert!` fails a test
 /// (and `prop_assert!` a property): returns `Err(harvey::Error::Invariant(message))` from

@@ -9,7 +9,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use alloy_dyn_abi::{DynSolValue, EventExt};
+use alloy_dyn_abi::{DynSolType, DynSolValue, EventExt};
 use alloy_json_abi::Event;
 use alloy_primitives::{Address, U256, keccak256};
 
@@ -46,9 +46,67 @@ pub(crate) struct Invariant<'a> {
     pub(crate) check: CheckFn<'a>,
 }
 
+/// A boxed property case: `Ok` when the property holds for the inputs, `Err(message)` when
+/// not; it may call the chain.
+pub(crate) type CaseFn<'a> =
+    Box<dyn Fn(&mut Chain, &[DynSolValue]) -> Result<(), String> + Sync + 'a>;
+
+/// A Rust property (`#[harvey::property]`): a function of typed inputs that must hold for
+/// all of them, each case run on the post-setup state.
+pub(crate) struct Property<'a> {
+    pub(crate) name: String,
+    /// Its inputs' names and ABI types, in order.
+    pub(crate) params: Vec<(String, DynSolType)>,
+    pub(crate) check: CaseFn<'a>,
+}
+
+/// How one property case ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum CaseEnd {
+    Held,
+    /// `harvey::assume!` rejected the inputs: no case.
+    Rejected,
+    Failed(Violation),
+}
+
+thread_local! {
+    /// Set by `harvey::assume!` in the property case running on this thread.
+    static REJECTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Marks the property case running on this thread as rejected (`harvey::assume!`).
+pub(crate) fn reject_case() {
+    REJECTED.with(|rejected| rejected.set(true));
+}
+
+impl Property<'_> {
+    /// Runs one case with `args` on `chain` (its calls observed as one run), a panic
+    /// counting as a failure.
+    pub(crate) fn run_case(&self, chain: &mut Chain, args: &[DynSolValue]) -> CaseEnd {
+        REJECTED.with(|rejected| rejected.set(false));
+        chain.set_case(true);
+        let result = catch_unwind(AssertUnwindSafe(|| (self.check)(chain, args)));
+        chain.set_case(false);
+        if REJECTED.with(|rejected| rejected.replace(false)) {
+            return CaseEnd::Rejected;
+        }
+        let message = match result {
+            Ok(Ok(())) => return CaseEnd::Held,
+            Ok(Err(message)) => message,
+            Err(payload) => format!("panicked: {}", panic_message(payload.as_ref())),
+        };
+        CaseEnd::Failed(Violation::Property {
+            name: self.name.clone(),
+            message,
+        })
+    }
+}
+
 /// The oracles of one campaign.
 pub(crate) struct Oracles<'a> {
     pub(crate) invariants: Vec<Invariant<'a>>,
+    /// The Rust property whose cases the campaign runs, in place of transactions.
+    property: Option<Property<'a>>,
     /// Invariants checked once, after the last transaction of each sequence (forge's
     /// `afterInvariant()`).
     finals: Vec<Invariant<'a>>,
@@ -92,6 +150,7 @@ impl<'a> Oracles<'a> {
         }
         Oracles {
             invariants,
+            property: None,
             finals: Vec::new(),
             fail_on_revert: false,
             own_reverts: None,
@@ -112,6 +171,17 @@ impl<'a> Oracles<'a> {
     /// The vulnerability detectors that run.
     pub(crate) fn detectors(&self) -> &DetectorSet {
         &self.detectors
+    }
+
+    /// Runs the cases of `property` in place of transactions.
+    pub(crate) fn with_property(mut self, property: Option<Property<'a>>) -> Self {
+        self.property = property;
+        self
+    }
+
+    /// The Rust property the campaign runs, if it runs one.
+    pub(crate) fn property(&self) -> Option<&Property<'a>> {
+        self.property.as_ref()
     }
 
     /// Invariants checked after the last transaction of every sequence.

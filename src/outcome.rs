@@ -87,6 +87,14 @@ pub enum Violation {
         /// What it reported: `returned false`, the `Err`'s message, or the panic message.
         message: String,
     },
+    /// A Rust property (`#[harvey::property]`) returned `false` or `Err`, or panicked, for
+    /// the inputs of the failure's one call.
+    Property {
+        /// The property's name.
+        name: String,
+        /// What it reported: `returned false`, the `Err`'s message, or the panic message.
+        message: String,
+    },
     /// A transaction reverted with a Solidity Panic code the campaign treats as a bug
     /// (a failed `assert`, an overflow, ...: SWC-110).
     Panic {
@@ -162,7 +170,7 @@ impl Violation {
     /// none).
     pub fn source_line(&self) -> Option<&str> {
         match self {
-            Violation::Invariant { .. } => None,
+            Violation::Invariant { .. } | Violation::Property { .. } => None,
             Violation::Panic { place, .. }
             | Violation::ArbitraryStorageWrite { place, .. }
             | Violation::AssertionFailed { place, .. }
@@ -177,6 +185,7 @@ impl Violation {
     pub(crate) fn identity(&self) -> String {
         match self {
             Violation::Invariant { name, .. } => format!("invariant {name}"),
+            Violation::Property { name, .. } => format!("property {name}"),
             Violation::Panic { code, place } => format!("panic {:x} {}", code.code(), place.key()),
             Violation::ArbitraryStorageWrite { place, .. } => format!("write {}", place.key()),
             Violation::AssertionFailed { label, place, .. } => {

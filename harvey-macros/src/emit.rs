@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{FnArg, Item, ItemFn, ItemMod, LitStr, ReturnType};
+use syn::{FnArg, Item, ItemFn, ItemMod, LitStr, Pat, ReturnType, Type};
 
 use crate::args::{InvariantArgs, SuiteArgs};
 
@@ -200,6 +200,130 @@ fn run_invariants(
             attributes: &[#((#names, #texts)),*],
         });
     }
+}
+
+/// The `#[test]` that runs the campaign of one property: `fn name(chain: &mut Chain, a: T,
+/// ..) -> R` (the chain optional), each later parameter a Rust type alloy maps to a
+/// Solidity one (`harvey::__private::sol_type_of`, which the type checker holds to it on
+/// the parameter's type).
+pub(crate) fn property_test(args: InvariantArgs, mut function: ItemFn) -> syn::Result<TokenStream> {
+    let sig = &function.sig;
+    let plain = |span: proc_macro2::Span, what: &str| {
+        Err(syn::Error::new(
+            span,
+            format!("a property cannot be {what}"),
+        ))
+    };
+    if let Some(asyncness) = sig.asyncness {
+        return plain(asyncness.span(), "async");
+    }
+    if let Some(unsafety) = sig.unsafety {
+        return plain(unsafety.span(), "unsafe");
+    }
+    if let Some(abi) = &sig.abi {
+        return plain(abi.span(), "`extern`");
+    }
+    if !sig.generics.params.is_empty() {
+        return plain(sig.generics.span(), "generic");
+    }
+    if let ReturnType::Default = sig.output {
+        return Err(syn::Error::new(
+            sig.ident.span(),
+            "a property returns `bool`, `Result<(), E>` or `Result<bool, E>` with `E: Display`",
+        ));
+    }
+    let mut inputs = sig.inputs.iter().peekable();
+    // An optional first `&mut Chain`: the chain setup left, for the case's calls.
+    let takes_chain = matches!(
+        inputs.peek(),
+        Some(FnArg::Typed(typed)) if matches!(&*typed.ty, Type::Reference(r) if r.mutability.is_some())
+    );
+    if takes_chain {
+        inputs.next();
+    }
+    let mut names = Vec::new();
+    let mut types = Vec::new();
+    for (index, input) in inputs.enumerate() {
+        let FnArg::Typed(typed) = input else {
+            return plain(input.span(), "a method");
+        };
+        if let Type::Reference(reference) = &*typed.ty {
+            return Err(syn::Error::new(
+                reference.span(),
+                "a property's inputs are values (`U256`, `Address`, `Vec<u8>`, ...); only the first parameter may be `&mut Chain`",
+            ));
+        }
+        let name = match &*typed.pat {
+            Pat::Ident(ident) => ident.ident.to_string(),
+            _ => format!("arg{index}"),
+        };
+        names.push(name);
+        types.push((*typed.ty).clone());
+    }
+    if names.is_empty() {
+        return Err(syn::Error::new(
+            sig.inputs.span(),
+            "a property takes inputs to fuzz: `fn name(chain: &mut Chain, amount: U256) -> bool` (without inputs, write an invariant)",
+        ));
+    }
+    let test_attrs = test_attributes(&mut function.attrs, "property", "the function a test")?;
+    let name = function.sig.ident.clone();
+    let indices = 0..names.len();
+    let locals: Vec<syn::Ident> = (0..names.len())
+        .map(|i| syn::Ident::new(&format!("__harvey_arg{i}"), proc_macro2::Span::call_site()))
+        .collect();
+    let chain_arg = takes_chain.then(|| quote!(chain,));
+    let output_span = match &function.sig.output {
+        ReturnType::Type(_, ty) => ty.span(),
+        ReturnType::Default => name.span(),
+    };
+    let call = quote_spanned! { output_span =>
+        ::harvey::__private::IntoCheck::into_check(#name(#chain_arg #(#locals),*))
+    };
+    let contracts = &args.contracts;
+    let setup = match &args.setup {
+        Some(path) => quote_spanned! { path.span() =>
+            ::core::option::Option::Some(#path as fn(&mut ::harvey::chain::Chain) -> ::harvey::Result<()>)
+        },
+        None => quote!(::core::option::Option::None),
+    };
+    let root = args.root.as_ref().map_or_else(String::new, LitStr::value);
+    let setting_names = args.settings.iter().map(|(name, _)| name);
+    let texts = args.settings.iter().map(|(_, text)| text);
+    let type_names = types.iter();
+    let decode_types = types.iter();
+    let param_names = names.iter();
+    let decode_names = names.iter();
+    Ok(quote! {
+        #[test]
+        #(#test_attrs)*
+        fn #name() {
+            #function
+            let params: &[(&'static str, ::std::string::String)] = &[
+                #((#param_names, ::harvey::__private::sol_type_of::<#type_names>())),*
+            ];
+            ::harvey::__private::run_property(::harvey::__private::PropertyTest {
+                name: ::core::stringify!(#name),
+                module_path: ::core::module_path!(),
+                manifest_dir: ::core::env!("CARGO_MANIFEST_DIR"),
+                file: ::core::file!(),
+                line: ::core::line!(),
+                root: #root,
+                contracts: &[#(#contracts),*],
+                setup: #setup,
+                params,
+                case: &|chain: &mut ::harvey::chain::Chain, args: &[::harvey::__private::DynSolValue]| {
+                    let _ = &chain;
+                    #(
+                        let #locals: #decode_types =
+                            ::harvey::__private::decode_arg(#decode_names, &args[#indices])?;
+                    )*
+                    #call
+                },
+                attributes: &[#((#setting_names, #texts)),*],
+            });
+        }
+    })
 }
 
 /// The `#[test]` that runs a Solidity suite. The function it is on is only the test's name:

@@ -65,6 +65,27 @@ pub fn invariant(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
+/// Turns `fn name(chain: &mut Chain, a: U256, to: Address, ..) -> bool` (or
+/// `-> harvey::Result<()>`) into a `#[test]` that fuzzes the inputs and fails with the
+/// smallest inputs it found for which the property does not hold: a proptest-style property
+/// over contracts. Each case runs on the chain as the setup left it (`contract`,
+/// `contracts` or `setup`, as `#[harvey::invariant]` takes them; the `&mut Chain` parameter
+/// is optional), its calls observed: coverage and input prediction see every comparison the
+/// contracts made. The inputs are any Rust types alloy maps to Solidity ones (`U256`,
+/// `I256`, `Address`, `bool`, `u8`..`u128`, `i8`..`i128`, `FixedBytes<N>`, `Bytes`,
+/// `String`, `Vec<T>`, `[T; N]`, tuples). `harvey::assume!(cond)` rejects a case. The
+/// settings are `#[harvey::invariant]`'s; the budget counts cases.
+#[proc_macro_attribute]
+pub fn property(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let function = parse_macro_input!(item as ItemFn);
+    let parsed = args::InvariantArgs::parse(attr.into())
+        .and_then(|args| emit::property_test(args, function));
+    match parsed {
+        Ok(tokens) => tokens.into(),
+        Err(error) => error.to_compile_error().into(),
+    }
+}
+
 /// Turns an inline module of invariants into one `#[test]` (`module::invariants`) whose
 /// campaign checks every function of the module after every call, as forge checks every
 /// `invariant_*` function of a suite and Echidna every property: N invariants cost one

@@ -15,7 +15,7 @@ use crate::chain::Chain;
 use crate::chain::PanicSet;
 use crate::config::{Config, DetectorSet, Steering};
 use crate::error::Result;
-use crate::oracle::{IntoCheck, Invariant};
+use crate::oracle::{CaseFn, IntoCheck, Invariant};
 use crate::outcome::Progress;
 use crate::targets::TargetSpec;
 
@@ -57,6 +57,9 @@ pub struct Campaign<'a> {
     suite_config: Option<PathBuf>,
     /// The forge fuzz test of the suite's test contract the campaign runs, when it runs one.
     fuzz_test: Option<String>,
+    /// The Rust property the campaign runs, when it runs one: its name, its parameters'
+    /// names and Solidity types (parsed when the campaign runs), and the case.
+    property: Option<(String, Vec<(String, String)>, CaseFn<'a>)>,
     /// Where the test running the campaign is (`file!()`, `line!()`).
     test_location: Option<(String, u32)>,
     /// The program to run as z3, over `HARVEY_Z3` and `z3` on `PATH`.
@@ -81,6 +84,7 @@ impl<'a> Campaign<'a> {
             suite: None,
             suite_config: None,
             fuzz_test: None,
+            property: None,
             test_location: None,
             z3: None,
         }
@@ -157,6 +161,32 @@ impl<'a> Campaign<'a> {
             name: name.into(),
             check: Box::new(move |chain| check(chain).into_check()),
         });
+        self
+    }
+
+    /// Runs property `name` in place of fuzzed transactions: a function of typed inputs
+    /// (`params`: each parameter's name and Solidity type, `("amount", "uint256")`) that
+    /// must hold for all of them. Each case calls `check` with values of those types on the
+    /// chain as setup left it (its calls are observed, coverage and input prediction
+    /// included; nothing it does outlives the case, [`Chain::commit`] included), and fails
+    /// when it returns `false` or `Err`, or panics; `harvey::assume!` in it rejects the
+    /// case. What `#[harvey::property]` runs; its budget is cases (`runs` or `calls`).
+    /// A campaign runs one property and no invariants.
+    pub fn property<R: IntoCheck>(
+        mut self,
+        name: impl Into<String>,
+        params: &[(&str, &str)],
+        check: impl Fn(&mut Chain, &[alloy_dyn_abi::DynSolValue]) -> R + Sync + 'a,
+    ) -> Self {
+        let params = params
+            .iter()
+            .map(|(name, ty)| (name.to_string(), ty.to_string()))
+            .collect();
+        self.property = Some((
+            name.into(),
+            params,
+            Box::new(move |chain, args| check(chain, args).into_check()),
+        ));
         self
     }
 

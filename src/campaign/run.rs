@@ -4,6 +4,8 @@
 //! the HTML report.
 
 use std::collections::BTreeMap;
+
+use alloy_dyn_abi::DynSolType;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -12,7 +14,7 @@ use crate::chain::{Chain, Delays, Labels};
 use crate::config::DetectorSet;
 use crate::engine::{Engine, Fuzz, SOLVER_QUERY_WALL, Seeds, ShrinkBudget, Watch, Z3Program};
 use crate::error::{Error, Result};
-use crate::oracle::Oracles;
+use crate::oracle::{CaseFn, Oracles, Property};
 use crate::outcome::{
     Failure, KeptCorpus, Outcome, Stats, TargetReach, TargetStats, Violation, Warps,
 };
@@ -91,7 +93,23 @@ impl Campaign<'_> {
                 Suite::find(&artifacts, name, config, &mut warnings)
             })
             .transpose()?;
-        if self.fuzz_test.is_some() {
+        let property = self.property.take().map(property_of).transpose()?;
+        if let Some(property) = &property {
+            if suite.is_some() || !self.invariants.is_empty() {
+                return Err(Error::Config(format!(
+                    "property `{}` runs in a campaign of its own: give it no suite or invariants",
+                    property.name
+                )));
+            }
+            // A case is one run of the property: no sequences, no storage fuzzing, and no
+            // solver or chains, which read one transaction's calldata; no detectors, whose
+            // findings are a transaction's.
+            self.config.depth = 1;
+            self.config.demand_driven = false;
+            self.config.solver = false;
+            self.config.chain_predictions = false;
+            self.config.detectors.get_or_insert_with(DetectorSet::none);
+        } else if self.fuzz_test.is_some() {
             // A fuzz test's case is one call.
             self.config.depth = 1;
         } else {
@@ -144,7 +162,8 @@ impl Campaign<'_> {
             .own_reverts(suite.as_ref().and_then(Suite::own_reverts))
             .forge_assertions(suite.as_ref().is_some_and(Suite::counts_forge_assertions))
             .count_assertion_events(suite.as_ref().is_none_or(Suite::counts_assertion_events))
-            .with_detectors(detectors.clone());
+            .with_detectors(detectors.clone())
+            .with_property(property);
         let first_chain = match &suite {
             Some(suite) => with_delays(suite.build_chain(Some(&mut warnings))?),
             None => make_chain()?,
@@ -680,6 +699,27 @@ fn target_stats(
             reached,
         })
         .collect()
+}
+
+/// The property of `Campaign::property`'s parts, its parameter types parsed (an unknown
+/// type is an error naming it).
+fn property_of<'a>(
+    (name, params, check): (String, Vec<(String, String)>, CaseFn<'a>),
+) -> Result<Property<'a>> {
+    let params = params
+        .into_iter()
+        .map(|(param, ty)| match DynSolType::parse(&ty) {
+            Ok(parsed) => Ok((param, parsed)),
+            Err(e) => Err(Error::Config(format!(
+                "property `{name}`: parameter `{param}` has type `{ty}`, which is not a Solidity type: {e}"
+            ))),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Property {
+        name,
+        params,
+        check,
+    })
 }
 
 /// A seed for a run that did not fix one; only the seed comes from the clock, everything

@@ -23,6 +23,13 @@ impl Chain {
         self.plan.set_delays(delays);
     }
 
+    /// Starts (`on`) or ends a Rust property case: from its start every call the case makes
+    /// is observed into one trace ([`Chain::last_trace`]), and [`Chain::commit`] keeps
+    /// nothing, so that every case starts from the post-setup state.
+    pub(crate) fn set_case(&mut self, on: bool) {
+        self.vm.get_mut().set_case(on);
+    }
+
     /// Whether forge's failure flag is set (forge-std's and ds-test's `fail()` set it
     /// without reverting; forge fails the test then).
     pub(crate) fn forge_failed(&self) -> bool {

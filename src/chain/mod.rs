@@ -382,8 +382,13 @@ impl Chain {
             .or_else(|| self.created.artifact_at(address))
     }
 
-    /// Folds the pending state (and block, and logs) into the base state.
+    /// Folds the pending state (and block, and logs) into the base state. Inside a
+    /// `#[harvey::property]` case it does nothing: every case starts from the state setup
+    /// left.
     pub fn commit(&mut self) {
+        if self.vm.get_mut().in_case() {
+            return;
+        }
         self.vm.get_mut().commit();
         self.logs.commit();
     }

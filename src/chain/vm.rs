@@ -49,6 +49,9 @@ pub(super) struct Vm {
     /// Whether [`ATTACKER_CONTRACT`] holds the attacker contract, armed before each
     /// transaction it sends.
     attacker: bool,
+    /// Whether a Rust property case is running: every transaction is observed, its record
+    /// added to the case's one trace.
+    case: bool,
 }
 
 // Why `Vm` (and so `Chain`) is `Send`: the engine does not need it (each worker builds its
@@ -118,6 +121,7 @@ impl Vm {
             base_chain_id: chain_id,
             gas_limit,
             attacker: false,
+            case: false,
         }
     }
 
@@ -126,6 +130,20 @@ impl Vm {
     pub(super) fn install_attacker(&mut self) {
         self.set_code(ATTACKER_CONTRACT, attacker::CODE.clone());
         self.attacker = true;
+    }
+
+    /// Starts (`on`) or ends a Rust property case: from its start, every transaction runs
+    /// under the observer and adds to one trace, which starts empty.
+    pub(super) fn set_case(&mut self, on: bool) {
+        if on {
+            self.evm.inspector.observer.clear();
+        }
+        self.case = on;
+    }
+
+    /// Whether a Rust property case is running.
+    pub(super) fn in_case(&self) -> bool {
+        self.case
     }
 
     /// Runs one transaction into the pending state. `observe` runs it under the observer
@@ -157,8 +175,13 @@ impl Vm {
             chain_id: Some(self.evm.ctx.cfg.chain_id),
             ..TxEnv::default()
         };
-        let result = if observe {
-            self.evm.inspector.observer.clear();
+        let result = if observe || self.case {
+            // A property case's calls add to one trace.
+            if self.case {
+                self.evm.inspector.observer.start_transaction();
+            } else {
+                self.evm.inspector.observer.clear();
+            }
             self.evm.inspector.observing = true;
             let result = self.evm.inspect_one_tx(tx);
             self.evm.inspector.observing = false;

@@ -13,10 +13,10 @@ use crate::chain::{Tx, is_assume_rejection};
 use crate::detect::Detectors;
 use crate::engine::dataflow::Slot;
 use crate::engine::input::{Sequence, TxInput};
-use crate::engine::surface::{At, Surface};
+use crate::engine::surface::{At, Entry, Surface};
 use crate::hash::FastSet;
 use crate::observe::{Edge, Trace};
-use crate::oracle::Oracles;
+use crate::oracle::{CaseEnd, Oracles};
 use crate::outcome::{Call, FunctionStats, RevertCauses, TimeSplit, Violation};
 use crate::targets::coverage::BlockCounts;
 use std::time::{Duration, Instant};
@@ -236,6 +236,47 @@ impl<'a> Executor<'a> {
         let mut violations: Vec<Found> = Vec::new();
         let mut rejected = 0;
         for (index, input) in sequence.txs.iter().enumerate() {
+            if let (Entry::Property, Some(property)) = (
+                &self.surface.functions[input.function].entry,
+                self.oracles.property(),
+            ) {
+                self.transactions += 1;
+                self.counts[input.function].calls += 1;
+                let calls = self.counts[input.function].calls;
+                let created_before = self.chain.created().len();
+                let end = property.run_case(&mut self.chain, &input.args);
+                self.note_created(created_before);
+                let violation = match end {
+                    CaseEnd::Held => None,
+                    CaseEnd::Rejected => {
+                        // As a rejected `vm.assume`: no case.
+                        self.counts[input.function].calls -= 1;
+                        self.transactions -= 1;
+                        rejected += 1;
+                        None
+                    }
+                    CaseEnd::Failed(violation) => Some(violation),
+                };
+                path = self.learn(
+                    index,
+                    sequence,
+                    input.function,
+                    calls,
+                    false,
+                    path,
+                    &mut new_edges,
+                    sink,
+                );
+                if let Some(violation) = violation {
+                    violations.push(Found {
+                        tx: index,
+                        violation,
+                        status: "the property failed".into(),
+                        messages: crate::oracle::messages(self.chain.last_trace()),
+                    });
+                }
+                continue;
+            }
             let Some(tx) = self.resolve(input) else {
                 path = extend_path(self.demand_driven, path, REFUSED_PATH);
                 sink.refused(index);
@@ -280,37 +321,16 @@ impl<'a> Executor<'a> {
                 }
             }
             self.note_created(created_before);
-            if self.blocks.is_some() {
-                // Now, while the contracts this sequence created exist.
-                let entered = self.chain.last_trace().blocks().to_vec();
-                if let Some(blocks) = &mut self.blocks {
-                    blocks.add(&self.chain, &entered);
-                }
-            }
-            let trace = self.chain.last_trace();
-            path = extend_path(self.demand_driven, path, path_id(trace.edges()));
-            let edges_before = new_edges;
-            for edge in trace.edges() {
-                let key = EdgeKey {
-                    code: edge.code,
-                    pc: edge.pc,
-                    taken: edge.taken,
-                };
-                if self.coverage.insert(key) {
-                    new_edges += 1;
-                }
-            }
-            sink.transaction(&Seen {
+            path = self.learn(
                 index,
-                last: index + 1 == sequence.txs.len(),
-                function: input.function,
+                sequence,
+                input.function,
                 calls,
-                trace,
                 reverted,
-                new_edges: new_edges > edges_before,
-                created: &self.created,
-                enabled: &self.enabled,
-            });
+                path,
+                &mut new_edges,
+                sink,
+            );
             // A reverted transaction changed nothing but the block: the invariants that held
             // before still hold unless time moved.
             let unchanged = reverted && tx.warp == Default::default();
@@ -366,6 +386,56 @@ impl<'a> Executor<'a> {
             violations,
             rejected,
         }
+    }
+
+    /// What every run learns from transaction `index` of `sequence` (a call of `function`,
+    /// its `calls`-th), which just ran and left its trace: the blocks it entered, the path
+    /// id `path` extended, the edges no run covered before (counted into `new_edges`), and
+    /// `sink` fed. Returns the extended path id.
+    #[allow(clippy::too_many_arguments)] // the loop's running state, passed in and out
+    fn learn(
+        &mut self,
+        index: usize,
+        sequence: &Sequence,
+        function: usize,
+        calls: u64,
+        reverted: bool,
+        path: u64,
+        new_edges: &mut usize,
+        sink: &mut dyn Sink,
+    ) -> u64 {
+        if self.blocks.is_some() {
+            // Now, while the contracts this sequence created exist.
+            let entered = self.chain.last_trace().blocks().to_vec();
+            if let Some(blocks) = &mut self.blocks {
+                blocks.add(&self.chain, &entered);
+            }
+        }
+        let trace = self.chain.last_trace();
+        let path = extend_path(self.demand_driven, path, path_id(trace.edges()));
+        let edges_before = *new_edges;
+        for edge in trace.edges() {
+            let key = EdgeKey {
+                code: edge.code,
+                pc: edge.pc,
+                taken: edge.taken,
+            };
+            if self.coverage.insert(key) {
+                *new_edges += 1;
+            }
+        }
+        sink.transaction(&Seen {
+            index,
+            last: index + 1 == sequence.txs.len(),
+            function,
+            calls,
+            trace,
+            reverted,
+            new_edges: *new_edges > edges_before,
+            created: &self.created,
+            enabled: &self.enabled,
+        });
+        path
     }
 
     /// An aggressive run (HARVEY §5): `sequence` with storage fuzzed before its last

@@ -197,7 +197,7 @@ fn run_worker<'a>(
 ) -> Result<WorkerReport> {
     let mut chain = (plan.make_chain)()?;
     chain.watch_targets(plan.targets.iter().map(|w| (w.address, w.pcs.clone())));
-    let own = Surface::from_chain(&chain, &mut Vec::new())?;
+    let own = Surface::for_campaign(&chain, oracles, &mut Vec::new())?;
     if !own.same_as(surface) {
         return Err(Error::Config(
             "the setup function is not deterministic: another run of it deployed different \

@@ -180,7 +180,7 @@ impl<'a> Engine<'a> {
         config: &Config,
         warnings: &mut Vec<String>,
     ) -> Result<Engine<'a>> {
-        let surface = Surface::from_chain(&chain, warnings)?;
+        let surface = Surface::for_campaign(&chain, oracles, warnings)?;
         let dictionary = dictionary(&chain, &surface);
         Ok(Engine {
             executor: Executor::new(
@@ -330,7 +330,7 @@ impl<'a> Engine<'a> {
         }
         candidates.extend(corpus);
         let chain = (plan.make_chain)()?;
-        let surface = Surface::from_chain(&chain, &mut Vec::new())?;
+        let surface = Surface::for_campaign(&chain, self.oracles, &mut Vec::new())?;
         // Every transaction runs, violations or not: its edges count.
         let mut executor = Executor::new(chain, surface, self.oracles, true, false);
         // Edges as the workers count them.

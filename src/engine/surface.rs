@@ -19,6 +19,7 @@ use crate::abi::{self, Bound, Callable, callable};
 use crate::chain::{AddressArgs, Chain, Created, Delays, Tx};
 use crate::engine::input::TxInput;
 use crate::error::{Error, Result};
+use crate::oracle::{Oracles, Property};
 use crate::outcome::Call;
 use crate::project::ContractArtifact;
 
@@ -82,6 +83,9 @@ pub(crate) enum Entry {
         selectors: Vec<Selector>,
         receive: bool,
     },
+    /// A Rust property's case: its arguments are the property's inputs, and running it
+    /// runs the property (`Oracles::property`), not a transaction.
+    Property,
 }
 
 /// The functions and senders of a campaign, fixed after setup.
@@ -109,6 +113,55 @@ pub(crate) fn senders_and_contracts(chain: &Chain) -> Vec<Address> {
 }
 
 impl Surface {
+    /// The surface of a campaign on `chain` under `oracles`: the property's when the
+    /// campaign runs a Rust property, else what the chain fuzzes ([`Surface::from_chain`]).
+    pub(crate) fn for_campaign(
+        chain: &Chain,
+        oracles: &Oracles<'_>,
+        warnings: &mut Vec<String>,
+    ) -> Result<Surface> {
+        match oracles.property() {
+            Some(property) => Surface::for_property(property, chain),
+            None => Surface::from_chain(chain, warnings),
+        }
+    }
+
+    /// The surface of a Rust property: one function, the property, whose typed inputs are
+    /// its parameters, called from the chain's first sender (the calls a case makes send
+    /// from whom they name). A parameter type the fuzzer cannot generate is an error.
+    fn for_property(property: &Property<'_>, chain: &Chain) -> Result<Surface> {
+        for (name, ty) in &property.params {
+            if let Some(why) = abi::unsupported(ty) {
+                return Err(Error::Config(format!(
+                    "property `{}`: parameter `{name}` ({ty}) cannot be fuzzed: {why}",
+                    property.name
+                )));
+            }
+        }
+        let types: Vec<DynSolType> = property.params.iter().map(|(_, t)| t.clone()).collect();
+        let names: Vec<String> = types
+            .iter()
+            .map(|t| t.sol_type_name().into_owned())
+            .collect();
+        Ok(Surface {
+            functions: vec![FuzzFunction {
+                contract: String::new(),
+                at: At::Deployed(Address::ZERO),
+                signature: format!("{}({})", property.name, names.join(",")),
+                entry: Entry::Property,
+                params: property.params.iter().map(|(n, _)| n.clone()).collect(),
+                types,
+                payable: false,
+                bounds: Vec::new(),
+            }],
+            deployed: 1,
+            kinds: Vec::new(),
+            senders: vec![chain.senders().first().copied().unwrap_or_default()],
+            addresses: None,
+            delays: Delays::STILL,
+        })
+    }
+
     /// What the contracts `chain` fuzzes can be called with (every deployed contract when
     /// setup marked none, plus any contract setup selected functions of), narrowed by the
     /// setup's declarations ([`Chain::fuzz_only`], [`Chain::bound`], ...), and the chain's senders. Functions with parameter types the
@@ -264,7 +317,7 @@ impl Surface {
                 calldata.extend(DynSolValue::Tuple(input.args.clone()).abi_encode_params());
                 calldata
             }
-            Entry::Receive => Vec::new(),
+            Entry::Receive | Entry::Property => Vec::new(),
             Entry::Fallback { .. } => match input.args.first() {
                 Some(DynSolValue::Bytes(data)) => data.clone(),
                 _ => Vec::new(),

@@ -126,6 +126,13 @@ impl Observer {
     /// Forgets everything recorded, keeping the buffers: call before each transaction.
     pub fn clear(&mut self) {
         self.trace.clear();
+        self.start_transaction();
+    }
+
+    /// Forgets what followed the last transaction's frames, keeping its trace: call before a
+    /// transaction whose record adds to the one before (the calls of one Rust property
+    /// case are observed as one run).
+    pub fn start_transaction(&mut self) {
         self.pending = None;
         self.storage_in_flight = false;
         self.path_depth = None;

@@ -26,6 +26,9 @@ impl fmt::Display for ViolationDisplay<'_> {
             Violation::Invariant { name, message } => {
                 write!(f, "invariant `{name}` violated: {message}")
             }
+            Violation::Property { name, message } => {
+                write!(f, "property `{name}` failed: {message}")
+            }
             Violation::Panic { code, place } => write!(f, "Solidity {code} at {place}"),
             Violation::AssertionFailed { message, place, .. } => {
                 write!(f, "AssertionFailed({message}) emitted at {place}")
@@ -136,6 +139,11 @@ pub(crate) fn render_failure(out: &mut String, failure: &Failure) {
     );
     if failure.calls.is_empty() {
         let _ = writeln!(out, "The state right after setup already violates it.");
+        return;
+    }
+    if let (Violation::Property { .. }, [case]) = (&failure.violation, failure.calls.as_slice()) {
+        let _ = writeln!(out, "Inputs: {}", render_call(case, &failure.labels));
+        render_accounts(out, &failure.calls, &failure.labels);
         return;
     }
     let shrunk = if failure.found_len > failure.calls.len() {
@@ -249,12 +257,18 @@ pub(crate) fn visit_addresses(value: &DynSolValue, f: &mut impl FnMut(Address)) 
 /// show as `name@0x5FbD…0aa3` (the called contract by its name alone, unless two accounts
 /// share it); other address arguments in full, so they can be copied.
 pub fn render_call(call: &Call, labels: &Labels) -> String {
-    let mut out = format!(
-        "{} {}.{}(",
-        account(call.sender, labels),
-        called(call, labels),
-        call.function_name()
-    );
+    // A Rust property's case (no contract): its inputs, by name.
+    let property = call.contract.is_empty();
+    let mut out = if property {
+        format!("{}(", call.function_name())
+    } else {
+        format!(
+            "{} {}.{}(",
+            account(call.sender, labels),
+            called(call, labels),
+            call.function_name()
+        )
+    };
     for (i, arg) in call.args.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
@@ -263,6 +277,10 @@ pub fn render_call(call: &Call, labels: &Labels) -> String {
             let _ = write!(out, "{name}: ");
         }
         write_value(&mut out, arg, labels);
+    }
+    if property {
+        out.push(')');
+        return out;
     }
     let _ = write!(out, ") value: {}", call.value);
     if call.warp != Warp::default() {

@@ -128,6 +128,12 @@ impl Rule {
                 short: "An invariant was violated",
                 full: "A Rust invariant (or a forge suite's invariant function) returned false, an error, or panicked after a sequence of fuzzed transactions.",
             },
+            Violation::Property { .. } => Rule {
+                id: "harvey/property",
+                name: "PropertyFailed",
+                short: "A property failed for some inputs",
+                full: "A Rust property (#[harvey::property]) returned false, an error, or panicked for the inputs the fuzzer found.",
+            },
             Violation::Panic { .. } => Rule {
                 id: "harvey/panic",
                 name: "SolidityPanic",

@@ -370,3 +370,52 @@ fn a_counterexample_reads_as_forge_prints_it() {
         )
     );
 }
+
+#[test]
+fn a_failed_property_shows_its_inputs_by_name() {
+    let case = Call {
+        contract: String::new(),
+        address: Address::ZERO,
+        signature: "round_trips(uint256,address)".into(),
+        params: vec!["id".into(), "to".into()],
+        ..withdraw(
+            SENDERS[0],
+            vec![
+                DynSolValue::Uint(U256::from(42), 256),
+                DynSolValue::Address(TOKEN),
+            ],
+        )
+    };
+    let failure = Failure {
+        violation: Violation::Property {
+            name: "round_trips".into(),
+            message: "returned false".into(),
+        },
+        calls: vec![case],
+        last_status: "the property failed".into(),
+        messages: Vec::new(),
+        seed: 3,
+        found_len: 1,
+        found_after: Duration::from_millis(2),
+        found_after_sequences: 17,
+        from_regression: false,
+        regression_file: None,
+        labels: Labels::default(),
+        shrink: None,
+        warps: Warps::None,
+    };
+    let report = failure_report(&failure, Some("round_trips"));
+    assert!(
+        report.contains("property `round_trips` failed: returned false (found after 17"),
+        "{report}"
+    );
+    assert!(
+        report.contains(&format!("Inputs: round_trips(id: 42, to: {TOKEN})\n")),
+        "{report}"
+    );
+    assert!(!report.contains("Call sequence"), "{report}");
+    assert!(
+        report.contains("Replay: HARVEY_SEED=3 cargo test round_trips"),
+        "{report}"
+    );
+}

@@ -40,6 +40,7 @@ mod project;
 mod property_libraries;
 mod reports;
 mod reports_witness;
+mod rust_properties;
 mod sarif;
 mod sequences;
 mod sequences_witness;
