@@ -294,7 +294,16 @@ pub(crate) fn property_test(args: InvariantArgs, mut function: ItemFn) -> syn::R
     let decode_types = types.iter();
     let param_names = names.iter();
     let decode_names = names.iter();
+    // Outside the test, which only `--test` builds compile: every build checks that each
+    // input is a type harvey generates, with the error on the type.
+    let input_checks = types.iter().map(|ty| {
+        quote_spanned! { ty.span() => let _ = ::harvey::__private::sol_type_of::<#ty>; }
+    });
     Ok(quote! {
+        const _: fn() = || {
+            #(#input_checks)*
+        };
+
         #[test]
         #(#test_attrs)*
         fn #name() {

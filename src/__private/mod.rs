@@ -5,7 +5,7 @@ use std::io::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
-use alloy_sol_types::{SolType, SolValue};
+mod inputs;
 
 use crate::campaign::Campaign;
 use crate::chain::Chain;
@@ -15,6 +15,7 @@ use crate::outcome::Progress;
 use crate::output::regression;
 use crate::project::{Environment, ProjectConfig};
 use crate::report;
+pub use inputs::Input;
 
 /// Progress is shown only for campaigns running longer than this...
 const QUIET_FOR: Duration = Duration::from_secs(3);
@@ -127,18 +128,19 @@ pub fn run_property(test: PropertyTest<'_>) {
 }
 
 /// The Solidity type of a property parameter of Rust type `T` (`U256` is `uint256`,
-/// `Vec<Address>` is `address[]`), as alloy's `SolValue` maps them.
-pub fn sol_type_of<T: SolValue>() -> String {
-    <T::SolType as SolType>::SOL_NAME.to_string()
+/// `Vec<Address>` is `address[]`).
+pub fn sol_type_of<T: Input>() -> String {
+    T::sol_type()
 }
 
-/// `value`, generated for a parameter of Rust type `T`, as a `T`.
-pub fn decode_arg<T: SolValue + From<<T::SolType as SolType>::RustType>>(
-    name: &str,
-    value: &DynSolValue,
-) -> Result<T, String> {
-    T::abi_decode(&value.abi_encode())
-        .map_err(|e| format!("harvey: parameter `{name}` could not take {value:?}: {e}"))
+/// `value`, generated for parameter `name` of Rust type `T`, as a `T`.
+pub fn decode_arg<T: Input>(name: &str, value: &DynSolValue) -> Result<T, String> {
+    T::from_value(value).ok_or_else(|| {
+        format!(
+            "harvey: parameter `{name}` ({}) could not take {value:?}",
+            T::sol_type()
+        )
+    })
 }
 
 /// What a property returns when `harvey::assume!` rejects its case: a value that passes
