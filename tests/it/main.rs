@@ -41,6 +41,7 @@ mod property_libraries;
 mod reports;
 mod reports_witness;
 mod rust_properties;
+mod rust_properties_witness;
 mod sarif;
 mod sequences;
 mod sequences_witness;
