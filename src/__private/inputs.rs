@@ -43,7 +43,7 @@ impl Input for Bytes {
         "bytes".into()
     }
     fn from_value(value: &DynSolValue) -> Option<Self> {
-        value.as_bytes().map(|b| Bytes::copy_from_slice(b))
+        value.as_bytes().map(Bytes::copy_from_slice)
     }
 }
 

@@ -75,6 +75,10 @@ pub fn run_invariant(test: InvariantTest<'_>) {
     }
 }
 
+/// A property's case as the macro writes it: the property called with the generated
+/// values decoded to its parameters' Rust types.
+pub type Case = dyn Fn(&mut Chain, &[DynSolValue]) -> Result<(), String> + Sync;
+
 /// One `#[harvey::property]` test, as the macro describes it.
 pub struct PropertyTest<'a> {
     /// The test function's name (the property's).
@@ -96,7 +100,7 @@ pub struct PropertyTest<'a> {
     /// The property's parameters: name and Solidity type, in order.
     pub params: &'a [(&'static str, String)],
     /// One case: the property called with `args` decoded to its parameters' Rust types.
-    pub case: &'a (dyn Fn(&mut Chain, &[DynSolValue]) -> Result<(), String> + Sync),
+    pub case: &'a Case,
     /// The attribute's settings as `(name, text)` pairs, checked at compile time.
     pub attributes: &'static [(&'static str, &'static str)],
 }

@@ -23,6 +23,14 @@ type SetupFn<'a> = Box<SetupFnRef<'a>>;
 pub(crate) type SetupFnRef<'a> = dyn Fn(&mut Chain) -> Result<()> + Sync + 'a;
 type ProgressFn<'a> = Box<dyn Fn(&Progress) + Sync + 'a>;
 
+/// A property as [`Campaign::property`] takes it: its name, its parameters' names and
+/// Solidity types (parsed when the campaign runs), and the case.
+pub(crate) struct PropertySpec<'a> {
+    pub(crate) name: String,
+    pub(crate) params: Vec<(String, String)>,
+    pub(crate) check: CaseFn<'a>,
+}
+
 /// A fuzzing campaign on the Solidity project at a root directory.
 ///
 /// ```no_run
@@ -57,9 +65,8 @@ pub struct Campaign<'a> {
     suite_config: Option<PathBuf>,
     /// The forge fuzz test of the suite's test contract the campaign runs, when it runs one.
     fuzz_test: Option<String>,
-    /// The Rust property the campaign runs, when it runs one: its name, its parameters'
-    /// names and Solidity types (parsed when the campaign runs), and the case.
-    property: Option<(String, Vec<(String, String)>, CaseFn<'a>)>,
+    /// The Rust property the campaign runs, when it runs one.
+    property: Option<PropertySpec<'a>>,
     /// Where the test running the campaign is (`file!()`, `line!()`).
     test_location: Option<(String, u32)>,
     /// The program to run as z3, over `HARVEY_Z3` and `z3` on `PATH`.
@@ -182,11 +189,11 @@ impl<'a> Campaign<'a> {
             .iter()
             .map(|(name, ty)| (name.to_string(), ty.to_string()))
             .collect();
-        self.property = Some((
-            name.into(),
+        self.property = Some(PropertySpec {
+            name: name.into(),
             params,
-            Box::new(move |chain, args| check(chain, args).into_check()),
-        ));
+            check: Box::new(move |chain, args| check(chain, args).into_check()),
+        });
         self
     }
 

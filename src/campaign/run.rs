@@ -14,7 +14,7 @@ use crate::chain::{Chain, Delays, Labels};
 use crate::config::DetectorSet;
 use crate::engine::{Engine, Fuzz, SOLVER_QUERY_WALL, Seeds, ShrinkBudget, Watch, Z3Program};
 use crate::error::{Error, Result};
-use crate::oracle::{CaseFn, Oracles, Property};
+use crate::oracle::{Oracles, Property};
 use crate::outcome::{
     Failure, KeptCorpus, Outcome, Stats, TargetReach, TargetStats, Violation, Warps,
 };
@@ -28,7 +28,7 @@ use crate::report::{
 use crate::suite::{self, Suite};
 use crate::targets::{self, TargetSpec};
 
-use super::{Campaign, SetupFnRef};
+use super::{Campaign, PropertySpec, SetupFnRef};
 
 impl Campaign<'_> {
     /// What the shared files this campaign writes (SARIF, lcov, corpus) name its part by:
@@ -703,9 +703,13 @@ fn target_stats(
 
 /// The property of `Campaign::property`'s parts, its parameter types parsed (an unknown
 /// type is an error naming it).
-fn property_of<'a>(
-    (name, params, check): (String, Vec<(String, String)>, CaseFn<'a>),
-) -> Result<Property<'a>> {
+fn property_of(
+    PropertySpec {
+        name,
+        params,
+        check,
+    }: PropertySpec<'_>,
+) -> Result<Property<'_>> {
     let params = params
         .into_iter()
         .map(|(param, ty)| match DynSolType::parse(&ty) {
