@@ -187,7 +187,7 @@ fn forge_run(project: &forge::ForgeProject, shape: &Shape, seed: u64) -> Found {
             "^StatelessTest$",
             "--match-test",
         ])
-        .arg(format!("^{}$", shape.test))
+        .arg(format!("^{}\\(", shape.test))
         .args([
             "--fuzz-runs",
             &CASES.to_string(),
