@@ -59,9 +59,9 @@ pub use error::{Error, Result};
 pub use harvey_macros::{forge_suite, invariant, invariants, property};
 pub use oracle::IntoCheck;
 pub use outcome::{
-    BoundsHit, Call, Dependence, Failure, FunctionStats, KeptCorpus, LineCoverage, LookaheadStats,
-    MaskStats, Outcome, Place, PredictionStats, Progress, SequenceStats, ShrinkStats,
-    StateDependent, Stats, TargetReach, TargetStats, TimeSplit, Violation, Warps,
+    BoundsHit, Call, CaseCall, Dependence, Failure, FunctionStats, KeptCorpus, LineCoverage,
+    LookaheadStats, MaskStats, Outcome, Place, PredictionStats, Progress, SequenceStats,
+    ShrinkStats, StateDependent, Stats, TargetReach, TargetStats, TimeSplit, Violation, Warps,
 };
 pub use suite::{SuiteKind, SuiteSummary, every_suite_tested, suites};
 pub use targets::{SourceLine, TargetSpec};

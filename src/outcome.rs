@@ -246,6 +246,19 @@ pub struct Failure {
     /// Whether the calls wait between them (harvey's environment fuzzing moved the block),
     /// and whether the violation needs that.
     pub warps: Warps,
+    /// For a failed Rust property: the calls its case made on the chain with the failing
+    /// inputs (`call`, `try_call`, `view`), in order, each with how it ended.
+    pub case_calls: Vec<CaseCall>,
+}
+
+/// A call a property case made on the chain, and how it ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseCall {
+    /// The call, decoded by the ABI of the contract it went to (the raw calldata as a
+    /// `bytes` argument of `fallback()` when no function of it matches).
+    pub call: Call,
+    /// How it ended, rendered (`success`, `reverted with Error("...")`).
+    pub status: String,
 }
 
 /// Whether a failing sequence moves the block between its calls, and whether its violation

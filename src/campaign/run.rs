@@ -582,6 +582,7 @@ fn initial_failure(violation: crate::outcome::Violation, seed: u64, start: Insta
         labels: Labels::default(),
         shrink: None,
         warps: Warps::None,
+        case_calls: Vec::new(),
     }
 }
 

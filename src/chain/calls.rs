@@ -99,11 +99,15 @@ impl Chain {
     ) -> Result<TxOutcome> {
         let calldata = self.calldata(to, signature, args)?;
         let sender = options.sender.unwrap_or(DEPLOYER);
-        let result =
-            self.vm
-                .get_mut()
-                .run(sender, Target::Call(to), calldata, options.value, false)?;
+        let result = self.vm.get_mut().run(
+            sender,
+            Target::Call(to),
+            calldata.clone(),
+            options.value,
+            false,
+        )?;
         let outcome = self.outcome(to, result);
+        self.record(sender, to, &calldata, options.value, &outcome);
         self.settle(&outcome);
         self.commit();
         Ok(outcome)

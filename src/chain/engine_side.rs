@@ -30,6 +30,42 @@ impl Chain {
         self.vm.get_mut().set_case(on);
     }
 
+    /// Starts (`on`) or stops recording the calls made through [`Chain::try_call_with`]
+    /// (and so `call`) and [`Chain::view`], dropping what was recorded.
+    pub(crate) fn record_calls(&self, on: bool) {
+        *self.recorded.borrow_mut() = on.then(Vec::new);
+    }
+
+    /// The calls recorded since [`Chain::record_calls`] started.
+    pub(crate) fn take_recorded_calls(&self) -> Vec<RecordedCall> {
+        self.recorded
+            .borrow_mut()
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    /// Records the call of `calldata` from `sender` to `to` that ended in `outcome`, when
+    /// recording.
+    pub(super) fn record(
+        &self,
+        sender: Address,
+        to: Address,
+        calldata: &Bytes,
+        value: U256,
+        outcome: &TxOutcome,
+    ) {
+        if let Some(recorded) = self.recorded.borrow_mut().as_mut() {
+            recorded.push(RecordedCall {
+                sender,
+                to,
+                calldata: calldata.clone(),
+                value,
+                status: outcome.status.to_string(),
+            });
+        }
+    }
+
     /// Whether forge's failure flag is set (forge-std's and ds-test's `fail()` set it
     /// without reverting; forge fails the test then).
     pub(crate) fn forge_failed(&self) -> bool {

@@ -187,6 +187,19 @@ pub struct Chain {
     checked_views: RefCell<CheckedViews>,
     /// Logs of the committed and the pending transactions.
     logs: LogBook,
+    /// The calls made through [`Chain::try_call_with`] and [`Chain::view`] while recording
+    /// ([`Chain::record_calls`]): what a failing property case did, for its report.
+    recorded: RefCell<Option<Vec<RecordedCall>>>,
+}
+
+/// A call recorded by [`Chain::record_calls`]: who sent what to whom, and how it ended.
+#[derive(Debug, Clone)]
+pub(crate) struct RecordedCall {
+    pub(crate) sender: Address,
+    pub(crate) to: Address,
+    pub(crate) calldata: Bytes,
+    pub(crate) value: U256,
+    pub(crate) status: String,
 }
 
 /// Views resolved and checked, by address.
@@ -243,6 +256,7 @@ impl Chain {
             labels: HashMap::new(),
             checked_views: RefCell::default(),
             logs: LogBook::default(),
+            recorded: RefCell::default(),
         }
     }
 

@@ -68,14 +68,16 @@ impl Chain {
         let mut vm = self.vm.try_borrow_mut().map_err(|_| {
             Error::Call("the chain is busy: a view cannot run inside another chain call".into())
         })?;
+        let calldata = Bytes::from(calldata);
         let result = vm.run(
             VIEW_CALLER,
             Target::Call(address),
-            calldata.into(),
+            calldata.clone(),
             U256::ZERO,
             false,
         )?;
         let outcome = self.outcome(address, result);
+        self.record(VIEW_CALLER, address, &calldata, U256::ZERO, &outcome);
         if !outcome.is_success() {
             return Err(Error::Reverted {
                 call: format!("view {}", self.describe_call(address, signature)),

@@ -6,9 +6,10 @@
 //! transaction to; the stage that learns owns it. An aggressive run fuzzes storage before its
 //! last transaction and only reports that transaction's path.
 
+use alloy_dyn_abi::{DynSolValue, JsonAbiExt};
 use alloy_primitives::{Address, Bytes, U256};
 
-use crate::chain::Chain;
+use crate::chain::{Chain, RecordedCall};
 use crate::chain::{Tx, is_assume_rejection};
 use crate::detect::Detectors;
 use crate::engine::dataflow::Slot;
@@ -17,7 +18,7 @@ use crate::engine::surface::{At, Entry, Surface};
 use crate::hash::FastSet;
 use crate::observe::{Edge, Trace};
 use crate::oracle::{CaseEnd, Oracles};
-use crate::outcome::{Call, FunctionStats, RevertCauses, TimeSplit, Violation};
+use crate::outcome::{Call, CaseCall, FunctionStats, RevertCauses, TimeSplit, Violation};
 use crate::targets::coverage::BlockCounts;
 use std::time::{Duration, Instant};
 
@@ -525,6 +526,66 @@ impl<'a> Executor<'a> {
         }
         self.chain.reset();
         calls
+    }
+
+    /// The calls the property case of `sequence` (a property campaign's one-call sequence)
+    /// makes on the chain, run once more while the chain records them, decoded by the ABI
+    /// of the contract each went to.
+    pub(crate) fn case_calls(&mut self, sequence: &Sequence) -> Vec<CaseCall> {
+        let (Some(property), Some(input)) = (self.oracles.property(), sequence.txs.first()) else {
+            return Vec::new();
+        };
+        self.chain.reset();
+        self.chain.record_calls(true);
+        property.run_case(&mut self.chain, &input.args);
+        let recorded = self.chain.take_recorded_calls();
+        self.chain.record_calls(false);
+        let calls = recorded
+            .into_iter()
+            .map(|raw| CaseCall {
+                call: self.decoded(&raw),
+                status: raw.status,
+            })
+            .collect();
+        self.chain.reset();
+        calls
+    }
+
+    /// `raw` as a report shows a call: by the function of the called contract's ABI its
+    /// selector names, else as `fallback(bytes)` with the whole calldata.
+    fn decoded(&self, raw: &RecordedCall) -> Call {
+        let artifact = self.chain.artifact_at(raw.to);
+        let contract = artifact.map_or_else(|| raw.to.to_string(), |a| a.name.clone());
+        let function = artifact.and_then(|artifact| {
+            let selector = raw.calldata.get(..4)?;
+            let function =
+                (artifact.abi.functions()).find(|f| f.selector().as_slice() == selector)?;
+            let args = function.abi_decode_input(&raw.calldata[4..]).ok()?;
+            Some((function, args))
+        });
+        let (signature, params, args) = match function {
+            Some((function, args)) => (
+                function.signature(),
+                function.inputs.iter().map(|p| p.name.clone()).collect(),
+                args,
+            ),
+            None => (
+                "fallback()".to_string(),
+                vec!["calldata".to_string()],
+                vec![DynSolValue::Bytes(raw.calldata.to_vec())],
+            ),
+        };
+        Call {
+            sender: raw.sender,
+            contract,
+            address: raw.to,
+            signature,
+            params,
+            args,
+            value: raw.value,
+            warp: Default::default(),
+            instance: None,
+        }
     }
 
     /// The violations of the post-setup state itself, before any transaction.

@@ -386,6 +386,10 @@ impl<'a> Engine<'a> {
     /// The report form of a failing sequence.
     fn failure(&mut self, sequence: &Sequence, found: Found, seed: u64) -> Failure {
         let warps = self.warps_in(sequence, &found.violation);
+        let case_calls = match found.violation {
+            Violation::Property { .. } => self.executor.case_calls(sequence),
+            _ => Vec::new(),
+        };
         Failure {
             violation: found.violation,
             calls: self.executor.calls(sequence),
@@ -400,6 +404,7 @@ impl<'a> Engine<'a> {
             labels: Default::default(),
             shrink: None,
             warps,
+            case_calls,
         }
     }
 

@@ -143,7 +143,22 @@ pub(crate) fn render_failure(out: &mut String, failure: &Failure) {
     }
     if let (Violation::Property { .. }, [case]) = (&failure.violation, failure.calls.as_slice()) {
         let _ = writeln!(out, "Inputs: {}", render_call(case, &failure.labels));
-        render_accounts(out, &failure.calls, &failure.labels);
+        if !failure.case_calls.is_empty() {
+            let _ = writeln!(out, "Calls the case made:");
+            for (index, made) in failure.case_calls.iter().enumerate() {
+                let _ = writeln!(
+                    out,
+                    "  #{} {} -> {}",
+                    index + 1,
+                    render_call(&made.call, &failure.labels),
+                    made.status
+                );
+            }
+        }
+        let calls: Vec<Call> = (failure.case_calls.iter())
+            .map(|made| made.call.clone())
+            .collect();
+        render_accounts(out, &calls, &failure.labels);
         return;
     }
     let shrunk = if failure.found_len > failure.calls.len() {

@@ -121,6 +121,7 @@ fn failure_reports_list_the_named_accounts_in_full() {
         labels: labels(),
         shrink: None,
         warps: Warps::None,
+        case_calls: Vec::new(),
     };
     let report = failure_report(&failure, None);
     assert!(
@@ -173,6 +174,7 @@ fn several_failures_are_reported_each_with_its_sequence_then_one_replay() {
         labels: labels(),
         shrink: None,
         warps: Warps::None,
+        case_calls: Vec::new(),
     };
     let failures = [
         failure("src/Maze.sol:12", 40),
@@ -275,6 +277,7 @@ fn summaries_name_their_test_and_accounts() {
             exhausted: true,
         }),
         warps: Warps::None,
+        case_calls: Vec::new(),
     };
     let replayed = Failure {
         from_regression: true,
@@ -403,6 +406,16 @@ fn a_failed_property_shows_its_inputs_by_name() {
         labels: Labels::default(),
         shrink: None,
         warps: Warps::None,
+        case_calls: vec![crate::outcome::CaseCall {
+            call: withdraw(
+                SENDERS[1],
+                vec![
+                    DynSolValue::Uint(U256::from(42), 256),
+                    DynSolValue::Address(TOKEN),
+                ],
+            ),
+            status: "reverted with Error(\"too much\")".into(),
+        }],
     };
     let report = failure_report(&failure, Some("round_trips"));
     assert!(
@@ -414,6 +427,12 @@ fn a_failed_property_shows_its_inputs_by_name() {
         "{report}"
     );
     assert!(!report.contains("Call sequence"), "{report}");
+    assert!(
+        report.contains(&format!(
+            "Calls the case made:\n  #1 0x20000 Vault.withdraw(amount: 42, {TOKEN}) value: 0 -> reverted with Error(\"too much\")\n"
+        )),
+        "{report}"
+    );
     assert!(
         report.contains("Replay: HARVEY_SEED=3 cargo test round_trips"),
         "{report}"

@@ -58,6 +58,18 @@ fn an_offset_onto_a_multiple_of_2_pow_80_is_found() {
         .run()
         .unwrap();
     let args = failed(&outcome, "round_trip");
+    // The report's calls of the case: the two views, with the failing id.
+    let made: Vec<(&str, &str)> = (outcome.failures[0].case_calls.iter())
+        .map(|c| (c.call.signature.as_str(), c.status.as_str()))
+        .collect();
+    assert_eq!(
+        made,
+        [
+            ("encode(uint256)", "succeeded"),
+            ("decode(uint256)", "succeeded")
+        ]
+    );
+    assert_eq!(outcome.failures[0].case_calls[0].call.args, args);
     // The reported id is one the planted bug takes.
     let moved = uint(&args[0]).wrapping_add(U256::from(0xbeef0042_u64));
     let modulus: U256 = U256::from(1) << 80;
