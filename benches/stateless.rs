@@ -106,7 +106,7 @@ fn main() {
     let project = forge_project(&forge, &fixture, repo);
     let commit = Command::new("git")
         .args(["rev-parse", "--short", "HEAD"])
-        .current_dir(&repo)
+        .current_dir(repo)
         .output()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .unwrap_or_default();
