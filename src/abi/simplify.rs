@@ -21,7 +21,10 @@ const MAX_CANDIDATES: usize = 16;
 pub(crate) fn simplifications(value: &DynSolValue) -> Vec<DynSolValue> {
     let mut out = match value {
         DynSolValue::Bool(true) => vec![DynSolValue::Bool(false)],
-        DynSolValue::Uint(v, bits) if !v.is_zero() => vec![DynSolValue::Uint(U256::ZERO, *bits)],
+        DynSolValue::Uint(v, bits) if !v.is_zero() => std::iter::once(U256::ZERO)
+            .chain(fewer_bits(*v))
+            .map(|simpler| DynSolValue::Uint(simpler, *bits))
+            .collect(),
         DynSolValue::Int(v, bits) if !v.is_zero() => vec![DynSolValue::Int(I256::ZERO, *bits)],
         DynSolValue::FixedBytes(word, size) if !word.is_zero() => {
             vec![DynSolValue::FixedBytes(B256::ZERO, *size)]
@@ -52,6 +55,25 @@ pub(crate) fn simplifications(value: &DynSolValue) -> Vec<DynSolValue> {
     out.truncate(MAX_CANDIDATES);
     out
 }
+
+/// `v` with one of its highest set bits cleared, the highest first (at most
+/// [`CLEARED_BITS`] of them), when it has two or more: smaller numbers of fewer bits, which
+/// bisection toward zero does not try. A bug that takes every `k · 2^80 - c` shrinks to
+/// `2^80 - c` this way, where bisection stops at the first value below that fails no more.
+fn fewer_bits(v: U256) -> Vec<U256> {
+    if v.count_ones() < 2 {
+        return Vec::new();
+    }
+    (0..256)
+        .rev()
+        .filter(|&bit| v.bit(bit))
+        .take(CLEARED_BITS)
+        .map(|bit| v ^ (U256::from(1) << bit))
+        .collect()
+}
+
+/// Set bits [`fewer_bits`] offers to clear, at most.
+const CLEARED_BITS: usize = 8;
 
 /// Empty, then the first half, then all but the last element.
 fn shorter<T: Clone>(items: &[T]) -> Vec<Vec<T>> {

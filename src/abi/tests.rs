@@ -230,6 +230,10 @@ fn leaf_paths_reach_nested_components() {
 fn integers_shrink_toward_zero() {
     let candidates = simplifications(&DynSolValue::Uint(U256::from(100), 256));
     assert_eq!(candidates[0], DynSolValue::Uint(U256::ZERO, 256));
+    // 100 = 0b1100100: then each set bit cleared, the highest first.
+    let uint = |v: u64| DynSolValue::Uint(U256::from(v), 256);
+    assert_eq!(candidates[1..], [uint(36), uint(68), uint(96)]);
+    assert_eq!(simplifications(&uint(64)), [uint(0)]);
     assert!(simplifications(&DynSolValue::Uint(U256::ZERO, 8)).is_empty());
     let negative = alloy_primitives::I256::try_from(-7).unwrap();
     for c in simplifications(&DynSolValue::Int(negative, 16)) {
