@@ -12,6 +12,14 @@ fn main() -> harvey::Result<()> {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1);
+    print!("{}", report(seed)?);
+    Ok(())
+}
+
+/// The campaign with `seed`, as the example prints it: the warnings, the summary, and the
+/// report of each violation found. `tests/it/readme_sample.rs` holds the README's sample
+/// report to it.
+pub(crate) fn report(seed: u64) -> harvey::Result<String> {
     let outcome = Campaign::new(env!("CARGO_MANIFEST_DIR"))
         .contract("Seats")
         .invariant("founder_keeps_the_first_seat", |chain: &Chain| {
@@ -27,10 +35,9 @@ fn main() -> harvey::Result<()> {
         .seed(seed)
         .runs(100_000)
         .run()?;
-    // The warnings, the summary, and the report of each violation found.
-    print!("{outcome}");
+    let mut text = outcome.to_string();
     if outcome.passed() {
-        println!("\nno violation found");
+        text.push_str("\nno violation found\n");
     }
-    Ok(())
+    Ok(text)
 }

@@ -38,6 +38,7 @@ mod prediction;
 mod prediction_witness;
 mod project;
 mod property_libraries;
+mod readme_sample;
 mod reports;
 mod reports_witness;
 mod rust_properties;
