@@ -240,7 +240,11 @@ impl<'a> Oracles<'a> {
             (code, origin)
         });
         let revert = match panic {
-            None if !outcome.is_success() => {
+            // Where the revert began is looked up only when it may count: most reverts of
+            // most campaigns do not.
+            None if !outcome.is_success()
+                && (self.own_reverts.is_some() || self.counts_revert(outcome)) =>
+            {
                 let origin = revert_origin(trace.reverts());
                 let own = self.own_reverts.is_some_and(|own| {
                     origin.is_some_and(|o| o.code == own) && !is_assume_rejection(&outcome.output)

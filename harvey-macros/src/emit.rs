@@ -15,43 +15,56 @@ const TEST_ATTRIBUTES: &[&str] = &["should_panic", "ignore"];
 /// type checker through `harvey::__private::IntoCheck`, so that error points at `R` too.
 fn check_signature(function: &ItemFn) -> syn::Result<()> {
     let sig = &function.sig;
-    if let Some(asyncness) = sig.asyncness {
-        return Err(syn::Error::new(
-            asyncness.span(),
-            "an invariant cannot be async",
-        ));
-    }
-    if let Some(unsafety) = sig.unsafety {
-        return Err(syn::Error::new(
-            unsafety.span(),
-            "an invariant cannot be unsafe",
-        ));
-    }
-    if let Some(abi) = &sig.abi {
-        return Err(syn::Error::new(
-            abi.span(),
-            "an invariant is a plain Rust function (no `extern`)",
-        ));
-    }
-    if !sig.generics.params.is_empty() {
-        return Err(syn::Error::new(
-            sig.generics.span(),
-            "an invariant cannot be generic",
-        ));
-    }
+    check_plain(sig, "an invariant")?;
     if sig.inputs.len() != 1 || matches!(sig.inputs.first(), Some(FnArg::Receiver(_))) {
         return Err(syn::Error::new(
             sig.inputs.span(),
             "an invariant takes exactly one argument: `chain: &Chain`",
         ));
     }
+    check_returns(sig, "an invariant")
+}
+
+/// The function `sig` (of `kind`: "an invariant", "a property") must be a plain Rust
+/// function: not async, unsafe, `extern` or generic.
+fn check_plain(sig: &syn::Signature, kind: &str) -> syn::Result<()> {
+    let wrong =
+        |span: proc_macro2::Span, what: &str| Err(syn::Error::new(span, format!("{kind} {what}")));
+    if let Some(asyncness) = sig.asyncness {
+        return wrong(asyncness.span(), "cannot be async");
+    }
+    if let Some(unsafety) = sig.unsafety {
+        return wrong(unsafety.span(), "cannot be unsafe");
+    }
+    if let Some(abi) = &sig.abi {
+        return wrong(abi.span(), "is a plain Rust function (no `extern`)");
+    }
+    if !sig.generics.params.is_empty() {
+        return wrong(sig.generics.span(), "cannot be generic");
+    }
+    Ok(())
+}
+
+/// The function `sig` (of `kind`) must return a check; which one is left to the type
+/// checker.
+fn check_returns(sig: &syn::Signature, kind: &str) -> syn::Result<()> {
     if let ReturnType::Default = sig.output {
         return Err(syn::Error::new(
             sig.ident.span(),
-            "an invariant returns `bool`, `Result<(), E>` or `Result<bool, E>` with `E: Display`",
+            format!(
+                "{kind} returns `bool`, `Result<(), E>` or `Result<bool, E>` with `E: Display`"
+            ),
         ));
     }
     Ok(())
+}
+
+/// Where an error about what `function` returns belongs: its return type, else its name.
+fn output_span(function: &ItemFn) -> proc_macro2::Span {
+    match &function.sig.output {
+        ReturnType::Type(_, ty) => ty.span(),
+        ReturnType::Default => function.sig.ident.span(),
+    }
 }
 
 /// Whether `attr` is about the test itself (`should_panic`, `ignore`).
@@ -157,21 +170,35 @@ pub(crate) fn invariants_test(
 /// `bool` nor a `Result` with a `Display` error is reported on the type.
 fn check_of(function: &ItemFn) -> TokenStream {
     let name = &function.sig.ident;
-    let output_span = match &function.sig.output {
-        ReturnType::Type(_, ty) => ty.span(),
-        ReturnType::Default => name.span(),
-    };
-    quote_spanned! { output_span =>
+    quote_spanned! { output_span(function) =>
         |chain: &::harvey::chain::Chain| ::harvey::__private::IntoCheck::into_check(#name(chain))
     }
 }
 
-/// The call of `harvey::__private::run_invariant` for test `test` checking `checks`.
+/// The call of `harvey::__private::run_rust_test` for invariant test `test` checking
+/// `checks`, every one after every call.
 fn run_invariants(
     args: &InvariantArgs,
     test: &syn::Ident,
     checks: &[(syn::Ident, TokenStream)],
 ) -> TokenStream {
+    let check_names = checks.iter().map(|(name, _)| name);
+    let check_fns = checks.iter().map(|(_, check)| check);
+    run_rust_test(
+        args,
+        test,
+        quote! {
+            ::harvey::__private::Checks::Invariants(
+                &[#((::core::stringify!(#check_names), &#check_fns)),*]
+            )
+        },
+    )
+}
+
+/// The call of `harvey::__private::run_rust_test` for test `test` with the attribute's
+/// `args` (what to deploy, where the project is, the settings) and `checks` (a
+/// `harvey::__private::Checks`).
+fn run_rust_test(args: &InvariantArgs, test: &syn::Ident, checks: TokenStream) -> TokenStream {
     let contracts = &args.contracts;
     let setup = match &args.setup {
         // The cast is spanned on the user's path so that a setup with the wrong signature is
@@ -184,10 +211,8 @@ fn run_invariants(
     let root = args.root.as_ref().map_or_else(String::new, LitStr::value);
     let names = args.settings.iter().map(|(name, _)| name);
     let texts = args.settings.iter().map(|(_, text)| text);
-    let check_names = checks.iter().map(|(name, _)| name);
-    let check_fns = checks.iter().map(|(_, check)| check);
     quote! {
-        ::harvey::__private::run_invariant(::harvey::__private::InvariantTest {
+        ::harvey::__private::run_rust_test(::harvey::__private::RustTest {
             name: ::core::stringify!(#test),
             module_path: ::core::module_path!(),
             manifest_dir: ::core::env!("CARGO_MANIFEST_DIR"),
@@ -196,7 +221,7 @@ fn run_invariants(
             root: #root,
             contracts: &[#(#contracts),*],
             setup: #setup,
-            checks: &[#((::core::stringify!(#check_names), &#check_fns)),*],
+            checks: #checks,
             attributes: &[#((#names, #texts)),*],
         });
     }
@@ -208,30 +233,8 @@ fn run_invariants(
 /// the parameter's type).
 pub(crate) fn property_test(args: InvariantArgs, mut function: ItemFn) -> syn::Result<TokenStream> {
     let sig = &function.sig;
-    let plain = |span: proc_macro2::Span, what: &str| {
-        Err(syn::Error::new(
-            span,
-            format!("a property cannot be {what}"),
-        ))
-    };
-    if let Some(asyncness) = sig.asyncness {
-        return plain(asyncness.span(), "async");
-    }
-    if let Some(unsafety) = sig.unsafety {
-        return plain(unsafety.span(), "unsafe");
-    }
-    if let Some(abi) = &sig.abi {
-        return plain(abi.span(), "`extern`");
-    }
-    if !sig.generics.params.is_empty() {
-        return plain(sig.generics.span(), "generic");
-    }
-    if let ReturnType::Default = sig.output {
-        return Err(syn::Error::new(
-            sig.ident.span(),
-            "a property returns `bool`, `Result<(), E>` or `Result<bool, E>` with `E: Display`",
-        ));
-    }
+    check_plain(sig, "a property")?;
+    check_returns(sig, "a property")?;
     let mut inputs = sig.inputs.iter().peekable();
     // An optional first `&mut Chain`: the chain setup left, for the case's calls.
     let takes_chain = matches!(
@@ -245,7 +248,10 @@ pub(crate) fn property_test(args: InvariantArgs, mut function: ItemFn) -> syn::R
     let mut types = Vec::new();
     for (index, input) in inputs.enumerate() {
         let FnArg::Typed(typed) = input else {
-            return plain(input.span(), "a method");
+            return Err(syn::Error::new(
+                input.span(),
+                "a property cannot be a method",
+            ));
         };
         if let Type::Reference(reference) = &*typed.ty {
             return Err(syn::Error::new(
@@ -273,27 +279,30 @@ pub(crate) fn property_test(args: InvariantArgs, mut function: ItemFn) -> syn::R
         .map(|i| syn::Ident::new(&format!("__harvey_arg{i}"), proc_macro2::Span::call_site()))
         .collect();
     let chain_arg = takes_chain.then(|| quote!(chain,));
-    let output_span = match &function.sig.output {
-        ReturnType::Type(_, ty) => ty.span(),
-        ReturnType::Default => name.span(),
-    };
-    let call = quote_spanned! { output_span =>
+    let call = quote_spanned! { output_span(&function) =>
         ::harvey::__private::IntoCheck::into_check(#name(#chain_arg #(#locals),*))
     };
-    let contracts = &args.contracts;
-    let setup = match &args.setup {
-        Some(path) => quote_spanned! { path.span() =>
-            ::core::option::Option::Some(#path as fn(&mut ::harvey::chain::Chain) -> ::harvey::Result<()>)
-        },
-        None => quote!(::core::option::Option::None),
-    };
-    let root = args.root.as_ref().map_or_else(String::new, LitStr::value);
-    let setting_names = args.settings.iter().map(|(name, _)| name);
-    let texts = args.settings.iter().map(|(_, text)| text);
     let type_names = types.iter();
     let decode_types = types.iter();
     let param_names = names.iter();
     let decode_names = names.iter();
+    let run = run_rust_test(
+        &args,
+        &name,
+        quote! {
+            ::harvey::__private::Checks::Property {
+                params,
+                case: &|chain: &mut ::harvey::chain::Chain, args: &[::harvey::__private::DynSolValue]| {
+                    let _ = &chain;
+                    #(
+                        let #locals: #decode_types =
+                            ::harvey::__private::decode_arg(#decode_names, &args[#indices])?;
+                    )*
+                    #call
+                },
+            }
+        },
+    );
     // Outside the test, which only `--test` builds compile: every build checks that each
     // input is a type harvey generates, with the error on the type.
     let input_checks = types.iter().map(|ty| {
@@ -311,26 +320,7 @@ pub(crate) fn property_test(args: InvariantArgs, mut function: ItemFn) -> syn::R
             let params: &[(&'static str, ::std::string::String)] = &[
                 #((#param_names, ::harvey::__private::sol_type_of::<#type_names>())),*
             ];
-            ::harvey::__private::run_property(::harvey::__private::PropertyTest {
-                name: ::core::stringify!(#name),
-                module_path: ::core::module_path!(),
-                manifest_dir: ::core::env!("CARGO_MANIFEST_DIR"),
-                file: ::core::file!(),
-                line: ::core::line!(),
-                root: #root,
-                contracts: &[#(#contracts),*],
-                setup: #setup,
-                params,
-                case: &|chain: &mut ::harvey::chain::Chain, args: &[::harvey::__private::DynSolValue]| {
-                    let _ = &chain;
-                    #(
-                        let #locals: #decode_types =
-                            ::harvey::__private::decode_arg(#decode_names, &args[#indices])?;
-                    )*
-                    #call
-                },
-                attributes: &[#((#setting_names, #texts)),*],
-            });
+            #run
         }
     })
 }

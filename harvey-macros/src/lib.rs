@@ -1,6 +1,6 @@
 //! The `#[harvey::invariant]` attribute. This crate only parses and validates the attribute
 //! and the function it is on, then emits one `#[test]` that calls
-//! `harvey::__private::run_invariant`; every decision about fuzzing lives in `harvey`, and
+//! `harvey::__private::run_rust_test`; every decision about fuzzing lives in `harvey`, and
 //! what each setting accepts in `harvey-settings`.
 //! Misuse is a compile error spanned on the offending token.
 

@@ -70,41 +70,25 @@ impl<const N: usize> Input for FixedBytes<N> {
     }
 }
 
-/// Unsigned integers: `uint<bits>`.
-macro_rules! unsigned {
-    ($($ty:ty => $bits:literal),*) => {$(
+/// Integers: unsigned ones as `DynSolValue::Uint` and `uint<bits>`, signed ones as `Int` and
+/// `int<bits>`.
+macro_rules! integers {
+    ($variant:ident, $prefix:literal: $($ty:ty => $bits:literal),*) => {$(
         impl Input for $ty {
             fn sol_type() -> String {
-                concat!("uint", $bits).into()
+                concat!($prefix, $bits).into()
             }
             fn from_value(value: &DynSolValue) -> Option<Self> {
                 match value {
-                    DynSolValue::Uint(v, $bits) => (*v).try_into().ok(),
+                    DynSolValue::$variant(v, $bits) => (*v).try_into().ok(),
                     _ => None,
                 }
             }
         }
     )*};
 }
-unsigned!(u8 => 8, u16 => 16, u32 => 32, u64 => 64, u128 => 128, U256 => 256);
-
-/// Signed integers: `int<bits>`.
-macro_rules! signed {
-    ($($ty:ty => $bits:literal),*) => {$(
-        impl Input for $ty {
-            fn sol_type() -> String {
-                concat!("int", $bits).into()
-            }
-            fn from_value(value: &DynSolValue) -> Option<Self> {
-                match value {
-                    DynSolValue::Int(v, $bits) => (*v).try_into().ok(),
-                    _ => None,
-                }
-            }
-        }
-    )*};
-}
-signed!(i8 => 8, i16 => 16, i32 => 32, i64 => 64, i128 => 128, I256 => 256);
+integers!(Uint, "uint": u8 => 8, u16 => 16, u32 => 32, u64 => 64, u128 => 128, U256 => 256);
+integers!(Int, "int": i8 => 8, i16 => 16, i32 => 32, i64 => 64, i128 => 128, I256 => 256);
 
 impl<T: Input> Input for Vec<T> {
     fn sol_type() -> String {

@@ -28,9 +28,29 @@ pub type NamedCheck<'a> = (
     &'a (dyn Fn(&Chain) -> Result<(), String> + Sync),
 );
 
-/// One invariant test, as the macro describes it.
-pub struct InvariantTest<'a> {
-    /// The test function's name.
+/// A property's case as the macro writes it: the property called with the generated
+/// values decoded to its parameters' Rust types.
+pub type Case = dyn Fn(&mut Chain, &[DynSolValue]) -> Result<(), String> + Sync;
+
+/// What a Rust test checks.
+pub enum Checks<'a> {
+    /// `#[harvey::invariant]`, `#[harvey::invariants]`: the invariants, by name, all
+    /// checked after every call of one campaign.
+    Invariants(&'a [NamedCheck<'a>]),
+    /// `#[harvey::property]`: the property's parameters (name and Solidity type, in order)
+    /// and one case.
+    Property {
+        /// The parameters.
+        params: &'a [(&'static str, String)],
+        /// One case: the property called with generated values.
+        case: &'a Case,
+    },
+}
+
+/// One Rust test (`#[harvey::invariant]`, `#[harvey::invariants]`, `#[harvey::property]`),
+/// as the macro describes it.
+pub struct RustTest<'a> {
+    /// The test function's name (the property's, for a property).
     pub name: &'static str,
     /// `module_path!()` at the test.
     pub module_path: &'static str,
@@ -46,79 +66,34 @@ pub struct InvariantTest<'a> {
     pub contracts: &'static [&'static str],
     /// The setup function, if any.
     pub setup: Option<fn(&mut Chain) -> crate::Result<()>>,
-    /// The invariants, by name, all checked after every call of one campaign.
-    pub checks: &'a [NamedCheck<'a>],
+    /// What the test checks.
+    pub checks: Checks<'a>,
     /// The attribute's settings as `(name, text)` pairs, each already checked at compile
     /// time by its row of [`harvey_settings::SETTINGS`].
     pub attributes: &'static [(&'static str, &'static str)],
 }
 
-/// Runs the campaign of one `#[harvey::invariant]` test; prints the summary, then panics
-/// (failing the test) with the report of every violation found or a setup error.
-pub fn run_invariant(test: InvariantTest<'_>) {
+/// Runs the campaign of one Rust test; prints the summary, then panics (failing the test)
+/// with the report of every violation found (a property's failing inputs) or a setup error.
+pub fn run_rust_test(test: RustTest<'_>) {
     let config = Config::from_attributes(test.attributes)
         .unwrap_or_else(|e| panic!("harvey: {}: {}", test.name, crate::Error::from(e)));
     let crate_dir = Path::new(test.manifest_dir);
     let mut campaign = Campaign::new(crate_dir.join(test.root)).config(config);
-    for (name, check) in test.checks {
-        campaign = campaign.invariant(*name, *check);
+    match test.checks {
+        Checks::Invariants(checks) => {
+            for (name, check) in checks {
+                campaign = campaign.invariant(*name, *check);
+            }
+        }
+        Checks::Property { params, case } => {
+            let params: Vec<(&str, &str)> = params
+                .iter()
+                .map(|(name, ty)| (*name, ty.as_str()))
+                .collect();
+            campaign = campaign.property(test.name, &params, case);
+        }
     }
-    for contract in test.contracts {
-        campaign = campaign.contract(*contract);
-    }
-    if let Some(setup) = test.setup {
-        campaign = campaign.setup(setup);
-    }
-    let campaign = campaign.test_location(test.file, test.line);
-    if let Some(verdict) = run_test(campaign, crate_dir, test.module_path, test.name, None) {
-        panic!("{verdict}");
-    }
-}
-
-/// A property's case as the macro writes it: the property called with the generated
-/// values decoded to its parameters' Rust types.
-pub type Case = dyn Fn(&mut Chain, &[DynSolValue]) -> Result<(), String> + Sync;
-
-/// One `#[harvey::property]` test, as the macro describes it.
-pub struct PropertyTest<'a> {
-    /// The test function's name (the property's).
-    pub name: &'static str,
-    /// `module_path!()` at the test.
-    pub module_path: &'static str,
-    /// `CARGO_MANIFEST_DIR` of the crate holding the test: the project root.
-    pub manifest_dir: &'static str,
-    /// `file!()` and `line!()` at the test.
-    pub file: &'static str,
-    /// See `file`.
-    pub line: u32,
-    /// The Solidity project's root relative to `manifest_dir` (empty: the same).
-    pub root: &'static str,
-    /// Contracts to deploy when there is no setup.
-    pub contracts: &'static [&'static str],
-    /// The setup function, if any.
-    pub setup: Option<fn(&mut Chain) -> crate::Result<()>>,
-    /// The property's parameters: name and Solidity type, in order.
-    pub params: &'a [(&'static str, String)],
-    /// One case: the property called with `args` decoded to its parameters' Rust types.
-    pub case: &'a Case,
-    /// The attribute's settings as `(name, text)` pairs, checked at compile time.
-    pub attributes: &'static [(&'static str, &'static str)],
-}
-
-/// Runs the campaign of one `#[harvey::property]` test; prints the summary, then panics
-/// with the report of the failing inputs or a setup error.
-pub fn run_property(test: PropertyTest<'_>) {
-    let config = Config::from_attributes(test.attributes)
-        .unwrap_or_else(|e| panic!("harvey: {}: {}", test.name, crate::Error::from(e)));
-    let crate_dir = Path::new(test.manifest_dir);
-    let params: Vec<(&str, &str)> = test
-        .params
-        .iter()
-        .map(|(name, ty)| (*name, ty.as_str()))
-        .collect();
-    let mut campaign = Campaign::new(crate_dir.join(test.root))
-        .config(config)
-        .property(test.name, &params, test.case);
     for contract in test.contracts {
         campaign = campaign.contract(*contract);
     }

@@ -89,20 +89,12 @@ impl FuzzSettings {
     /// budget is the suite's to make harvey's), the others as harvey's settings
     /// (`fail_on_revert`, `max_rejects`, `seed`).
     pub fn as_pairs(&self) -> Vec<(&'static str, String)> {
-        let mut pairs = Vec::new();
-        if let Some(runs) = self.runs {
-            pairs.push(("runs", runs.to_string()));
-        }
-        if let Some(fail) = self.fail_on_revert {
-            pairs.push(("fail_on_revert", fail.to_string()));
-        }
-        if let Some(rejects) = self.max_test_rejects {
-            pairs.push(("max_rejects", rejects.to_string()));
-        }
-        if let Some(seed) = self.seed {
-            pairs.push(("seed", seed.to_string()));
-        }
-        pairs
+        set_pairs([
+            ("runs", self.runs.map(|v| v.to_string())),
+            ("fail_on_revert", self.fail_on_revert.map(|v| v.to_string())),
+            ("max_rejects", self.max_test_rejects.map(|v| v.to_string())),
+            ("seed", self.seed.map(|v| v.to_string())),
+        ])
     }
 }
 
@@ -131,27 +123,28 @@ impl InvariantSettings {
     /// The settings as `(setting, text)` pairs for `harvey_settings`' parsers, in the order
     /// `Config::resolve` applies attribute pairs.
     pub fn as_pairs(&self) -> Vec<(&'static str, String)> {
-        let mut pairs = Vec::new();
-        if let Some(runs) = self.runs {
-            pairs.push(("runs", runs.to_string()));
-        }
-        if let Some(depth) = self.depth {
-            pairs.push(("depth", depth.to_string()));
-        }
-        if let Some(fail) = self.fail_on_revert {
-            pairs.push(("fail_on_revert", fail.to_string()));
-        }
-        if let Some(delay) = self.max_time_delay {
-            pairs.push(("max_time_delay", delay.to_string()));
-        }
-        if let Some(delay) = self.max_block_delay {
-            pairs.push(("max_block_delay", delay.to_string()));
-        }
-        if let Some(seed) = self.seed {
-            pairs.push(("seed", seed.to_string()));
-        }
-        pairs
+        set_pairs([
+            ("runs", self.runs.map(|v| v.to_string())),
+            ("depth", self.depth.map(|v| v.to_string())),
+            ("fail_on_revert", self.fail_on_revert.map(|v| v.to_string())),
+            ("max_time_delay", self.max_time_delay.map(|v| v.to_string())),
+            (
+                "max_block_delay",
+                self.max_block_delay.map(|v| v.to_string()),
+            ),
+            ("seed", self.seed.map(|v| v.to_string())),
+        ])
     }
+}
+
+/// The keys of `keyed` that foundry.toml sets, with their text, in order.
+fn set_pairs<const N: usize>(
+    keyed: [(&'static str, Option<String>); N],
+) -> Vec<(&'static str, String)> {
+    keyed
+        .into_iter()
+        .filter_map(|(key, text)| Some((key, text?)))
+        .collect()
 }
 
 /// `[invariant]`: the keys harvey reads (forge has more; they are ignored).

@@ -22,9 +22,10 @@ pub(crate) const TEST_FAIL_REMOVED: &str = "`testFail*` has been removed. Consid
 /// forge's `[fuzz] runs` where neither foundry.toml nor inline config sets it.
 const FORGE_FUZZ_RUNS: u64 = 256;
 
-/// Whether forge runs `function` as a fuzz test: named `test*`, with parameters.
+/// Whether forge runs `function` as a fuzz test: named `test*`, with parameters, and not
+/// a `testFail*` one (which forge 1.7.1 refuses, [`is_test_fail`]).
 pub(crate) fn is_fuzz_test(function: &Function) -> bool {
-    function.name.starts_with("test") && !function.inputs.is_empty()
+    function.name.starts_with("test") && !function.inputs.is_empty() && !is_test_fail(function)
 }
 
 /// Whether forge refuses `function` as a removed `testFail*` test.
@@ -80,7 +81,7 @@ pub(crate) fn forge_tests(
     let fuzz: Vec<&Function> = functions
         .iter()
         .copied()
-        .filter(|f| is_fuzz_test(f) && !is_test_fail(f))
+        .filter(|f| is_fuzz_test(f))
         .collect();
     let fuzz_tests: Vec<String> = fuzz
         .iter()
@@ -137,7 +138,7 @@ impl Suite {
             [one] if is_fuzz_test(one) => (*one).clone(),
             [] | [_] => {
                 let known: Vec<String> = (suite.test.abi.functions())
-                    .filter(|f| is_fuzz_test(f) && !is_test_fail(f))
+                    .filter(|f| is_fuzz_test(f))
                     .map(Function::signature)
                     .collect();
                 return Err(failed(format!(
@@ -206,11 +207,8 @@ impl Suite {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::pairs;
     use super::*;
-
-    fn pairs(list: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
-        list.iter().map(|(k, v)| (*k, v.to_string())).collect()
-    }
 
     #[test]
     fn forge_fuzz_runs_become_calls_of_one_call_sequences() {
@@ -244,5 +242,6 @@ mod tests {
         assert!(!is_fuzz_test(&function("test_unit()")));
         assert!(!is_fuzz_test(&function("invariant_x(uint256)")));
         assert!(is_test_fail(&function("testFailDeposit(uint256)")));
+        assert!(!is_fuzz_test(&function("testFailDeposit(uint256)")));
     }
 }

@@ -102,6 +102,7 @@ pub(crate) fn invariant_settings(source: &str, profile: &str) -> Vec<(&'static s
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::pairs;
     use super::*;
 
     #[test]
@@ -150,11 +151,6 @@ mod tests {
                 function testFuzz_b(uint256 x) public {}
             }
         ";
-        let pairs = |list: &[(&'static str, &str)]| {
-            list.iter()
-                .map(|(k, v)| (*k, v.to_string()))
-                .collect::<Vec<_>>()
-        };
         assert_eq!(
             fuzz_settings(source, "default", "StatelessTest", "testFuzz_a"),
             pairs(&[

@@ -203,41 +203,32 @@ fn summarise(
         Some(_) => None,
         None => forge_tests(artifacts, &test.qualified_name()).ok()?,
     };
-    let fuzz_tests = forge
-        .as_ref()
-        .map(|forge| forge.fuzz_tests.clone())
-        .unwrap_or_default();
-    if forge.as_ref().is_some_and(|forge| !forge.invariants) {
-        return Some(SuiteSummary {
-            name: name.to_string(),
-            config: file,
-            contract: test.name.clone(),
-            file: test.source_path.clone(),
-            kind: SuiteKind::Forge,
-            invariants: Vec::new(),
-            fuzz_tests,
-            warnings,
-        });
-    }
-    let suite = Suite::find(artifacts, &test.qualified_name(), config, &mut warnings).ok()?;
-    if suite.invariants.is_empty() && !names_harness {
-        return None;
-    }
+    // What the invariants' campaign checks: nothing, for a forge test contract of fuzz
+    // tests alone.
+    let (kind, invariants) = match &forge {
+        Some(forge) if !forge.invariants => (SuiteKind::Forge, Vec::new()),
+        _ => {
+            let suite =
+                Suite::find(artifacts, &test.qualified_name(), config, &mut warnings).ok()?;
+            if suite.invariants.is_empty() && !names_harness {
+                return None;
+            }
+            let kind = match suite.style {
+                Style::Forge => SuiteKind::Forge,
+                Style::Properties => SuiteKind::Properties,
+            };
+            let names = suite.invariants.iter().map(|f: &Function| f.name.clone());
+            (kind, names.collect())
+        }
+    };
     Some(SuiteSummary {
-        fuzz_tests,
         name: name.to_string(),
         config: file,
         contract: test.name.clone(),
         file: test.source_path.clone(),
-        kind: match suite.style {
-            Style::Forge => SuiteKind::Forge,
-            Style::Properties => SuiteKind::Properties,
-        },
-        invariants: suite
-            .invariants
-            .iter()
-            .map(|f: &Function| f.name.clone())
-            .collect(),
+        kind,
+        invariants,
+        fuzz_tests: forge.map(|forge| forge.fuzz_tests).unwrap_or_default(),
         warnings,
     })
 }

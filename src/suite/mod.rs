@@ -911,7 +911,9 @@ fn with_forge_defaults(artifacts: &Artifacts) -> Artifacts {
 mod tests {
     use super::*;
 
-    fn pairs(list: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
+    /// `(setting, text)` pairs from literals, as the suites' settings functions take and
+    /// give them (shared by this module's tests).
+    pub(super) fn pairs(list: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
         list.iter().map(|(k, v)| (*k, v.to_string())).collect()
     }
 

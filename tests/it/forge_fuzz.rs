@@ -3,24 +3,14 @@
 //! whose `EXPECTED.md` section says what forge 1.7.1 reports on each. Witnesses for the
 //! planted bugs are in `forge_fuzz_witness.rs`.
 
-use harvey::{Campaign, Outcome, Violation};
+use harvey::{Campaign, Violation};
 
 use crate::forge_suites::{run, suite};
+use crate::support::{only_failure, refused};
 
 /// A campaign on fuzz test `function` of test contract `contract`, seed 1.
 fn fuzz_test<'a>(contract: &str, function: &str) -> Campaign<'a> {
     suite(contract).fuzz_test(function).fail_on_revert(true)
-}
-
-/// The one failure of `outcome`, with the report when there is not exactly one.
-fn only_failure(outcome: &Outcome) -> &harvey::Failure {
-    assert_eq!(
-        outcome.failures.len(),
-        1,
-        "{}",
-        harvey::report::failures_report(&outcome.failures, None)
-    );
-    &outcome.failures[0]
 }
 
 #[test]
@@ -120,14 +110,7 @@ fn rejecting_every_input_fails_after_max_rejects() {
 /// one with forge 1.7.1's own message.
 #[test]
 fn only_fuzz_tests_run_as_fuzz_tests() {
-    let error = |contract: &str, function: &str| {
-        fuzz_test(contract, function)
-            .calls(10)
-            .run()
-            .err()
-            .map(|e| e.to_string())
-            .unwrap_or_else(|| panic!("{contract}.{function} ran"))
-    };
+    let error = |contract: &str, function: &str| refused(fuzz_test(contract, function).calls(10));
     let unit = error("StatelessSoundTest", "test_capAllowsTheCap");
     assert!(
         unit.contains("not one of its fuzz tests")
@@ -136,11 +119,7 @@ fn only_fuzz_tests_run_as_fuzz_tests() {
     );
     let old = error("StatelessTestFailTest", "testFail_oldStyle");
     assert!(old.contains("`testFail*` has been removed"), "{old}");
-    let orphan = Campaign::new(crate::forge_suites_witness::fixture())
-        .fuzz_test("testFuzz_x")
-        .run()
-        .err()
-        .map(|e| e.to_string())
-        .unwrap_or_default();
+    let orphan =
+        refused(Campaign::new(crate::forge_suites_witness::fixture()).fuzz_test("testFuzz_x"));
     assert!(orphan.contains("Campaign::forge_suite"), "{orphan}");
 }

@@ -5,7 +5,7 @@
 
 use harvey::prelude::*;
 
-use crate::support::{campaign_on, repo};
+use crate::support::{campaign_on, only_failure, refused, repo};
 
 /// A campaign on `RareInputs`, seed 1.
 fn rare<'a>() -> Campaign<'a> {
@@ -16,15 +16,12 @@ fn uint(value: &DynSolValue) -> U256 {
     value.as_uint().expect("a uint argument").0
 }
 
-/// The one failure of `outcome`, with the report when there is not exactly one.
-fn only_failure(outcome: &Outcome) -> &Failure {
-    assert_eq!(
-        outcome.failures.len(),
-        1,
-        "{}",
-        harvey::report::failures_report(&outcome.failures, None)
-    );
-    &outcome.failures[0]
+/// `id` through `RareInputs`' encoding: what it encodes to, and what that decodes to.
+fn round_trip(chain: &Chain, id: U256) -> harvey::Result<(U256, U256)> {
+    let rare = chain.get("RareInputs");
+    let encoded: U256 = chain.view(rare, "encode(uint256)", (id,))?;
+    let back: U256 = chain.view(rare, "decode(uint256)", (encoded,))?;
+    Ok((encoded, back))
 }
 
 /// Checks that `outcome` failed property `name` once, with one call of it.
@@ -47,10 +44,8 @@ fn an_offset_onto_a_multiple_of_2_pow_80_is_found_and_shrunk() {
             "round_trip",
             &[("id", "uint256")],
             |chain: &mut Chain, args: &[DynSolValue]| {
-                let rare = chain.get("RareInputs");
                 let id = uint(&args[0]);
-                let encoded: U256 = chain.view(rare, "encode(uint256)", (id,))?;
-                let back: U256 = chain.view(rare, "decode(uint256)", (encoded,))?;
+                let (_, back) = round_trip(chain, id)?;
                 harvey::ensure!(back == id, "{id} came back as {back}");
                 Ok::<(), harvey::Error>(())
             },
@@ -165,11 +160,7 @@ fn cases_start_fresh_and_rejections_are_no_cases() {
         )
         .run()
         .unwrap();
-    assert!(
-        outcome.passed(),
-        "{}",
-        harvey::report::failures_report(&outcome.failures, None)
-    );
+    outcome.assert_passed();
     assert_eq!(outcome.stats.sequences, 300);
 
     let outcome = rare()
@@ -192,31 +183,20 @@ fn cases_start_fresh_and_rejections_are_no_cases() {
 /// A property's parameter types are checked, and a property runs alone.
 #[test]
 fn a_property_is_refused_what_it_cannot_do() {
-    let error = rare()
-        .property(
-            "odd",
-            &[("x", "uint257")],
-            |_: &mut Chain, _: &[DynSolValue]| true,
-        )
-        .run()
-        .err()
-        .map(|e| e.to_string())
-        .unwrap_or_default();
+    let error = refused(rare().property(
+        "odd",
+        &[("x", "uint257")],
+        |_: &mut Chain, _: &[DynSolValue]| true,
+    ));
     assert!(
         error.contains("`uint257`, which is not a Solidity type"),
         "{error}"
     );
-    let error = rare()
-        .invariant("always", |_: &Chain| true)
-        .property(
-            "p",
-            &[("x", "uint8")],
-            |_: &mut Chain, _: &[DynSolValue]| true,
-        )
-        .run()
-        .err()
-        .map(|e| e.to_string())
-        .unwrap_or_default();
+    let error = refused(rare().invariant("always", |_: &Chain| true).property(
+        "p",
+        &[("x", "uint8")],
+        |_: &mut Chain, _: &[DynSolValue]| true,
+    ));
     assert!(error.contains("runs in a campaign of its own"), "{error}");
 }
 
@@ -229,9 +209,7 @@ fn round_trips_unless_encoded_as_zero(
     _tag: FixedBytes<2>,
     _peers: Vec<Address>,
 ) -> harvey::Result<()> {
-    let rare = chain.get("RareInputs");
-    let encoded: U256 = chain.view(rare, "encode(uint256)", (id,))?;
-    let back: U256 = chain.view(rare, "decode(uint256)", (encoded,))?;
+    let (encoded, back) = round_trip(chain, id)?;
     harvey::ensure!(back == id || encoded.is_zero(), "{id} came back as {back}");
     Ok(())
 }
@@ -241,8 +219,5 @@ fn round_trips_unless_encoded_as_zero(
 #[harvey::property(contract = "RareInputs", runs = 5_000, seed = 1)]
 #[should_panic(expected = "property `round_trips` failed")]
 fn round_trips(chain: &mut Chain, id: U256) -> bool {
-    let rare = chain.get("RareInputs");
-    let encoded: U256 = chain.view(rare, "encode(uint256)", (id,)).unwrap();
-    let back: U256 = chain.view(rare, "decode(uint256)", (encoded,)).unwrap();
-    back == id
+    round_trip(chain, id).is_ok_and(|(_, back)| back == id)
 }

@@ -259,6 +259,25 @@ pub(crate) fn failure(outcome: &Outcome) -> &Failure {
     })
 }
 
+/// The campaign's one failure; panics with the report when there is not exactly one.
+pub(crate) fn only_failure(outcome: &Outcome) -> &Failure {
+    assert_eq!(
+        outcome.failures.len(),
+        1,
+        "{}",
+        harvey::report::failures_report(&outcome.failures, None)
+    );
+    &outcome.failures[0]
+}
+
+/// The error `campaign` is refused with; panics when it runs.
+pub(crate) fn refused(campaign: Campaign<'_>) -> String {
+    match campaign.run() {
+        Ok(outcome) => panic!("the campaign ran:\n{outcome}"),
+        Err(error) => error.to_string(),
+    }
+}
+
 /// The messages of every `AssertionFailed(string)` the chain's logs hold.
 pub(crate) fn assertion_events(chain: &Chain) -> Vec<String> {
     chain
