@@ -6,6 +6,10 @@
 //! `contracts/stateless/RareInputs.sol` (`Campaign::property`). Then what a property case
 //! costs next to one fuzzed call of an invariant campaign on the same function.
 //!
+//! The same shapes as Echidna assertion-mode harnesses, run by harvey with their calls
+//! independent (one call per case, as harvey runs them) and, for comparison, as sequences
+//! of up to Echidna's 100 calls (`independent_calls = false`).
+//!
 //! Every tool gets the same fixed budget of cases; the table gives the median time to the
 //! failure over the seeds (a seed that missed counts as slower than any that found it), the
 //! cases run until then, and on how many seeds it was found. The bench panics unless each
@@ -132,7 +136,65 @@ fn main() {
             cell(&property_runs, seeds)
         );
     }
+    println!(
+        "\nthe same shapes as Echidna assertion-mode harnesses (test/configs/stateless), harvey with Echidna's sequence length (100):"
+    );
+    println!(
+        "| shape | calls independent: one call per case | `independent_calls = false`: sequences |"
+    );
+    println!("|---|---|---|");
+    for (index, shape) in SHAPES.iter().enumerate() {
+        let runs = |independent: bool| -> Vec<Found> {
+            (1..=seeds)
+                .map(|s| harness_run(&fixture, index, s, independent))
+                .collect()
+        };
+        println!(
+            "| {} | {} | {} |",
+            shape.name,
+            cell(&runs(true), seeds),
+            cell(&runs(false), seeds)
+        );
+    }
     cost_of_a_case(repo);
+}
+
+/// The Echidna assertion-mode harness of each shape, and its function.
+const HARNESSES: [(&str, &str); 4] = [
+    ("PositionsAssertions", "test_positionsRoundTrip"),
+    ("RouterAssertions", "test_routesStayInRange"),
+    ("InterestAssertions", "test_interestAccrues"),
+    ("TrancheAssertions", "test_trancheTotal"),
+];
+
+/// harvey's campaign on the assertion-mode harness of shape `index` with `seed`, as Echidna
+/// runs it (sequences of up to 100 calls), its independent calls run one per case or not.
+/// Each harness function has one `assert`, which fails only on its shape's planted branch
+/// (the witnesses in `tests/it/stateless_harnesses_witness.rs`): a Panic(0x01) in that
+/// function, by one call, is the planted bug.
+fn harness_run(fixture: &Path, index: usize, seed: u64, independent: bool) -> Found {
+    let (harness, function) = HARNESSES[index];
+    let outcome = Campaign::new(fixture)
+        .forge_suite(harness)
+        .independent_calls(independent)
+        .depth(100)
+        .seed(seed)
+        .calls(CASES)
+        .time(LIMIT)
+        .run()
+        .unwrap_or_else(|e| panic!("{harness}: {e}"));
+    assert_eq!(outcome.stats.sequencing.independent_calls, independent);
+    let failure = outcome.failures.first()?;
+    let last = failure.calls.last().expect("a failure has a call");
+    assert!(
+        failure.violation.to_string().contains("Panic(0x01)")
+            && failure.calls.len() == 1
+            && (last.contract.as_str(), last.function_name()) == (harness, function),
+        "harvey failed {harness} with something else than the planted bug: {} {:?}",
+        failure.violation,
+        failure.calls
+    );
+    Some((failure.found_after, failure.found_after_sequences))
 }
 
 /// `median time (median cases), found/seeds`.

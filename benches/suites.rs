@@ -79,6 +79,7 @@ mod weth;
 use std::path::Path;
 use std::time::Duration;
 
+use harvey::prelude::{PanicCode, U256};
 use harvey::{Campaign, Failure, Violation};
 
 use forge::ForgeProject;
@@ -282,10 +283,10 @@ fn run_forge(
     let expected = failed.iter().any(|r| match bug.map(|b| &b.expect) {
         None => true,
         Some(Expect::Invariant(names)) => names.contains(&r.name.as_str()),
-        Some(Expect::Revert(texts)) => r
+        Some(Expect::PanicIn { code, .. }) => r
             .reason
             .as_deref()
-            .is_some_and(|reason| texts.iter().any(|t| reason.contains(t))),
+            .is_some_and(|reason| forge_panic(reason, *code)),
         Some(Expect::AssertionIn(_)) => false,
     });
     let calls: u64 = run.results.iter().map(|r| r.calls).sum();
@@ -361,21 +362,48 @@ fn run_harvey(
     }
 }
 
-/// Whether harvey's `failure` is the bug `expect` describes.
+/// Whether forge's failure `reason` is Panic `code` (`panic: division or modulo by zero
+/// (0x12)`).
+fn forge_panic(reason: &str, code: u8) -> bool {
+    reason.starts_with("panic: ") && reason.ends_with(&format!("(0x{code:02x})"))
+}
+
+/// Whether harvey's `failure` is the bug `expect` describes: the violation's kind, its
+/// place and its reason.
 fn is_expected(expect: &Expect, failure: &Failure) -> bool {
-    let text = format!("{:?}", failure.violation);
     match expect {
         Expect::Invariant(names) => {
             matches!(&failure.violation, Violation::Invariant { name, .. } if names.contains(&name.as_str()))
         }
-        Expect::Revert(texts) => texts.iter().any(|t| text.contains(t)),
+        Expect::PanicIn { code, contract } => {
+            let (raised, place) = match &failure.violation {
+                Violation::Panic { code, place } => (code.code(), place),
+                // A Panic outside the campaign's panic set fails the campaign as a revert.
+                Violation::Reverted { reason, place } => {
+                    let Some(code) = reason
+                        .strip_prefix("reverted with Panic(0x")
+                        .and_then(|rest| rest.split_once(')'))
+                        .and_then(|(hex, _)| U256::from_str_radix(hex, 16).ok())
+                    else {
+                        return false;
+                    };
+                    (code, place)
+                }
+                _ => return false,
+            };
+            raised == U256::from(*code) && place.contract == *contract
+        }
         Expect::AssertionIn(functions) => {
-            let asserted = matches!(
-                &failure.violation,
-                Violation::Panic { .. }
-                    | Violation::AssertionFailed { .. }
-                    | Violation::Reverted { .. }
-            );
+            let asserted = match &failure.violation {
+                Violation::Panic { code, .. } => *code == PanicCode::Assert,
+                Violation::AssertionFailed { .. } => true,
+                // A failed forge-std assertion reverts (Echidna 2.3 counts it in assertion
+                // mode); no other revert is an assertion.
+                Violation::Reverted { reason, .. } => {
+                    reason.starts_with("reverted with Error(\"assertion failed")
+                }
+                _ => false,
+            };
             let last = failure
                 .calls
                 .last()

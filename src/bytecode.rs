@@ -88,12 +88,67 @@ pub(crate) fn block_starts(code: &[u8]) -> Vec<usize> {
 /// `JUMPDEST`.
 const JUMPDEST: u8 = 0x5b;
 
+/// The instructions that may change what a later transaction sees: SSTORE, CREATE, CALL,
+/// CALLCODE, DELEGATECALL, CREATE2, SELFDESTRUCT (a call other than STATICCALL may reach
+/// code that writes).
+pub(crate) const STATE_WRITES: [u8; 7] = [0x55, 0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xff];
+
+/// The instructions that read the block's clock: BLOCKHASH, TIMESTAMP, NUMBER.
+pub(crate) const CLOCK_READS: [u8; 3] = [0x40, 0x42, 0x43];
+
+/// The instructions that read a balance: BALANCE, SELFBALANCE.
+pub(crate) const BALANCE_READS: [u8; 2] = [0x31, 0x47];
+
+/// Whether the code part of `runtime` (solc's metadata tail left out: its bytes are data)
+/// has an instruction among `opcodes`.
+pub(crate) fn has_any(runtime: &[u8], opcodes: &[u8]) -> bool {
+    instructions(without_metadata(runtime)).any(|i| opcodes.contains(&i.opcode))
+}
+
+/// `runtime` without the CBOR metadata solc appends (a map, then its length in two
+/// big-endian bytes); all of it when it ends in none.
+fn without_metadata(runtime: &[u8]) -> &[u8] {
+    let Some(&[high, low]) = runtime.last_chunk::<2>() else {
+        return runtime;
+    };
+    let length = usize::from(u16::from_be_bytes([high, low]));
+    let Some(start) = runtime.len().checked_sub(length + 2) else {
+        return runtime;
+    };
+    // A CBOR map of 1 to 5 entries: solc writes `ipfs`/`bzzr*`, `solc`, `experimental`.
+    match runtime.get(start) {
+        Some(0xa1..=0xa5) if length > 0 => &runtime[..start],
+        _ => runtime,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
     use revm::bytecode::Bytecode;
     use revm::primitives::Bytes;
+
+    #[test]
+    fn opcodes_are_found_in_code_not_in_immediates_or_metadata() {
+        // PUSH1 0x55 (an SSTORE byte as data), STOP, INVALID, then a metadata map whose
+        // bytes hold 0x55 and 0xf1, and its length.
+        let metadata = [0xa1, 0x64, 0x55, 0xf1, 0x55, 0xf1, 0x00];
+        let mut code = vec![0x60, 0x55, 0x00, 0xfe];
+        code.extend(metadata);
+        code.extend(u16::try_from(metadata.len()).unwrap().to_be_bytes());
+        assert!(!has_any(&code, &STATE_WRITES));
+        assert!(has_any(&code, &[0xfe]));
+        // The same code storing (SSTORE before STOP) is found.
+        code.insert(2, 0x55);
+        assert!(has_any(&code, &STATE_WRITES));
+        // Code with no metadata tail is read to its end.
+        assert!(has_any(&[0x00, 0x42], &CLOCK_READS));
+        assert!(!has_any(&[], &CLOCK_READS));
+        // A length that does not fit, or that points at no map, is no metadata.
+        assert!(has_any(&[0x47, 0xff, 0xff], &BALANCE_READS));
+        assert!(has_any(&[0x60, 0x01, 0x55, 0x00, 0x03], &STATE_WRITES));
+    }
 
     #[test]
     fn pushes_carry_their_immediates_and_hide_them_from_decoding() {

@@ -144,7 +144,10 @@ pub mod prelude {
 }
 
 /// The Rust code of the README and the book's chapters on the API, compiled as doctests so
-/// that what they show keeps compiling against the crate.
+/// that what they show keeps compiling against the crate. Doctests build without `--test`,
+/// which drops `#[test]` functions unchecked: the attribute macros keep the user's function
+/// beside the test they make, so its body is type-checked too (`tests/ui/*_body_checked.rs`
+/// hold that to a planted error).
 #[cfg(doctest)]
 mod documentation {
     #[doc = include_str!("../README.md")]

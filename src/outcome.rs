@@ -570,6 +570,10 @@ pub struct SequenceStats {
     pub state_dependent: Vec<StateDependent>,
     /// Mask-guided mutation's record.
     pub masks: MaskStats,
+    /// Whether every sequence was one call because no fuzzed call can change what a later
+    /// one sees (the code of the fuzzed contracts writes nothing; the depth setting is then
+    /// moot): a harness of stateless functions.
+    pub independent_calls: bool,
 }
 
 /// Mask-guided mutation's record (MuFuzz §IV-B): how many corpus entries were probed and

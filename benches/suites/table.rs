@@ -114,11 +114,13 @@ pub(crate) struct Bug {
 pub(crate) enum Expect {
     /// One of these invariants (`invariant*`, `echidna_*`, `property_*`) is reported broken.
     Invariant(&'static [&'static str]),
-    /// A fuzzed call reverted (`fail_on_revert`) or panicked with a reason holding one of
-    /// these texts (harvey's violation, forge's `[FAIL: …]`).
-    Revert(&'static [&'static str]),
-    /// Assertion mode: an assertion failed (Panic 0x01 or `AssertionFailed`) in a call to one
-    /// of these functions, the failing sequence's last call.
+    /// A fuzzed call ended in Panic `code` raised in `contract`'s code: harvey's Panic
+    /// violation, or its revert (`fail_on_revert`) whose reason is that Panic, placed in
+    /// `contract`; forge's `[FAIL: panic: … (0x..)]`, whose text is all forge gives.
+    PanicIn { code: u8, contract: &'static str },
+    /// Assertion mode: an assertion failed (Panic 0x01, an `AssertionFailed` event, or a
+    /// failed forge-std assertion's revert) in a call to one of these functions, the failing
+    /// sequence's last call.
     AssertionIn(&'static [&'static str]),
 }
 
@@ -127,7 +129,7 @@ impl Expect {
     pub(crate) fn describe(&self) -> String {
         match self {
             Expect::Invariant(names) => names.join(" or "),
-            Expect::Revert(texts) => format!("revert: {}", texts.join(" / ")),
+            Expect::PanicIn { code, contract } => format!("Panic 0x{code:02x} in {contract}"),
             Expect::AssertionIn(calls) => format!("assertion in {}", calls.join(" or ")),
         }
     }
@@ -284,7 +286,10 @@ pub(crate) const SUITES: &[Suite] = &[
                 from: "        if (totalDscMinted == 0) return type(uint256).max;\n",
                 to: "",
             }),
-            expect: Expect::Revert(&["0x12", "ivision"]),
+            expect: Expect::PanicIn {
+                code: 0x12,
+                contract: "DSCEngine",
+            },
             forge_invariant: Some("invariant_protocolMustHaveMoreValueThatTotalSupplyDollars"),
             witness: None,
         }],

@@ -94,24 +94,40 @@ fn test_attributes(
     Ok(test_attrs)
 }
 
-/// The `#[test]` that runs the campaign of one invariant.
+/// The `#[test]` that runs the campaign of one invariant, the function kept beside it.
 pub(crate) fn invariant_test(
     args: InvariantArgs,
     mut function: ItemFn,
 ) -> syn::Result<TokenStream> {
     check_signature(&function)?;
     let test_attrs = test_attributes(&mut function.attrs, "invariant", "the function a test")?;
-    let name = function.sig.ident.clone();
+    let name = keep_beside_test(&mut function);
     let check = check_of(&function);
     let run = run_invariants(&args, &name, &[(name.clone(), check)]);
     Ok(quote! {
+        #function
+
         #[test]
         #(#test_attrs)*
         fn #name() {
-            #function
             #run
         }
     })
+}
+
+/// Renames the user's `function` to `__harvey_<name>` and returns its name, the test's: the
+/// function goes next to the test, not inside it, because a build without `--test` drops
+/// `#[test]` functions unchecked, and the function must type-check in every build (rustdoc
+/// compiles the README's and the book's examples without `--test`). It is hidden and allowed
+/// to be unused, which it is outside tests.
+fn keep_beside_test(function: &mut ItemFn) -> syn::Ident {
+    let name = function.sig.ident.clone();
+    function.sig.ident = syn::Ident::new(&format!("__harvey_{name}"), name.span());
+    function.attrs.push(syn::parse_quote!(#[doc(hidden)]));
+    function
+        .attrs
+        .push(syn::parse_quote!(#[allow(dead_code, non_snake_case)]));
+    name
 }
 
 /// The module, with one `#[test]` (`invariants`) added that runs one campaign checking
@@ -273,14 +289,15 @@ pub(crate) fn property_test(args: InvariantArgs, mut function: ItemFn) -> syn::R
         ));
     }
     let test_attrs = test_attributes(&mut function.attrs, "property", "the function a test")?;
-    let name = function.sig.ident.clone();
+    let name = keep_beside_test(&mut function);
+    let user_fn = function.sig.ident.clone();
     let indices = 0..names.len();
     let locals: Vec<syn::Ident> = (0..names.len())
         .map(|i| syn::Ident::new(&format!("__harvey_arg{i}"), proc_macro2::Span::call_site()))
         .collect();
     let chain_arg = takes_chain.then(|| quote!(chain,));
     let call = quote_spanned! { output_span(&function) =>
-        ::harvey::__private::IntoCheck::into_check(#name(#chain_arg #(#locals),*))
+        ::harvey::__private::IntoCheck::into_check(#user_fn(#chain_arg #(#locals),*))
     };
     let type_names = types.iter();
     let decode_types = types.iter();
@@ -313,10 +330,11 @@ pub(crate) fn property_test(args: InvariantArgs, mut function: ItemFn) -> syn::R
             #(#input_checks)*
         };
 
+        #function
+
         #[test]
         #(#test_attrs)*
         fn #name() {
-            #function
             let params: &[(&'static str, ::std::string::String)] = &[
                 #((#param_names, ::harvey::__private::sol_type_of::<#type_names>())),*
             ];

@@ -308,6 +308,17 @@ settings! {
     "HARVEY_MASKS";
     parse parse::switch;
 
+    /// Independent calls (issue 41): when no fuzzed call can change what a later one sees
+    /// (the fuzzed contracts' code writes no storage and calls, creates and destroys nothing
+    /// except through STATICCALL, and what it reaches reads no clock the delays move and no
+    /// balance a call's ether moves), every sequence is one call, whatever `depth` says, and
+    /// the engine spends its runs as on a fuzz test's. Default on; off is for measuring what
+    /// it brings.
+    independent_calls: bool = true;
+    "independent_calls" as Literal::Bool, expected "`true` or `false`";
+    "HARVEY_INDEPENDENT_CALLS";
+    parse parse::switch;
+
     /// Stop at the first violation (`true`, the default: the quick answer a local `cargo
     /// test` wants), or keep fuzzing to the budget and report every distinct violation, each
     /// shrunk and saved (`false`: for CI runs and long campaigns, as cargo's `--no-fail-fast`
@@ -480,6 +491,7 @@ mod tests {
         ("data_decisions", &["false", "true"], &["maybe"]),
         ("coupling", &["false", "true"], &["maybe"]),
         ("masks", &["false", "true"], &["maybe"]),
+        ("independent_calls", &["false", "true"], &["maybe"]),
         ("fail_fast", &["false", "true", "0"], &["sometimes"]),
         ("fail_on_revert", &["true", "false", "1"], &["often"]),
         (

@@ -332,6 +332,13 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// Whether a campaign whose fuzzed calls cannot change what later ones see runs one call
+    /// per sequence (default on; see the settings reference). Off is for measuring it.
+    pub fn independent_calls(mut self, on: bool) -> Self {
+        self.config.independent_calls = on;
+        self
+    }
+
     /// Targets: the lines a change touched (`"diff:origin/main"`) or explicit lines
     /// (`"src/Vault.sol:42"`); the outcome reports whether and when each was reached.
     /// Errors (a bad specification, git failing) surface from [`Campaign::run`].

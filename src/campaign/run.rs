@@ -168,6 +168,15 @@ impl Campaign<'_> {
             Some(suite) => with_delays(suite.build_chain(Some(&mut warnings))?),
             None => make_chain()?,
         };
+        // When no fuzzed call can change what a later one sees (a harness of stateless
+        // functions), a sequence is worth its last call alone: every case is one call, and
+        // the engine spends its runs as on a fuzz test's (joint prediction on every pick).
+        let independent_calls = self.config.independent_calls
+            && self.config.depth > 1
+            && first_chain.fuzzed_calls_are_independent();
+        if independent_calls {
+            self.config.depth = 1;
+        }
         // A suite's test contract is test code, often above the limit, as forge lets it be.
         if suite.is_none() && artifacts.chain_settings().code_size_limit.is_none() {
             warn_oversized(&first_chain, &mut warnings);
@@ -240,6 +249,7 @@ impl Campaign<'_> {
                 z3: &z3,
             };
             let fuzzed = engine.fuzz(&plan, &mut stats)?;
+            stats.sequencing.independent_calls = independent_calls;
             warn_about_the_solver(&stats, &mut warnings);
             stats.targets = target_stats(&placed.labels, fuzzed.reaches);
             sightings = fuzzed.sightings;

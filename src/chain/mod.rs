@@ -38,6 +38,7 @@ mod deal;
 mod engine_side;
 mod fuzz_plan;
 mod hooks;
+mod independent;
 mod labels;
 mod link;
 mod logs;

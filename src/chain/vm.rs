@@ -378,6 +378,18 @@ impl Vm {
             })
     }
 
+    /// The runtime code of every committed account that has code.
+    pub(super) fn committed_codes(&self) -> Vec<Bytes> {
+        let db = self.evm.ctx.journal_ref().db();
+        db.cache
+            .accounts
+            .values()
+            .filter_map(|account| account.info.code.as_ref())
+            .map(|code| code.original_bytes())
+            .filter(|code| !code.is_empty())
+            .collect()
+    }
+
     /// The runtime code at `address` in the pending state (empty for none).
     pub(super) fn code(&self, address: Address) -> Bytes {
         let journal = self.evm.ctx.journal_ref();

@@ -332,9 +332,14 @@ pub(crate) fn render_sequencing(out: &mut String, s: &SequenceStats) {
     }
     let _ = writeln!(
         out,
-        "  sequences by length: {}; corpus: {}",
+        "  sequences by length: {}; corpus: {}{}",
         by_length(&s.runs_by_length),
-        by_length(&s.corpus_by_length)
+        by_length(&s.corpus_by_length),
+        if s.independent_calls {
+            " (one call each: no fuzzed call can change what another sees)"
+        } else {
+            ""
+        }
     );
     let functions: Vec<String> = s
         .state_dependent

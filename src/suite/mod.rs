@@ -508,12 +508,18 @@ impl Suite {
     ) -> Result<()> {
         let meaning = &config.meaning;
         chain.set_senders(meaning.senders.iter().copied());
+        // Assertion testing calls view and pure functions too where the tool would (an
+        // `assert` in one is a bug); nothing else could come of calling them.
+        let views = meaning.view_methods && !meaning.panics.is_empty();
+        if views {
+            chain.call_views();
+        }
         let hooks: Vec<String> = self
             .test
             .abi
             .functions()
             .filter(|f| {
-                changes_state(f)
+                (views || changes_state(f))
                     && (["setUp", "IS_TEST", "failed"].contains(&f.name.as_str())
                         || (meaning.prefixes.iter())
                             .chain(&meaning.unrun_prefixes)
@@ -529,6 +535,7 @@ impl Suite {
                     .map(|(a, artifact)| (*a, artifact, Vec::new())),
             );
         }
+        let mut called = Vec::new();
         for (address, artifact, hooks) in fuzzed {
             let listed = meaning.functions.entries_of(&artifact.name);
             match &meaning.functions {
@@ -538,12 +545,13 @@ impl Suite {
                     chain
                         .fuzz_only(address, listed)
                         .map_err(|e| self.config_error(config, e))?;
+                    called.push((address, artifact));
                 }
                 // Under allContracts, a harness whose own functions are all properties
                 // and hooks is not fuzzed (both tools say nothing of it); the contracts it
                 // deployed are.
                 _ if meaning.all_contracts
-                    && callable(&artifact.abi, false).all(|c| {
+                    && callable(&artifact.abi, views).all(|c| {
                         hooks.contains(&c.signature()) || listed.contains(&c.signature())
                     }) =>
                 {
@@ -554,15 +562,22 @@ impl Suite {
                     chain
                         .fuzz_except(address, hooks.into_iter().chain(listed))
                         .map_err(|e| self.config_error(config, e))?;
+                    called.push((address, artifact));
                 }
             }
         }
-        if chain.fuzzed().is_empty() {
+        let plan = chain.fuzz_plan();
+        let left = called.iter().any(|(address, artifact)| {
+            callable(&artifact.abi, views).any(|c| plan.calls(*address, &c.signature()))
+        });
+        if !left {
             return Err(self.config_error(
                 config,
                 Error::Config(
-                    "no contract it fuzzes has a function left to call (its function filter, \
-                     or a harness of properties only without allContracts)"
+                    "nothing to fuzz: no contract it fuzzes has a function left to call (its \
+                     function filter; `excludeViewPure: true` or Medusa's default \
+                     `testViewMethods: false` with only view and pure functions; or a harness \
+                     of properties only without allContracts)"
                         .into(),
                 ),
             ));
@@ -583,18 +598,24 @@ impl Suite {
     /// do: every one, `test*`-named ones included (property libraries such as
     /// crytic/properties name their assertion functions `test_*`), except the properties
     /// themselves and the hooks harvey calls on its own (`setUp`, `afterInvariant`, and
-    /// forge-std's `IS_TEST`/`failed`). View and pure functions are not called, as Medusa's
-    /// default (`testViewMethods = false`).
+    /// forge-std's `IS_TEST`/`failed`). In assertion mode view and pure functions are
+    /// called too, as Echidna calls them by default (`excludeViewPure: false`): an `assert`
+    /// in one is a bug. Beside properties they are not, as no call of one can change what a
+    /// property reads.
     fn fuzz_itself(&self, chain: &mut Chain, test: Address) -> Result<()> {
+        let views = self.assertion_mode();
+        if views {
+            chain.call_views();
+        }
         chain.fuzz(test);
         let hooks: Vec<String> = self
             .test
             .abi
             .functions()
-            .filter(|f| changes_state(f) && is_harness_hook(&f.name))
+            .filter(|f| (views || changes_state(f)) && is_harness_hook(&f.name))
             .map(Function::signature)
             .collect();
-        if callable(&self.test.abi, false).all(|c| hooks.contains(&c.signature())) {
+        if callable(&self.test.abi, views).all(|c| hooks.contains(&c.signature())) {
             // Both tools fuzz what such a harness deploys only when its config says so.
             return Err(Error::Suite {
                 suite: self.test.name.clone(),

@@ -47,6 +47,8 @@ mod sarif;
 mod sequences;
 mod sequences_witness;
 mod sites;
+mod stateless_harnesses;
+mod stateless_harnesses_witness;
 mod surface;
 mod surface_witness;
 mod targets;

@@ -49,7 +49,7 @@ const HARVEY_OWN: [&str; 22] = [
 ];
 
 /// Keys Echidna knows whose meaning harvey does not reproduce, with why.
-const NOT_HONOURED: [(&str, &str); 19] = [
+const NOT_HONOURED: [(&str, &str); 18] = [
     (
         "contractAddr",
         "the harness is deployed at the deployer's CREATE address, not a fixed one",
@@ -84,10 +84,6 @@ const NOT_HONOURED: [(&str, &str); 19] = [
         "harvey's self-destruct detector is the `detectors` setting",
     ),
     ("allEvents", "harvey's report shows the events it needs"),
-    (
-        "excludeViewPure",
-        "harvey never calls view and pure functions",
-    ),
     ("disableOnchainSources", "harvey does not fork a chain"),
     (
         "symExecTargets",
@@ -124,6 +120,7 @@ pub(super) fn read(text: &str) -> Result<(Meaning, Vec<String>), String> {
         properties: true,
         panics: Vec::new(),
         assertion_events: false,
+        view_methods: true,
         depth: 100,
         calls: Some(50_000),
         seconds: None,
@@ -191,6 +188,7 @@ pub(super) fn read(text: &str) -> Result<(Meaning, Vec<String>), String> {
             "balanceAddr" => meaning.account_balance = number(value).map_err(bad)?,
             "balanceContract" => meaning.harness_balance = number(value).map_err(bad)?,
             "prefix" => meaning.prefixes = vec![string(value).map_err(bad)?],
+            "excludeViewPure" => meaning.view_methods = !boolean(value).map_err(bad)?,
             "allContracts" | "multi-abi" => meaning.all_contracts = boolean(value).map_err(bad)?,
             "maxTimeDelay" => meaning.max_time_delay = number(value).and_then(fits).map_err(bad)?,
             "maxBlockDelay" => {
@@ -294,6 +292,14 @@ mod tests {
         assert_eq!((meaning.depth, meaning.calls), (100, Some(50_000)));
         assert!(meaning.properties && meaning.panics.is_empty());
         assert!(ignored.is_empty());
+    }
+
+    #[test]
+    fn view_and_pure_functions_are_called_unless_excluded() {
+        assert!(read("").unwrap().0.view_methods);
+        let (meaning, ignored) = read("excludeViewPure: true\n").unwrap();
+        assert!(!meaning.view_methods);
+        assert!(ignored.is_empty(), "{ignored:?}");
     }
 
     #[test]

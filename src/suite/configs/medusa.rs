@@ -87,6 +87,7 @@ pub(super) fn read(source: &str) -> Result<Read, String> {
             properties: true,
             panics: vec![0x01],
             assertion_events: false,
+            view_methods: false,
             depth: 100,
             calls: None,
             seconds: None,
@@ -173,13 +174,7 @@ pub(super) fn read(source: &str) -> Result<Read, String> {
                             }
                             "targetFunctionSignatures" => only = strings(value).map_err(bad)?,
                             "excludeFunctionSignatures" => except = strings(value).map_err(bad)?,
-                            "testViewMethods" => {
-                                if flag(value).map_err(bad)? {
-                                    read.ignored.push(
-                                        "`fuzzing.testing.testViewMethods` is not honoured: harvey never calls view and pure functions".into(),
-                                    );
-                                }
-                            }
+                            "testViewMethods" => meaning.view_methods = flag(value).map_err(bad)?,
                             "assertionTesting" => {
                                 for (key, value) in object(value, "assertionTesting")? {
                                     let bad = |reason: String| {
@@ -426,6 +421,18 @@ mod tests {
             read.ignored[0].contains("reads `fuzzing.testing.assertionTesting.panicCodeConfig`")
         );
         assert!(read.ignored[1].contains("reads `fuzzing.testing.testViewMethods`"));
+        // The old spelling leaves Medusa's default: view methods are not called.
+        assert!(!read.meaning.view_methods);
+    }
+
+    #[test]
+    fn test_view_methods_calls_view_and_pure_functions() {
+        let read = read(
+            r#"{"fuzzing": {"targetContracts": ["H"], "testing": {"testViewMethods": true}}}"#,
+        )
+        .unwrap();
+        assert!(read.meaning.view_methods);
+        assert!(read.ignored.is_empty(), "{:?}", read.ignored);
     }
 
     #[test]

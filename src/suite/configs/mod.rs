@@ -122,6 +122,10 @@ pub(crate) struct Meaning {
     pub(crate) panics: Vec<u8>,
     /// Whether an `AssertionFailed(..)` event is a failure (Echidna's assertion mode).
     pub(crate) assertion_events: bool,
+    /// Whether view and pure functions are fuzzed too (Echidna's `excludeViewPure: false`,
+    /// its default; Medusa's `testViewMethods`). Only assertion testing calls them: no call
+    /// of one can change what a property reads.
+    pub(crate) view_methods: bool,
     /// Most calls per sequence (`seqLen`, `callSequenceLength`).
     pub(crate) depth: u64,
     /// The campaign's calls budget (`testLimit`; `None`: no limit).
