@@ -30,6 +30,7 @@ mod forge_suites_witness;
 mod foundry_project;
 mod hostile;
 mod html_report;
+mod independence;
 mod invariants;
 mod lookahead;
 mod macro_ui;
