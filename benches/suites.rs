@@ -344,7 +344,7 @@ fn run_harvey(
         eprintln!("harvey warning: {warning}");
     }
     for failure in &outcome.failures {
-        eprintln!("{}", harvey::report::failure_report(failure, None));
+        eprintln!("{failure}");
     }
     let stats = &outcome.stats;
     let rate =

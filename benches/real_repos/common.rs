@@ -68,7 +68,7 @@ fn result_line(seed: u64, result: harvey::Result<Outcome>) -> String {
             None => format!("real-repos seed={seed} found=0"),
             Some(failure) => {
                 // The full report on stderr, for reading a surprising result.
-                eprintln!("{}", harvey::report::failure_report(&failure, None));
+                eprintln!("{failure}");
                 format!(
                     "real-repos seed={seed} found=1 after_us={} violation={}",
                     failure.found_after.as_micros(),

@@ -99,9 +99,8 @@ impl Expected {
             .map_or("no call", |c| c.signature.as_str());
         panic!(
             "{what}: the bench times {self}, but the campaign's first violation is {} (last call \
-             {last}); the time in the table would not be the bug's\n{}",
+             {last}); the time in the table would not be the bug's\n{failure}",
             failure.violation,
-            harvey::report::failure_report(failure, None)
         );
     }
 }

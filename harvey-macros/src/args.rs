@@ -39,14 +39,7 @@ impl InvariantArgs {
                 .unwrap_or_default();
             let setting = Setting::named(&name);
             if setting.is_none() && !TARGET_ARGUMENTS.contains(&name.as_str()) {
-                let known: Vec<&str> = TARGET_ARGUMENTS
-                    .into_iter()
-                    .chain(SETTINGS.iter().map(|s| s.name))
-                    .collect();
-                return Err(syn::Error::new(
-                    pair.path.span(),
-                    format!("unknown argument; expected one of: {}", known.join(", ")),
-                ));
+                return Err(unknown(&name, &TARGET_ARGUMENTS, pair.path.span()));
             }
             if seen.contains(&name) {
                 return Err(syn::Error::new(
@@ -142,14 +135,7 @@ impl SuiteArgs {
             .unwrap_or_default();
             let setting = Setting::named(&name);
             if setting.is_none() && !SUITE_ARGUMENTS.contains(&name.as_str()) {
-                let known: Vec<&str> = SUITE_ARGUMENTS
-                    .into_iter()
-                    .chain(SETTINGS.iter().map(|s| s.name))
-                    .collect();
-                return Err(syn::Error::new(
-                    assign.left.span(),
-                    format!("unknown argument; expected one of: {}", known.join(", ")),
-                ));
+                return Err(unknown(&name, &SUITE_ARGUMENTS, assign.left.span()));
             }
             if seen.contains(&name) {
                 return Err(syn::Error::new(
@@ -171,6 +157,47 @@ impl SuiteArgs {
 }
 
 /// `root = "path"`: a non-empty relative path.
+/// The error for argument `name`, which is neither one of the attribute's `own` arguments
+/// nor a setting: the nearest known name when one is a typo away, then every known name.
+fn unknown(name: &str, own: &[&str], span: proc_macro2::Span) -> syn::Error {
+    let known: Vec<&str> = own
+        .iter()
+        .copied()
+        .chain(SETTINGS.iter().map(|s| s.name))
+        .collect();
+    let nearest = known
+        .iter()
+        .map(|k| (edits(name, k), *k))
+        .min()
+        .filter(|(distance, _)| *distance <= 2.max(name.len() / 4));
+    let hint = nearest.map_or("; expected".to_string(), |(_, k)| {
+        format!(": did you mean `{k}`? Expected")
+    });
+    syn::Error::new(
+        span,
+        format!(
+            "unknown argument `{name}`{hint} one of: {}",
+            known.join(", ")
+        ),
+    )
+}
+
+/// The edit distance between `a` and `b` (insertions, deletions, substitutions).
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substituted = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substituted.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
+}
+
 fn root(value: &Expr) -> syn::Result<LitStr> {
     match value {
         Expr::Lit(ExprLit {
@@ -412,6 +439,23 @@ mod tests {
         ] {
             assert!(SuiteArgs::parse(bad.clone()).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn an_unknown_argument_names_the_nearest_known_one() {
+        assert_eq!(edits("runs", "runs"), 0);
+        assert_eq!(edits("rnus", "runs"), 2);
+        assert_eq!(edits("fail_on_reverts", "fail_on_revert"), 1);
+        assert_eq!(edits("", "abc"), 3);
+        let message = |name: &str| {
+            unknown(name, &TARGET_ARGUMENTS, proc_macro2::Span::call_site()).to_string()
+        };
+        assert!(message("detector").contains("did you mean `detectors`?"));
+        assert!(message("max_reject").contains("did you mean `max_rejects`?"));
+        assert!(!message("colour").contains("did you mean"));
+        assert!(
+            message("colour").contains("; expected one of: contract, contracts, setup, root, runs")
+        );
     }
 
     #[test]

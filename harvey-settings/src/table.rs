@@ -247,7 +247,7 @@ settings! {
     "HARVEY_DATAFLOW";
     parse parse::switch;
 
-    /// Chained predictions (issue 15): after a predicted input satisfies a comparison of a
+    /// Chained predictions: after a predicted input satisfies a comparison of a
     /// sequence's last transaction, a call is appended and predicted on in the state that
     /// step left, so chains of state-dependent equalities advance a step per prediction.
     /// Default on; off is for measuring what it brings.
@@ -256,7 +256,7 @@ settings! {
     "HARVEY_CHAIN_PREDICTIONS";
     parse parse::switch;
 
-    /// Joint prediction (issue 30): for a branch of a call's comparison that the secant
+    /// Joint prediction: for a branch of a call's comparison that the secant
     /// method, moving one input, cannot flip without breaking a comparison the path already
     /// satisfies, every integer input of the call is moved by one, and the step that flips
     /// the branch while keeping the others is solved over the integers (Newton's method
@@ -267,7 +267,7 @@ settings! {
     "HARVEY_JOINT_PREDICTION";
     parse parse::switch;
 
-    /// The solver-backed step (issue 30): a branch joint prediction could not flip is
+    /// The solver-backed step: a branch joint prediction could not flip is
     /// handed to z3 with its call's path condition (the comparisons on the way to it, as
     /// functions of the call's argument words), and z3's answer is run. Needs the `solver`
     /// cargo feature (on by default) and the `z3` program (`HARVEY_Z3`, else `z3` on
@@ -308,7 +308,7 @@ settings! {
     "HARVEY_MASKS";
     parse parse::switch;
 
-    /// Independent calls (issue 41): when no fuzzed call can change what a later one sees
+    /// Independent calls: when no fuzzed call can change what a later one sees
     /// (the fuzzed contracts' code writes no storage and calls, creates and destroys nothing
     /// except through STATICCALL, and what it reaches reads no clock the delays move and no
     /// balance a call's ether moves), every sequence is one call, whatever `depth` says, and
@@ -385,11 +385,13 @@ settings! {
     parse parse::switch;
 
     /// With targets: how to steer towards them (ICSE'20's configurations A–D, see
-    /// [`Steering`]): `on`/`off` (`true`/`false` in the attribute), `no-analysis`,
-    /// `standard-schedule`, or the paper's letters `A`–`D`. Default [`Steering::Lookahead`].
+    /// [`Steering`]): `on`/`off` (or `true`/`false`), `no-analysis`, `standard-schedule`, or
+    /// the paper's letters `A`–`D`, the same words in the attribute (`true`/`false` bare,
+    /// the others as strings: `lookahead = "no-analysis"`) and the environment. Default
+    /// [`Steering::Lookahead`].
     lookahead: Steering = Steering::Lookahead;
     "lookahead" as Literal::BoolOrStr,
-        expected "`true`, `false`, \"no-analysis\" or \"standard-schedule\"";
+        expected "`true`, `false`, or a string: \"on\", \"off\", \"no-analysis\", \"standard-schedule\", \"A\"–\"D\"";
     "HARVEY_LOOKAHEAD";
     parse str::parse::<Steering>;
 

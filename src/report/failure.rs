@@ -84,6 +84,14 @@ pub fn failure_report(failure: &Failure, test: Option<&str>) -> String {
     failures_report(std::slice::from_ref(failure), test)
 }
 
+/// The failure's report, as [`failure_report`] without a test to name: what was violated,
+/// the shrunk sequence and how to replay it (`println!("{failure}")`).
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&failure_report(self, None))
+    }
+}
+
 /// The report of every violation a campaign found (of one, as [`failure_report`]): each
 /// with its shrunk sequence, in the order found, then the seed and how to replay them.
 /// `test` is the `cargo test` filter that replays them, when known.

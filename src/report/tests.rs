@@ -124,6 +124,8 @@ fn failure_reports_list_the_named_accounts_in_full() {
         case_calls: Vec::new(),
     };
     let report = failure_report(&failure, None);
+    // `Display` is the same report, for `println!("{failure}")`.
+    assert_eq!(failure.to_string(), report);
     assert!(
         report.starts_with(&format!(
             "arbitrary storage write (SWC-124): Vault@{VAULT} wrote slot 0x1"
