@@ -514,7 +514,7 @@ fn coverage(root: &Path) {
     println!("coverage of Baz after {runs} sequences (median edges over seeds 1-5):");
     for prediction in [true, false] {
         let mut edges = Vec::new();
-        let mut stats = harvey::PredictionStats::default();
+        let mut stats = harvey::outcome::PredictionStats::default();
         for seed in 1..=5 {
             let outcome = Campaign::new(root)
                 .contract("Baz")

@@ -4,7 +4,7 @@
 //! `(name, text)` pairs and the `HARVEY_*` variables (so CI can run longer campaigns
 //! without touching code).
 
-pub use harvey_settings::{Config, Detector, DetectorSet, Invalid, Steering};
+pub use harvey_settings::{Config, Detector, DetectorSet, Invalid, PanicSet, Steering};
 
 use crate::error::Error;
 

@@ -44,7 +44,7 @@ mod hash;
 internal! { mod lookahead; }
 internal! { mod observe; }
 internal! { mod oracle; }
-mod outcome;
+pub mod outcome;
 mod output;
 pub mod project;
 pub mod report;
@@ -52,19 +52,22 @@ pub(crate) mod suite;
 internal! { mod targets; }
 
 pub use campaign::Campaign;
-pub use chain::Labels;
-pub use chain::PanicSet;
-pub use config::{Config, Detector, DetectorSet, Invalid, Steering};
+pub use config::{Config, Detector, DetectorSet, Invalid, PanicSet, Steering};
 pub use error::{Error, Result};
 pub use harvey_macros::{forge_suite, invariant, invariants, property};
 pub use oracle::IntoCheck;
-pub use outcome::{
-    BoundsHit, Call, CaseCall, Dependence, Failure, FunctionStats, KeptCorpus, LineCoverage,
-    LookaheadStats, MaskStats, Outcome, Place, PredictionStats, Progress, SequenceStats,
-    ShrinkStats, StateDependent, Stats, TargetReach, TargetStats, TimeSplit, Violation, Warps,
-};
-pub use suite::{SuiteKind, SuiteSummary, every_suite_tested, suites};
+// What a test author reads of an outcome; the statistics' parts are in `outcome`.
+pub use outcome::{Call, Failure, Outcome, Place, Progress, Stats, Violation};
+pub use suite::every_suite_tested;
 pub use targets::{SourceLine, TargetSpec};
+
+/// What a Solidity project holds for harvey: its suites (forge test contracts, Echidna and
+/// Medusa harnesses with their configs) and its own contracts. `cargo harvey init` reads
+/// them; the guard test it writes calls [`every_suite_tested`](crate::every_suite_tested).
+pub mod discovery {
+    pub use crate::project::own_contracts;
+    pub use crate::suite::{SuiteKind, SuiteSummary, suites};
+}
 
 #[doc(hidden)]
 pub mod __private;

@@ -14,10 +14,10 @@ use alloy_json_abi::Event;
 use alloy_primitives::{Address, U256, keccak256};
 
 use crate::chain::{
-    Chain, PanicCode, PanicSet, RevertReason, SolDisplay, TxOutcome, TxStatus,
+    Chain, PanicCode, RevertReason, SolDisplay, TxOutcome, TxStatus,
     UnsupportedCheatcode, is_assume_rejection,
 };
-use crate::config::DetectorSet;
+use crate::config::{DetectorSet, PanicSet};
 use crate::observe::{LogSite, RecentTransfers, RevertSite, StorageAccess, StorageOp, Trace};
 use crate::outcome::{Place, Violation};
 use crate::project::{Artifacts, ContractArtifact};

@@ -1,7 +1,9 @@
 //! What a campaign returns: passed or violated, the shrunk failing call sequence, and the
 //! statistics of the run. Plain data; `report` renders it. The structs and [`Violation`] are
 //! `#[non_exhaustive]`: users read them and only harvey builds them, so fields (and kinds of
-//! violation) can be added without breaking anyone.
+//! violation) can be added without breaking anyone. The crate root re-exports what a test
+//! author reads ([`Outcome`], [`Failure`], [`Violation`], [`Place`], [`Call`], [`Stats`],
+//! [`Progress`]); the statistics' parts and the research diagnostics are reached here.
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::Duration;
 
-use harvey::KeptCorpus;
+use harvey::outcome::KeptCorpus;
 
 use super::generator::Maze;
 use super::timing::median;

@@ -59,7 +59,7 @@ pub(crate) fn hits(times: &[Option<Duration>]) -> usize {
 
 /// What the solver-backed step did in a campaign of `elapsed` (issue 30's ablation asks
 /// for its share of the time): path conditions asked, answered and flipped, time in z3.
-pub(crate) fn solver_share(p: &harvey::PredictionStats, elapsed: Duration) -> String {
+pub(crate) fn solver_share(p: &harvey::outcome::PredictionStats, elapsed: Duration) -> String {
     format!(
         "solver {} asked, {} answered, {} flipped, {:.2} s in z3 of {:.1} s",
         p.solver_queries,

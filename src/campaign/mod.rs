@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::chain::Chain;
-use crate::chain::PanicSet;
+use crate::config::PanicSet;
 use crate::config::{Config, DetectorSet, Steering};
 use crate::error::Result;
 use crate::oracle::{CaseFn, IntoCheck, Invariant};

@@ -48,7 +48,7 @@ mod views;
 mod vm;
 
 pub use abi::SolReturns;
-pub use attacker::{ATTACKER_CONTRACT, ATTACKER_RUNTIME};
+pub use attacker::ATTACKER_CONTRACT;
 pub(crate) use cheatcodes::CREATE2_DEPLOYER;
 pub use cheatcodes::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS};
 pub use created::Created;
@@ -58,7 +58,6 @@ internal! {
 pub use args::{SolArg, SolArgs};
 pub use fuzz_plan::{AddressArgs, BoundValue, Param};
 pub(crate) use fuzz_plan::{Delays, FuzzPlan};
-pub use harvey_settings::PanicSet;
 pub use labels::Labels;
 pub use outcome::{HaltReason, PanicCode, RevertReason, SolDisplay, TxOutcome, TxStatus};
 pub use vm::{CHAIN_ID, TX_GAS_LIMIT};

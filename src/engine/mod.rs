@@ -52,7 +52,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::abi::Dictionary;
-use crate::chain::{Chain, PanicSet, Warp};
+use crate::chain::{Chain, Warp};
+use crate::config::PanicSet;
 use crate::config::{Config, DetectorSet};
 use crate::error::Result;
 use crate::oracle::Oracles;

@@ -2,7 +2,8 @@
 //! the next campaign of the same test, merged across shards by copying files, and never an
 //! error when what was saved no longer fits.
 
-use harvey::{Campaign, KeptCorpus, Outcome};
+use harvey::outcome::KeptCorpus;
+use harvey::{Campaign, Outcome};
 
 use crate::support::{campaign_on, repo};
 

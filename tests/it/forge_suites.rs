@@ -346,7 +346,7 @@ fn a_staleness_check_is_no_false_alarm_unless_time_is_let_pass() {
         panic!("{}", failure.violation)
     };
     assert!(reason.contains("StalePrice"), "{reason}");
-    assert_eq!(failure.warps, harvey::Warps::Needed);
+    assert_eq!(failure.warps, harvey::outcome::Warps::Needed);
     assert!(failure.calls.iter().all(|c| c.warp.seconds <= 86_400));
     let report = harvey::report::failure_report(failure, None);
     assert!(

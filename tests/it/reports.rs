@@ -3,9 +3,10 @@
 //! addresses, summaries naming their campaign, and "always reverts" only after enough calls.
 //! The planted bugs are in `contracts/bugs/Thresholds.sol` (witnesses: `reports_witness`).
 
+use harvey::Outcome;
 use harvey::chain::{DEPLOYER, SENDERS};
+use harvey::outcome::ShrinkStats;
 use harvey::prelude::*;
-use harvey::{Outcome, ShrinkStats};
 
 use crate::reports_witness::initial;
 use crate::support::{ETHER, campaign_on, chain, failure, founder_keeps_the_first_seat, repo};

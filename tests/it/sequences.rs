@@ -6,8 +6,9 @@
 
 use alloy_dyn_abi::DynSolValue;
 use harvey::chain::Chain;
+use harvey::outcome::Dependence;
 use harvey::prelude::*;
-use harvey::{Dependence, Failure, Outcome};
+use harvey::{Failure, Outcome};
 
 use crate::support::{campaign_on, failure, repo};
 

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use harvey::SuiteKind;
+use harvey::discovery::SuiteKind;
 use harvey::prelude::address;
 
 use crate::forge_suites::{broken, run, suite};
@@ -18,7 +18,7 @@ use crate::forge_suites_witness::{artifacts, fixture};
 #[test]
 fn harnesses_are_listed_with_the_configs_that_name_them() {
     artifacts();
-    let suites = harvey::suites(&fixture()).unwrap();
+    let suites = harvey::discovery::suites(&fixture()).unwrap();
     let listed = |contract: &str| {
         suites
             .iter()
