@@ -3,10 +3,10 @@
 //! path ids, or in targeted campaigns ICSE'20's schedule on rare lookahead ids and split
 //! points (or, for its configuration D, COE on lookahead ids).
 
-use crate::engine::cost::Cost;
 use crate::engine::executor::CodePc;
 use crate::engine::input::Sequence;
 use crate::engine::mask::Mask;
+use crate::engine::prediction::cost::Cost;
 use crate::hash::FastMap;
 
 /// Energy of an entry picked for the first time (inputs generated from it).

@@ -12,14 +12,13 @@ use alloy_primitives::{Address, Bytes, U256};
 use crate::chain::{Chain, RecordedCall};
 use crate::chain::{Tx, is_assume_rejection};
 use crate::detect::Detectors;
-use crate::engine::dataflow::Slot;
 use crate::engine::input::{Sequence, TxInput};
 use crate::engine::surface::{At, Entry, Surface};
 use crate::hash::FastSet;
 use crate::observe::{Edge, Trace};
 use crate::oracle::{CaseEnd, Oracles};
 use crate::outcome::{Call, CaseCall, FunctionStats, RevertCauses, TimeSplit, Violation};
-use crate::targets::coverage::BlockCounts;
+use crate::targets::line_coverage::BlockCounts;
 use std::time::{Duration, Instant};
 
 /// Path id of a transaction the EVM refused (value above the sender's balance).
@@ -440,13 +439,13 @@ impl<'a> Executor<'a> {
     }
 
     /// An aggressive run (HARVEY §5): `sequence` with storage fuzzed before its last
-    /// transaction: each of `slots` gets the value it comes with, or else `fuzz` of its
-    /// current value. Only the path id of the last transaction comes back; the state may be
+    /// transaction: each of `slots` (account and slot) gets the value it comes with, or else
+    /// `fuzz` of its current value. Only the path id of the last transaction comes back; the state may be
     /// unreachable, so nothing is checked, covered or learned from it.
     pub(crate) fn run_aggressive(
         &mut self,
         sequence: &Sequence,
-        slots: &[(Slot, Option<U256>)],
+        slots: &[((Address, U256), Option<U256>)],
         fuzz: &mut dyn FnMut(U256) -> U256,
     ) -> u64 {
         let Some((last, prefix)) = sequence.txs.split_last() else {

@@ -15,15 +15,15 @@ use crate::outcome::{
     BoundsHit, FunctionStats, LookaheadStats, PredictionStats, SequenceStats, StateDependent,
     Stats, TimeSplit,
 };
-use crate::targets::coverage::BlockCounts;
+use crate::targets::line_coverage::BlockCounts;
 
-use super::Fuzz;
 use super::executor::Executor;
 use super::input::Sequence;
-use super::reach::{self, Reach};
-use super::shared::{Shared, Sighting};
+use super::plan::Fuzz;
+use super::shared_by_workers::{Shared, Sighting};
 use super::surface::{At, Surface};
 use super::targeting::Targeting;
+use super::targeting::reach::{self, Reach};
 use super::worker::{Worker, WorkerReport};
 
 /// Runs `plan.config.workers` workers on `surface` (the campaign chain's; every worker's

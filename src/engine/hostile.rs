@@ -13,7 +13,7 @@ use alloy_primitives::{Address, Bytes, U256};
 use proptest::prelude::*;
 
 use crate::chain::{Chain, Tx};
-use crate::engine::dataflow::Dataflow;
+use crate::engine::sequencing::dataflow::Dataflow;
 use crate::lookahead::Lookahead;
 use crate::project::Artifacts;
 

@@ -7,6 +7,10 @@ use alloy_primitives::U256;
 use crate::abi::LeafPath;
 use crate::chain::Warp;
 
+/// Largest generated `msg.value`: 1% of a sender's initial balance, so that most payable
+/// calls can be paid for several times in one sequence.
+pub(crate) const MAX_VALUE: U256 = U256::from_limbs([0x19e0_c9ba_b240_0000, 0x21e, 0, 0]);
+
 /// One transaction: who calls which fuzzed function with what.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct TxInput {

@@ -21,34 +21,26 @@
 //! - `shrink`: the smallest sequence that still shows a violation.
 
 mod corpus;
-mod cost;
-mod dataflow;
 mod executor;
 mod fuzz;
 #[cfg(test)]
 mod hostile;
 mod input;
-mod joint;
 mod mask;
 mod minimise;
 mod mutate;
-mod pools;
-mod predict;
-mod predictor;
-mod reach;
+mod plan;
+mod prediction;
 mod replay;
 mod sequencing;
-mod shared;
+mod shared_by_workers;
 mod shrink;
-#[cfg(feature = "solver")]
-mod solver;
 mod surface;
 mod targeting;
 mod timeline;
 mod worker;
 
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::abi::Dictionary;
@@ -59,14 +51,16 @@ use crate::error::Result;
 use crate::oracle::Oracles;
 use crate::outcome::{Call, Failure, LineCoverage, Stats, TargetReach, Violation, Warps};
 use crate::output::regression::{Entry, StoredCall};
-use crate::targets::coverage::{deployed_artifacts, line_coverage};
+use crate::targets::line_coverage::{deployed_artifacts, line_coverage};
 use executor::{Executor, Found};
 use input::Sequence;
 use surface::{At, Surface};
 
-pub(crate) use reach::Watch;
-pub(crate) use shared::Sighting;
+pub(crate) use plan::{Fuzz, Seeds};
+pub(crate) use prediction::{SOLVER_QUERY_WALL, Z3Program};
+pub(crate) use shared_by_workers::Sighting;
 pub(crate) use shrink::ShrinkBudget;
+pub(crate) use targeting::reach::Watch;
 
 /// The engine of one campaign, on the campaign's own chain in its post-setup state: the
 /// post-setup check, replays and shrinking run here; fuzzing runs on workers with chains of
@@ -83,65 +77,6 @@ pub(crate) struct Resolved {
     sequence: Sequence,
     /// The seed of the campaign that found it.
     seed: u64,
-}
-
-/// Saved sequences a fuzzing run runs first (a corpus kept between runs), rebuilt against
-/// the engine's fuzzed functions ([`Engine::seeds`]).
-#[derive(Debug, Default)]
-pub(crate) struct Seeds {
-    pub(super) sequences: Vec<Sequence>,
-}
-
-impl Seeds {
-    /// How many sequences there are.
-    pub(crate) fn len(&self) -> usize {
-        self.sequences.len()
-    }
-}
-
-/// How long harvey waits for z3's answers to one query of the solver-backed step before it
-/// abandons the query, kills z3 and starts a fresh one for the next: twice z3's own time
-/// limit (`-t`), which z3 keeps on most queries and ignores on some (nonlinear terms over
-/// wrapping words). Never past the campaign's deadline.
-pub(crate) const SOLVER_QUERY_WALL: Duration = Duration::from_secs(10);
-
-/// The program the solver-backed step runs as z3, and where it copies every command it
-/// sends (`HARVEY_Z3_LOG`), shared by the workers' z3s. Read only with the `solver` feature.
-#[derive(Clone)]
-#[cfg_attr(not(feature = "solver"), allow(dead_code))]
-pub(crate) struct Z3Program {
-    pub(crate) program: PathBuf,
-    pub(crate) log: Option<Arc<Mutex<dyn std::io::Write + Send>>>,
-}
-
-/// What a fuzzing run needs besides the engine.
-pub(crate) struct Fuzz<'a> {
-    pub(crate) config: &'a Config,
-    /// Builds a chain in its post-setup state (once per worker).
-    pub(crate) make_chain: &'a (dyn Fn() -> Result<Chain> + Sync),
-    pub(crate) progress: Option<&'a (dyn Fn(&crate::outcome::Progress) + Sync)>,
-    /// When the campaign started (time budget and time-to-violation count from here).
-    pub(crate) start: Instant,
-    /// The targets whose first reach to record (empty: an untargeted campaign).
-    pub(crate) targets: &'a [Watch],
-    /// Stop once every target was reached.
-    pub(crate) stop_at_targets: bool,
-    /// The violations the campaign already reported (post-setup, regression replays):
-    /// fuzzing does not report them again.
-    pub(crate) reported: &'a [Violation],
-    /// Sequences to run first (the workers share them out).
-    pub(crate) seeds: &'a Seeds,
-    /// Whether to return the corpus, decoded, to be saved.
-    pub(crate) keep_corpus: bool,
-    /// Whether to return the line coverage.
-    pub(crate) lines: bool,
-    /// Whether to count why each function reverts (a string per revert: only for reports
-    /// that show it).
-    pub(crate) revert_causes: bool,
-    /// The campaign's seed: worker `i` seeds its RNG with `seed + i`.
-    pub(crate) seed: u64,
-    /// z3, for the solver-backed step (each worker starts its own when it first needs it).
-    pub(crate) z3: &'a Z3Program,
 }
 
 /// What a fuzzing run found besides its statistics.

@@ -11,15 +11,10 @@ use rand::rngs::StdRng;
 
 use crate::abi::{self, Dictionary, LeafPath};
 use crate::chain::{Delays, Warp};
-use crate::engine::dataflow::Dataflow;
-use crate::engine::input::{Change, Sequence, TxInput};
+use crate::engine::input::{Change, MAX_VALUE, Sequence, TxInput};
 use crate::engine::mask::{Input, Mask};
-use crate::engine::pools::Pools;
+use crate::engine::sequencing::Guide;
 use crate::engine::surface::Surface;
-
-/// Largest generated `msg.value`: 1% of a sender's initial balance, so that most payable
-/// calls can be paid for several times in one sequence.
-pub(crate) const MAX_VALUE: U256 = U256::from_limbs([0x19e0_c9ba_b240_0000, 0x21e, 0, 0]);
 
 /// Durations a time warp likes to take: a second, a block, a minute, an hour, a day, a
 /// week, thirty days, a year.
@@ -70,14 +65,6 @@ const INPUT_WEIGHT: u32 = {
     }
     sum
 };
-
-/// What sequence operations consult: the worker's dataflow and pools, which change as it
-/// learns.
-#[derive(Clone, Copy)]
-pub(crate) struct Guide<'g> {
-    pub(crate) dataflow: &'g Dataflow,
-    pub(crate) pools: &'g Pools,
-}
 
 /// Makes transactions and mutants for one worker.
 pub(crate) struct Mutator<'a> {
@@ -797,7 +784,8 @@ fn random_value(rng: &mut StdRng, dict: &Dictionary) -> U256 {
 mod tests {
     use super::*;
 
-    use crate::engine::dataflow::Dependence;
+    use crate::engine::sequencing::dataflow::{Dataflow, Dependence};
+    use crate::engine::sequencing::pools::Pools;
     use crate::engine::surface::{At, Entry, FuzzFunction};
     use alloy_dyn_abi::DynSolType;
     use alloy_primitives::Address;

@@ -15,7 +15,7 @@
 mod configs;
 mod fuzz_test;
 mod held;
-mod inline;
+mod inline_config;
 mod list;
 mod selection;
 
@@ -749,12 +749,12 @@ pub(crate) fn inline_settings(
     profile: &str,
 ) -> Vec<(&'static str, String)> {
     source_of(artifacts, name)
-        .map(|(_, source)| inline::invariant_settings(source, profile))
+        .map(|(_, source)| inline_config::invariant_settings(source, profile))
         .unwrap_or_default()
 }
 
 /// The inline `forge-config` `[fuzz]` settings of `profile` that apply to fuzz test
-/// `function` (a name or a signature) of suite `name` (see [`inline::fuzz_settings`]).
+/// `function` (a name or a signature) of suite `name` (see [`inline_config::fuzz_settings`]).
 pub(crate) fn inline_fuzz_settings(
     artifacts: &Artifacts,
     name: &str,
@@ -763,7 +763,7 @@ pub(crate) fn inline_fuzz_settings(
 ) -> Vec<(&'static str, String)> {
     let function = function.split_once('(').map_or(function, |(name, _)| name);
     source_of(artifacts, name)
-        .map(|(test, source)| inline::fuzz_settings(source, profile, &test.name, function))
+        .map(|(test, source)| inline_config::fuzz_settings(source, profile, &test.name, function))
         .unwrap_or_default()
 }
 

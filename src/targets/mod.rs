@@ -7,7 +7,7 @@
 //! lies within the named lines, then the basic blocks holding them. A change that touches no
 //! code is not an error: the campaign then runs untargeted, and a warning says why.
 
-pub(crate) mod coverage;
+pub(crate) mod line_coverage;
 mod diff;
 mod git;
 mod map;

@@ -8,12 +8,12 @@ use std::ops::RangeInclusive;
 use rand::Rng;
 
 use super::{Mutator, Worker};
-use crate::engine::cost::CostKey;
-use crate::engine::dataflow::Dataflow;
 use crate::engine::input::Sequence;
-use crate::engine::joint::{self, Leaf, Relation, Search};
-use crate::engine::predictor::Joint;
-use crate::engine::shared::Stop;
+use crate::engine::prediction::Joint;
+use crate::engine::prediction::cost::CostKey;
+use crate::engine::prediction::joint::{self, Leaf, Relation, Search};
+use crate::engine::sequencing::dataflow::Dataflow;
+use crate::engine::shared_by_workers::Stop;
 
 /// The probability that picking a corpus entry starts with a joint prediction on its last
 /// call (when joint prediction is on and the call has two integer inputs or more): it

@@ -6,13 +6,13 @@ use std::time::{Duration, Instant};
 
 use super::{Mutator, Worker};
 use crate::abi;
-use crate::engine::cost::{CostKey, CostKind};
 use crate::engine::input::Sequence;
-use crate::engine::predict::{self, Domain, Leaf, Prediction};
-use crate::engine::predictor::Asked;
-use crate::engine::shared::Stop;
-use crate::engine::solver::{self, Answer, Failed, Solver};
-use crate::engine::{SOLVER_QUERY_WALL, Z3Program};
+use crate::engine::prediction::Asked;
+use crate::engine::prediction::cost::{CostKey, CostKind};
+use crate::engine::prediction::secant::{self, Domain, Leaf, Prediction};
+use crate::engine::prediction::solver::{self, Answer, Failed, Solver};
+use crate::engine::prediction::{SOLVER_QUERY_WALL, Z3Program};
+use crate::engine::shared_by_workers::Stop;
 
 /// How long z3 has to start and answer its set-up commands; one that has not is taken for
 /// one that never answers.
@@ -149,7 +149,7 @@ impl Worker<'_> {
         let leaf = |i: u32| -> Option<(Leaf, Domain)> {
             let path = heads.get(i as usize)?.clone()?;
             let leaf = Leaf::Arg { tx, path };
-            let (_, domain) = predict::number(sequence, &leaf)?;
+            let (_, domain) = secant::number(sequence, &leaf)?;
             Some((leaf, domain))
         };
         let State::Running(z3) = &mut self.z3.state else {
@@ -194,12 +194,12 @@ impl Worker<'_> {
             let number = solver::number_of(domain, word);
             // A parameter's declared range (forge-std's `bound`, a suite's plan) is never
             // left, whatever z3 says: such an answer is not run.
-            let declared = predict::declared_range(surface, sequence, &leaf);
+            let declared = secant::declared_range(surface, sequence, &leaf);
             if declared.is_some_and(|(lo, hi)| number < lo || number > hi) {
                 self.solver_done(Asked::Answered { flipped: false }, micros);
                 return Ok(None);
             }
-            if let Some(next) = predict::with_number(&proposal, &leaf, number, domain) {
+            if let Some(next) = secant::with_number(&proposal, &leaf, number, domain) {
                 proposal = next;
             }
         }

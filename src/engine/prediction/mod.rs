@@ -1,24 +1,48 @@
 //! The input-prediction stage (HARVEY §4): records the cost metrics of every regular run,
 //! starts a prediction chain from a mutant that changed one numeric leaf (the secant method
-//! of `predict`), follows each chain step by step, and gives up on metrics whose chains keep
+//! of `secant`), follows each chain step by step, and gives up on metrics whose chains keep
 //! failing. Present only when prediction is on.
+
+pub(super) mod cost;
+pub(super) mod joint;
+pub(super) mod secant;
+#[cfg(feature = "solver")]
+pub(super) mod solver;
 
 use std::hash::Hasher;
 use std::ops::RangeInclusive;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use alloy_primitives::{Address, U256};
 use rand::rngs::StdRng;
 
-use crate::engine::cost::{self, Cost, CostKey, CostKind, CostMap, Occurrences};
 use crate::engine::executor::{EdgeKey, Seen, Sink};
 use crate::engine::input::{Change, Sequence};
-use crate::engine::joint::{self, Relation};
-use crate::engine::predict::{self, Prediction};
 use crate::engine::surface::Surface;
 use crate::hash::{FastMap, FastSet, KeyHasher};
 use crate::observe::symbolic::PathCondition;
 use crate::oracle::arbitrary_slot;
 use crate::outcome::PredictionStats;
+use cost::{Cost, CostKey, CostKind, CostMap, Occurrences};
+use joint::Relation;
+use secant::Prediction;
+
+/// How long harvey waits for z3's answers to one query of the solver-backed step before it
+/// abandons the query, kills z3 and starts a fresh one for the next: twice z3's own time
+/// limit (`-t`), which z3 keeps on most queries and ignores on some (nonlinear terms over
+/// wrapping words). Never past the campaign's deadline.
+pub(crate) const SOLVER_QUERY_WALL: Duration = Duration::from_secs(10);
+
+/// The program the solver-backed step runs as z3, and where it copies every command it
+/// sends (`HARVEY_Z3_LOG`), shared by the workers' z3s. Read only with the `solver` feature.
+#[derive(Clone)]
+#[cfg_attr(not(feature = "solver"), allow(dead_code))]
+pub(crate) struct Z3Program {
+    pub(crate) program: PathBuf,
+    pub(crate) log: Option<Arc<Mutex<dyn std::io::Write + Send>>>,
+}
 
 /// Failed prediction chains after which a metric is no longer predicted on: its branch
 /// is out of the secant method's reach (a hash, a narrow input's overflow check), and the
@@ -244,7 +268,7 @@ impl Predictor {
     pub(crate) fn follow(&mut self, prediction: &Prediction) -> Option<Prediction> {
         let cost = self.costs.iter().find(|c| c.key == prediction.key).copied();
         self.stats.count(prediction.step, cost.map(|c| c.value));
-        let next = predict::next(prediction, cost.as_ref());
+        let next = secant::next(prediction, cost.as_ref());
         let minimized = cost.is_some_and(|c| c.value.is_zero());
         if next.is_none() && !minimized {
             self.missed
@@ -270,9 +294,9 @@ impl Predictor {
         let calls = calls_up_to(input);
         let preference = |key: &CostKey| match self.missed.rank(key, &calls) {
             Some(missed) => 2 * missed + u32::from(covered(coverage, key)),
-            None => predict::NEVER,
+            None => secant::NEVER,
         };
-        predict::first(
+        secant::first(
             surface,
             parent,
             parent_costs,
@@ -313,7 +337,7 @@ impl Predictor {
                     .flatten()
             })
         };
-        predict::draw_lowest(ranked, rng)
+        secant::draw_lowest(ranked, rng)
     }
 
     /// Counts a joint prediction on `target` in `sequence` that ran `runs` sequences: a

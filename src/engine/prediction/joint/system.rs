@@ -11,7 +11,7 @@
 //! Arithmetic is checked on 1024-bit integers: a system whose reduction overflows is not
 //! solved (`None`), which costs a prediction, never a wrong one.
 
-use crate::engine::predict::Wide;
+use crate::engine::prediction::secant::Wide;
 
 /// A matrix as rows.
 pub(crate) type Matrix = Vec<Vec<Wide>>;

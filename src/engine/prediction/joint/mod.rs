@@ -33,10 +33,10 @@ pub(crate) mod system;
 use alloy_primitives::{Address, I256};
 
 use crate::abi;
-use crate::engine::cost::{self, CostKey, CostKind, Occurrences};
 use crate::engine::input::Sequence;
-pub(crate) use crate::engine::predict::Leaf;
-use crate::engine::predict::{self, Domain, Wide, wide, wide_signed};
+use crate::engine::prediction::cost::{self, CostKey, CostKind, Occurrences};
+pub(crate) use crate::engine::prediction::secant::Leaf;
+use crate::engine::prediction::secant::{self, Domain, Wide, wide, wide_signed};
 use crate::engine::surface::Surface;
 use crate::hash::FastMap;
 use crate::observe::{CmpOp, Trace};
@@ -183,7 +183,7 @@ pub(crate) fn moved(
         if target < lo || target > hi {
             return None;
         }
-        out = predict::with_number(&out, leaf, target, domain)?;
+        out = secant::with_number(&out, leaf, target, domain)?;
     }
     Some(out)
 }
@@ -212,9 +212,9 @@ fn within(
     sequence: &Sequence,
     leaf: &Leaf,
 ) -> Option<(Wide, Domain, (Wide, Wide))> {
-    let (value, domain) = predict::number(sequence, leaf)?;
-    let range = predict::declared_range(surface, sequence, leaf);
-    Some((value, domain, predict::bounds(domain, range)))
+    let (value, domain) = secant::number(sequence, leaf)?;
+    let range = secant::declared_range(surface, sequence, leaf);
+    Some((value, domain, secant::bounds(domain, range)))
 }
 
 /// `-v`.
@@ -828,7 +828,7 @@ fn shortened(mut s: Vec<Wide>, kernel: &[Vec<Wide>]) -> Option<Vec<Wide>> {
     for _ in 0..4 {
         let mut moved = false;
         for v in kernel {
-            let k = predict::div_round(dot(&s, v)?, dot(v, v)?)?;
+            let k = secant::div_round(dot(&s, v)?, dot(v, v)?)?;
             if !k.is_zero() {
                 moved = true;
                 for (x, e) in s.iter_mut().zip(v) {

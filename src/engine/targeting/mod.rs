@@ -3,6 +3,8 @@
 //! analysis of each new corpus entry (Alg. 1 line 11) whose lookahead id and split points
 //! the corpus' power schedule turns into energy. Present only in targeted campaigns.
 
+pub(super) mod reach;
+
 use std::time::Instant;
 
 use alloy_primitives::Address;
@@ -10,7 +12,7 @@ use alloy_primitives::Address;
 use crate::engine::corpus::{Corpus, LookaheadMark};
 use crate::engine::executor::{CodePc, Executor, Seen, Sink};
 use crate::engine::input::Sequence;
-use crate::engine::reach::{Hit, TargetIndex};
+use crate::engine::targeting::reach::{Hit, TargetIndex};
 use crate::lookahead::Lookahead;
 use crate::outcome::LookaheadStats;
 

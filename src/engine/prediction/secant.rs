@@ -14,9 +14,9 @@ use rand::Rng;
 use rand::rngs::StdRng;
 
 use crate::abi::{self, LeafPath, umax};
-use crate::engine::cost::{Cost, CostKey, CostMap};
+use crate::engine::input::MAX_VALUE;
 use crate::engine::input::{Change, Sequence};
-use crate::engine::mutate::MAX_VALUE;
+use crate::engine::prediction::cost::{Cost, CostKey, CostMap};
 use crate::engine::surface::Surface;
 
 /// Signed integers wide enough for `c1 * (i1 - i0)`: 256 + 258 bits, with room to spare.

@@ -154,8 +154,8 @@ fn leaves_of_every_numeric_type_round_trip_through_integers() {
 
 #[test]
 fn an_equality_the_line_misses_gets_one_xor_step() {
-    use crate::engine::cost::{CostKey, CostKind};
     use crate::engine::input::TxInput;
+    use crate::engine::prediction::cost::{CostKey, CostKind};
     // check(a): (a ^ K) == M; the chain's last secant step proposed `proposed`, whose
     // operands still differ.
     let (k, m) = (U256::from(0x5a5a_u64), U256::from(0x1234_u64));
@@ -206,8 +206,8 @@ fn an_equality_the_line_misses_gets_one_xor_step() {
 
 #[test]
 fn roots_outside_a_bound_are_clamped_and_closed_addresses_are_not_predicted() {
-    use crate::engine::cost::{CostKey, CostKind};
     use crate::engine::input::TxInput;
+    use crate::engine::prediction::cost::{CostKey, CostKind};
     use crate::engine::surface::tests::ether_surface;
     use rand::SeedableRng;
     // withdraw(amount) with amount bounded to 1..=10; the branch wants amount == 42.

@@ -10,7 +10,7 @@ use easy_smt::{Context, ContextBuilder, SExpr};
 use proptest::prelude::*;
 
 use super::*;
-use crate::engine::predict::{Wide, wide};
+use crate::engine::prediction::secant::{Wide, wide};
 
 /// Evaluated SMT-LIB values.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -24,8 +24,8 @@ use std::time::Instant;
 use alloy_primitives::{Address, I256, U256};
 use easy_smt::{Context, ContextBuilder, SExpr};
 
-use crate::engine::Z3Program;
-use crate::engine::predict::{Domain, Wide, wide, wide_signed};
+use crate::engine::prediction::Z3Program;
+use crate::engine::prediction::secant::{Domain, Wide, wide, wide_signed};
 use crate::observe::symbolic::{CONCRETE, PathCondition};
 use encode::{Encoder, arg_name};
 pub(crate) use process::Failed;
@@ -354,8 +354,8 @@ fn bound(ctx: &Context, variable: SExpr, domain: Domain) -> SExpr {
     }
 }
 
-/// The number a model's word gives a leaf of `domain` (`predict::with_number`'s input, as
-/// `predict::number` reads leaves): the word itself, signed for `intN`, the leading bytes
+/// The number a model's word gives a leaf of `domain` (`secant::with_number`'s input, as
+/// `secant::number` reads leaves): the word itself, signed for `intN`, the leading bytes
 /// for `bytesN`.
 pub(crate) fn number_of(domain: Domain, word: U256) -> Wide {
     match domain {

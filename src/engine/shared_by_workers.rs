@@ -7,10 +7,10 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::engine::Fuzz;
 use crate::engine::executor::Found;
 use crate::engine::input::Sequence;
-use crate::engine::reach::Reach;
+use crate::engine::plan::Fuzz;
+use crate::engine::targeting::reach::Reach;
 use crate::engine::timeline::Timeline;
 use crate::outcome::{Progress, Violation};
 

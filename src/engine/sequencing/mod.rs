@@ -5,6 +5,9 @@
 //! prefixes that reached new state. The mutator consults it ([`Guide`]) to decide which
 //! sequences grow and with what.
 
+pub(super) mod dataflow;
+pub(super) mod pools;
+
 use std::hash::Hasher;
 
 use alloy_primitives::U256;
@@ -12,14 +15,21 @@ use alloy_primitives::U256;
 use rand::Rng;
 use rand::rngs::StdRng;
 
-use crate::engine::dataflow::{self, Dataflow, Dependence, Slot, Wanted};
 use crate::engine::executor::{Seen, Sink};
 use crate::engine::input::Sequence;
-use crate::engine::mutate::Guide;
-use crate::engine::pools::{Pools, value_class};
+use crate::engine::sequencing::pools::{Pools, value_class};
 use crate::hash::KeyHasher;
 use crate::observe::Trace;
 use crate::outcome::SequenceStats;
+use dataflow::{Dataflow, Dependence, Slot, Wanted};
+
+/// What sequence operations consult: the worker's dataflow and pools, which change as it
+/// learns.
+#[derive(Clone, Copy)]
+pub(crate) struct Guide<'g> {
+    pub(crate) dataflow: &'g Dataflow,
+    pub(crate) pools: &'g Pools,
+}
 
 /// Calls of a function whose storage accesses are all learned from; after that, only those
 /// with new edges and every [`DATAFLOW_SAMPLE`]-th. What a function reads and writes is
