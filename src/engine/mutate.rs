@@ -16,6 +16,10 @@ use crate::engine::mask::{Input, Mask};
 use crate::engine::sequencing::Guide;
 use crate::engine::surface::Surface;
 
+/// The probability that a drawn view or pure function is drawn again among the functions
+/// that change state (see [`Mutator::random_tx`]).
+const READER_REDRAW: f64 = 0.75;
+
 /// Durations a time warp likes to take: a second, a block, a minute, an hour, a day, a
 /// week, thirty days, a year.
 const WARP_SECONDS: [u64; 8] = [1, 12, 60, 3_600, 86_400, 604_800, 2_592_000, 31_536_000];
@@ -149,6 +153,18 @@ impl<'a> Mutator<'a> {
         let mut function = rng.random_range(0..surface.functions.len());
         if function >= surface.deployed && guide.dataflow.dependence(function).is_none() {
             function = rng.random_range(0..surface.deployed);
+        }
+        // A view or pure function changes nothing a later call sees: a call of one is only
+        // the check it makes (an assertion-mode harness's getter, say). Beside functions
+        // that change state it is drawn a quarter as often.
+        // (A surface of readers only draws nothing more: its random stream is unchanged.)
+        if surface.functions[function].reads_only {
+            let writers: Vec<usize> = (0..surface.deployed)
+                .filter(|&f| !surface.functions[f].reads_only)
+                .collect();
+            if !writers.is_empty() && rng.random_bool(READER_REDRAW) {
+                function = writers[rng.random_range(0..writers.len())];
+            }
         }
         self.tx_for(function, rng, dict)
     }
@@ -800,6 +816,7 @@ mod tests {
             params: vec![String::new(); types.len()],
             types,
             payable: false,
+            reads_only: false,
             bounds: Vec::new(),
         }
     }

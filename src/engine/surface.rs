@@ -40,6 +40,8 @@ pub(crate) struct FuzzFunction {
     pub(crate) types: Vec<DynSolType>,
     /// Whether it accepts `msg.value`.
     pub(crate) payable: bool,
+    /// Whether it is `view` or `pure`: a call of it changes nothing a later call sees.
+    pub(crate) reads_only: bool,
     /// Ranges setup declared for integer parameters, by parameter index (usually none).
     pub(crate) bounds: Vec<(usize, Bound)>,
 }
@@ -152,6 +154,7 @@ impl Surface {
                 params: property.params.iter().map(|(n, _)| n.clone()).collect(),
                 types,
                 payable: false,
+                reads_only: false,
                 bounds: Vec::new(),
             }],
             deployed: 1,
@@ -510,6 +513,11 @@ fn fuzz_functions(
     let selectors: Vec<Selector> = artifact.abi.functions().map(|f| f.selector()).collect();
     callable(&artifact.abi, views)
         .filter_map(|callable| {
+            let reads_only = matches!(
+                callable,
+                Callable::Function(f)
+                    if matches!(f.state_mutability, StateMutability::View | StateMutability::Pure)
+            );
             let function = |entry, params, types, payable| FuzzFunction {
                 contract: artifact.name.clone(),
                 at,
@@ -518,6 +526,7 @@ fn fuzz_functions(
                 params,
                 types,
                 payable,
+                reads_only,
                 bounds: Vec::new(),
             };
             match callable {
@@ -707,6 +716,7 @@ pub(crate) mod tests {
             params: params.iter().map(|p| p.to_string()).collect(),
             types,
             payable,
+            reads_only: false,
             bounds: Vec::new(),
         };
         let selectors = vec![[1, 2, 3, 4].into(), [5, 6, 7, 8].into()];

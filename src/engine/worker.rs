@@ -280,7 +280,19 @@ impl<'a> Worker<'a> {
     fn fuzz(&mut self, mutator: &Mutator<'_>) -> Result<(), Stop> {
         self.seed_corpus(mutator)?;
         let mut since_exchange = 0;
+        let surface = mutator.surface();
+        let writers = surface.functions.iter().any(|f| !f.reads_only);
         while let Some((index, energy)) = self.corpus.pick() {
+            // An entry ending in a view or pure call leaves the state as its prefix did:
+            // its mutants only vary the check that call makes. Beside functions that change
+            // state it gets a quarter of the energy.
+            let reads_only = (self.corpus.get(index).sequence.txs.last())
+                .is_some_and(|tx| surface.functions[tx.function].reads_only);
+            let energy = if writers && reads_only {
+                energy.div_ceil(4)
+            } else {
+                energy
+            };
             since_exchange += self.fuzz_entry(index, energy, mutator)?;
             self.seed_created(mutator)?;
             if since_exchange >= EXCHANGE_EVERY && self.shared.workers > 1 {
