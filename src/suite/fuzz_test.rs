@@ -73,11 +73,14 @@ pub(crate) fn forge_tests(
 ) -> Result<Option<ForgeTests>> {
     let test = artifacts.get(name)?;
     let functions: Vec<&Function> = test.abi.functions().collect();
-    let forge_invariants = functions.iter().any(|f| super::is_forge_invariant(&f.name));
+    let forge_invariants = functions
+        .iter()
+        .any(|f| super::names::is_forge_invariant(&f.name));
     if test.abi.function("IS_TEST").is_none() && !forge_invariants {
         return Ok(None);
     }
-    let invariants = forge_invariants || functions.iter().any(|f| super::is_property(&f.name));
+    let invariants =
+        forge_invariants || functions.iter().any(|f| super::names::is_property(&f.name));
     let fuzz: Vec<&Function> = functions
         .iter()
         .copied()

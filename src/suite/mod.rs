@@ -17,6 +17,7 @@ mod fuzz_test;
 mod held;
 mod inline_config;
 mod list;
+mod names;
 mod selection;
 mod setup;
 
@@ -37,6 +38,7 @@ use configs::{FunctionFilter, HarnessConfig, Meaning, Tool, echidna_defaults};
 pub(crate) use fuzz_test::{TEST_FAIL_REMOVED, forge_tests, fuzz_budget};
 use held::held_accounts;
 pub use list::{SuiteKind, SuiteSummary, every_suite_tested, suites};
+use names::{is_forge_invariant, is_harness_hook, is_property};
 use selection::{Declared, select};
 
 /// forge's default sender: it deploys the test contract, calls `setUp()` and every
@@ -516,22 +518,6 @@ fn invariant_call(
             Ok(())
         }),
     }
-}
-
-/// Functions of a property contract that harvey calls itself or that belong to forge-std,
-/// never as fuzzed calls.
-fn is_harness_hook(name: &str) -> bool {
-    ["setUp", "afterInvariant", "IS_TEST", "failed"].contains(&name) || is_property(name)
-}
-
-/// Whether `name` is a forge invariant function's: `invariant*` or `statefulFuzz*`.
-fn is_forge_invariant(name: &str) -> bool {
-    name.starts_with("invariant") || name.starts_with("statefulFuzz")
-}
-
-/// Whether `name` is an Echidna/Medusa property's: `echidna_*` or `property_*`.
-fn is_property(name: &str) -> bool {
-    name.starts_with("echidna_") || name.starts_with("property_")
 }
 
 /// `test`'s hook function `wanted` (`setUp`, `afterInvariant`) when it has one without

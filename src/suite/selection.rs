@@ -11,7 +11,7 @@ use alloy_dyn_abi::{DynSolValue, FunctionExt};
 use alloy_json_abi::Function;
 use alloy_primitives::{Address, Selector, U256};
 
-use super::{is_forge_invariant, is_harness_hook};
+use super::names::{is_forge_invariant, is_harness_hook};
 use crate::abi::changes_state;
 use crate::chain::CREATE2_DEPLOYER;
 use crate::chain::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS as CONSOLE, Chain};
