@@ -81,6 +81,9 @@ pub(crate) struct Mutator<'a> {
     dataflow: bool,
     /// Whether address arguments and senders are coupled across transactions.
     coupling: bool,
+    /// The deployed contracts' functions that change state (neither `view` nor `pure`),
+    /// which [`Mutator::random_tx`] draws again in place of a reader.
+    writers: Vec<usize>,
 }
 
 impl<'a> Mutator<'a> {
@@ -103,6 +106,9 @@ impl<'a> Mutator<'a> {
             demand_driven,
             dataflow,
             coupling: true,
+            writers: (0..surface.deployed)
+                .filter(|&f| !surface.functions[f].reads_only)
+                .collect(),
         }
     }
 
@@ -158,13 +164,11 @@ impl<'a> Mutator<'a> {
         // the check it makes (an assertion-mode harness's getter, say). Beside functions
         // that change state it is drawn a quarter as often.
         // (A surface of readers only draws nothing more: its random stream is unchanged.)
-        if surface.functions[function].reads_only {
-            let writers: Vec<usize> = (0..surface.deployed)
-                .filter(|&f| !surface.functions[f].reads_only)
-                .collect();
-            if !writers.is_empty() && rng.random_bool(READER_REDRAW) {
-                function = writers[rng.random_range(0..writers.len())];
-            }
+        if surface.functions[function].reads_only
+            && !self.writers.is_empty()
+            && rng.random_bool(READER_REDRAW)
+        {
+            function = self.writers[rng.random_range(0..self.writers.len())];
         }
         self.tx_for(function, rng, dict)
     }
