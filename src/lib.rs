@@ -33,13 +33,13 @@ macro_rules! internal {
 }
 
 mod abi;
-mod bytecode;
+// One decoder of EVM code for the whole library, shared with the project side.
+use harvey_project::bytecode;
 mod campaign;
 pub mod chain;
 mod detect;
 internal! { mod config; }
 mod engine;
-mod error;
 mod hash;
 internal! { mod lookahead; }
 internal! { mod observe; }
@@ -53,12 +53,12 @@ internal! { mod targets; }
 
 pub use campaign::Campaign;
 pub use config::{Config, Detector, DetectorSet, Invalid, PanicSet, Steering};
-pub use error::{Error, Result};
 pub use harvey_macros::{forge_suite, invariant, invariants, property};
+pub use harvey_project::{Error, Result};
 pub use oracle::IntoCheck;
 // What a test author reads of an outcome; the statistics' parts are in `outcome`.
+pub use harvey_project::suite::every_suite_tested;
 pub use outcome::{Call, Failure, Outcome, Place, Progress, Stats, Violation};
-pub use suite::every_suite_tested;
 pub use targets::{SourceLine, TargetSpec};
 
 /// What a Solidity project holds for harvey: its suites (forge test contracts, Echidna and
@@ -66,7 +66,7 @@ pub use targets::{SourceLine, TargetSpec};
 /// them; the guard test it writes calls [`every_suite_tested`](crate::every_suite_tested).
 pub mod discovery {
     pub use crate::project::own_contracts;
-    pub use crate::suite::{SuiteKind, SuiteSummary, suites};
+    pub use harvey_project::suite::{SuiteKind, SuiteSummary, suites};
 }
 
 #[doc(hidden)]

@@ -48,7 +48,7 @@ pub(crate) enum InitError {
         /// The root.
         root: PathBuf,
         /// harvey's error: solc's messages with their files and lines, or what is missing.
-        source: harvey::Error,
+        source: harvey_project::Error,
     },
 
     /// A file could not be read or written.

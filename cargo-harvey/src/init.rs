@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use harvey::discovery::SuiteSummary;
+use harvey_project::suite::SuiteSummary;
 
 use crate::error::InitError;
 use crate::manifest::{cargo_toml, gitignore_addition, manifest_advice, package_name};
@@ -137,8 +137,8 @@ pub(crate) fn init(options: Options) -> Result<Report, InitError> {
         root: root.clone(),
         source,
     };
-    let suites = harvey::discovery::suites(&root).map_err(compile_error)?;
-    let contracts = harvey::discovery::own_contracts(&root).map_err(compile_error)?;
+    let suites = harvey_project::suite::suites(&root).map_err(compile_error)?;
+    let contracts = harvey_project::project::own_contracts(&root).map_err(compile_error)?;
     let example = Example::choose(
         contracts
             .iter()
@@ -312,7 +312,7 @@ fn create_new(path: &Path, text: &str) -> Result<(), InitError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use harvey::discovery::SuiteKind;
+    use harvey_project::suite::SuiteKind;
 
     fn inputs(suites: &[&str]) -> Inputs {
         Inputs {

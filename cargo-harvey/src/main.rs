@@ -4,7 +4,7 @@
 //! Install it from harvey's repository with `cargo install --path cargo-harvey`, then run
 //! `cargo harvey init [--root DIR] [--harvey SPEC]` at the root of the repository. It
 //! compiles the project with harvey, lists its forge invariant suites and Echidna/Medusa
-//! property contracts by the rules `#[harvey::forge_suite]` applies (`harvey::discovery::suites`), and
+//! property contracts by the rules `#[harvey::forge_suite]` applies (`harvey_project::suite::suites`, which `harvey::discovery` re-exports), and
 //! writes what is missing, never overwriting a file:
 //!
 //! - `Cargo.toml`: a test-only package with harvey as a dev-dependency (`--harvey path=DIR`,

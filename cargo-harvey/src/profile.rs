@@ -34,6 +34,7 @@ pub(crate) const FAST_CRATES: &[&str] = &[
     "smallvec",
     "const-hex",
     "harvey",
+    "harvey-project",
 ];
 
 /// The `[profile.dev.package]` table, one `name = { opt-level = 3 }` line per crate.

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use alloy_json_abi::{Function, JsonAbi, StateMutability};
-use harvey::discovery::{SuiteKind, SuiteSummary};
+use harvey_project::suite::{SuiteKind, SuiteSummary};
 
 /// Rust's keywords, which a generated identifier must not be.
 const KEYWORDS: [&str; 51] = [

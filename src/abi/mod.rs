@@ -18,9 +18,10 @@ pub(crate) use callable::{Callable, callable, changes_state};
 pub(crate) use dictionary::Dictionary;
 pub(crate) use generate::generate;
 pub(crate) use mutate::{mutate, mutate_uint, mutate_where};
+#[cfg(feature = "solver")]
+pub(crate) use simplify::head_leaves;
 pub(crate) use simplify::{
-    Bisection, head_leaves, integer_leaves, magnitude, numeric_leaves, simplifications,
-    with_magnitude,
+    Bisection, integer_leaves, magnitude, numeric_leaves, simplifications, with_magnitude,
 };
 pub(crate) use word::umax;
 

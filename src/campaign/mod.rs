@@ -11,10 +11,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::Result;
 use crate::chain::Chain;
 use crate::config::PanicSet;
 use crate::config::{Config, DetectorSet, Steering};
-use crate::error::Result;
 use crate::oracle::{CaseFn, IntoCheck, Invariant};
 use crate::outcome::Progress;
 use crate::targets::TargetSpec;

@@ -13,7 +13,6 @@ use std::time::Instant;
 use crate::chain::{Chain, Delays, Labels};
 use crate::config::DetectorSet;
 use crate::engine::{Engine, Fuzz, SOLVER_QUERY_WALL, Seeds, ShrinkBudget, Watch, Z3Program};
-use crate::error::{Error, Result};
 use crate::oracle::{Oracles, Property};
 use crate::outcome::{
     Failure, KeptCorpus, Outcome, Stats, TargetReach, TargetStats, Violation, Warps,
@@ -27,6 +26,7 @@ use crate::report::{
 };
 use crate::suite::{self, Suite};
 use crate::targets::{self, TargetSpec};
+use crate::{Error, Result};
 
 use super::{Campaign, PropertySpec, SetupFnRef};
 
@@ -139,7 +139,7 @@ impl Campaign<'_> {
             invariants.extend(suite.invariants());
             finals = suite.finals();
         }
-        let counts_reverts = suite.as_ref().is_none_or(Suite::counts_reverts);
+        let counts_reverts = suite.as_ref().is_none_or(|suite| suite.counts_reverts());
         // forge has no detectors: a suite fails only where forge would, unless asked.
         let detectors = self
             .config
@@ -159,9 +159,17 @@ impl Campaign<'_> {
         let oracles = Oracles::new(invariants, self.config.panics.clone(), &artifacts)
             .with_finals(finals)
             .fail_on_revert(self.config.fail_on_revert && counts_reverts)
-            .own_reverts(suite.as_ref().and_then(Suite::own_reverts))
-            .forge_assertions(suite.as_ref().is_some_and(Suite::counts_forge_assertions))
-            .count_assertion_events(suite.as_ref().is_none_or(Suite::counts_assertion_events))
+            .own_reverts(suite.as_ref().and_then(|suite| suite.own_reverts()))
+            .forge_assertions(
+                suite
+                    .as_ref()
+                    .is_some_and(|suite| suite.counts_forge_assertions()),
+            )
+            .count_assertion_events(
+                suite
+                    .as_ref()
+                    .is_none_or(|suite| suite.counts_assertion_events()),
+            )
             .with_detectors(detectors.clone())
             .with_property(property);
         let first_chain = match &suite {

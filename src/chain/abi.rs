@@ -7,7 +7,7 @@ use alloy_json_abi::{Function, JsonAbi, Param};
 use alloy_primitives::Selector;
 use alloy_sol_types::{SolType, SolValue};
 
-use crate::error::{Error, Result};
+use crate::{Error, Result};
 
 /// The Rust type a view's return data decodes into: one [`SolValue`] for a function that
 /// returns one value (`U256`, `String`, `Address`, a `sol!` struct), a tuple for several

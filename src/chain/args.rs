@@ -9,7 +9,7 @@ use alloy_dyn_abi::{DynSolType, DynSolValue, Specifier};
 use alloy_json_abi::Param;
 use alloy_primitives::{Address, B256, Bytes, FixedBytes, I256, U256};
 
-use crate::error::{Error, Result};
+use crate::{Error, Result};
 
 /// One argument: a value that converts to a Solidity value.
 ///

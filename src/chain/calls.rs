@@ -5,7 +5,7 @@
 use alloy_primitives::{Address, Bytes};
 
 use super::*;
-use crate::error::{Error, Result};
+use crate::{Error, Result};
 
 impl Chain {
     /// Calls `signature` (`"withdraw(uint256)"`, or a selector `"0x2e1a7d4d"`) on `to` from

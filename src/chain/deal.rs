@@ -6,8 +6,8 @@
 use alloy_primitives::{Address, U256};
 
 use super::{Chain, Tx, VIEW_CALLER};
-use crate::error::{Error, Result};
 use crate::observe::StorageOp;
+use crate::{Error, Result};
 
 /// A value no real balance holds, written to a candidate slot to see whether
 /// `balanceOf` returns it.

@@ -17,8 +17,8 @@ use alloy_json_abi::Function;
 use alloy_primitives::{Address, I256, U256};
 
 use crate::abi::{Bound, callable, changes_state, umax};
-use crate::error::{Error, Result};
 use crate::project::ContractArtifact;
+use crate::{Error, Result};
 
 /// Where the fuzzer takes the values of `address` arguments from (every address leaf,
 /// inside arrays and tuples too). forge has no setting for this; its users pick addresses

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use alloy_primitives::{Address, Bytes};
 
 use super::*;
-use crate::error::{Error, Result};
 use crate::observe::{FlowSet, Trace};
 use crate::project::ContractArtifact;
+use crate::{Error, Result};
 
 impl Chain {
     /// What setup declared about the fuzzed calls.
@@ -136,6 +136,7 @@ impl Chain {
         /// Whether [`Chain::execute`] follows each transaction's own frame symbolically
         /// ([`Trace::path_condition`]); off by default, since it costs a shadow stack update
         /// per instruction.
+        #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
         fn record_path_conditions(&mut self, on: bool) {
             self.vm.get_mut().record_path_condition(on);
         }

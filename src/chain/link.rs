@@ -8,8 +8,8 @@ use std::sync::Arc;
 use alloy_primitives::Address;
 
 use super::{Chain, TxOptions};
-use crate::error::{Error, Result};
 use crate::project::ContractArtifact;
+use crate::{Error, Result};
 
 #[cfg(doc)]
 use super::DEPLOYER;

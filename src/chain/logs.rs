@@ -8,8 +8,8 @@ use alloy_json_abi::Event;
 use alloy_primitives::{Address, Log};
 use alloy_sol_types::SolEvent;
 
-use crate::error::{Error, Result};
 use crate::project::ContractArtifact;
+use crate::{Error, Result};
 
 /// Every log since the chain was created, and where the committed ones end.
 #[derive(Debug, Clone, Default)]

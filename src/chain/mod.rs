@@ -71,8 +71,8 @@ use alloy_json_abi::Function;
 use alloy_primitives::{Address, Bytes, Selector, U256, address};
 use revm::context::BlockEnv;
 
-use crate::error::{Error, Result};
 use crate::project::{Artifacts, ContractArtifact};
+use crate::{Error, Result};
 use logs::LogBook;
 use vm::{Target, Vm};
 

@@ -11,8 +11,8 @@ use alloy_primitives::{Address, Bytes, Log, U256, hex};
 use alloy_sol_types::{Panic, Revert, SolError};
 use revm::context::result::{ExecutionResult, HaltReason as EvmHalt, Output};
 
-use crate::error::{Error, Result};
 use crate::project::ContractArtifact;
+use crate::{Error, Result};
 use harvey_settings::PanicNumber;
 
 /// The result of one executed transaction. A revert is an outcome, not an error.

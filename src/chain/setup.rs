@@ -7,7 +7,7 @@ use std::sync::Arc;
 use alloy_primitives::Address;
 
 use super::*;
-use crate::error::Result;
+use crate::Result;
 
 impl Chain {
     /// Chooses the senders of fuzzed transactions (in a setup function), deduplicated in

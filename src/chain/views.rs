@@ -11,7 +11,7 @@ use alloy_sol_types::SolEvent;
 
 use super::*;
 use crate::abi::changes_state;
-use crate::error::{Error, Result};
+use crate::{Error, Result};
 
 impl Chain {
     /// Every log emitted in the current state, oldest first: setup's (committed) and the

@@ -17,9 +17,9 @@ use revm::{DatabaseCommit, DatabaseRef, ExecuteEvm, InspectEvm, MainBuilder, Mai
 use super::cheatcodes::{CHEATCODE_ADDRESS, Cheatcodes, FAILED_SLOT, UnsupportedCheatcode};
 use super::db::Db;
 use super::hooks::Hooks;
-use crate::error::{Error, Result};
 use crate::observe::{FlowSet, Trace};
 use crate::project::ChainSettings;
+use crate::{Error, Result};
 
 /// The chain id every transaction and `block.chainid` carry (anvil's, so contracts that
 /// special-case mainnet behave like on a local test chain).
@@ -296,6 +296,7 @@ impl Vm {
 
     /// Whether observed transactions follow their frame symbolically
     /// ([`Trace::path_condition`]).
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
     pub(super) fn record_path_condition(&mut self, on: bool) {
         self.evm.inspector.observer.record_path_condition(on);
     }

@@ -469,6 +469,7 @@ impl<'a> Executor<'a> {
 
     /// Whether the runs that follow record each transaction's path condition (its own
     /// frame followed symbolically, for the solver-backed step); off by default.
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
     pub(crate) fn record_path_conditions(&mut self, on: bool) {
         self.chain.record_path_conditions(on);
     }

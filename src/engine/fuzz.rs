@@ -8,7 +8,6 @@ use alloy_primitives::Address;
 
 use crate::abi::Dictionary;
 use crate::config::Steering;
-use crate::error::{Error, Result};
 use crate::lookahead::Lookahead;
 use crate::oracle::Oracles;
 use crate::outcome::{
@@ -16,6 +15,7 @@ use crate::outcome::{
     Stats, TimeSplit,
 };
 use crate::targets::line_coverage::BlockCounts;
+use crate::{Error, Result};
 
 use super::executor::Executor;
 use super::input::Sequence;

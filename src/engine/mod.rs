@@ -43,11 +43,11 @@ mod worker;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::Result;
 use crate::abi::Dictionary;
 use crate::chain::{Chain, Warp};
 use crate::config::PanicSet;
 use crate::config::{Config, DetectorSet};
-use crate::error::Result;
 use crate::oracle::Oracles;
 use crate::outcome::{Call, Failure, LineCoverage, Stats, TargetReach, Violation, Warps};
 use crate::output::regression::{Entry, StoredCall};

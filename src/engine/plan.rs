@@ -4,12 +4,12 @@
 
 use std::time::Instant;
 
+use crate::Result;
 use crate::chain::Chain;
 use crate::config::Config;
 use crate::engine::input::Sequence;
 use crate::engine::prediction::Z3Program;
 use crate::engine::targeting::reach::Watch;
-use crate::error::Result;
 use crate::outcome::Violation;
 
 /// Saved sequences a fuzzing run runs first (a corpus kept between runs), rebuilt against
@@ -53,5 +53,6 @@ pub(crate) struct Fuzz<'a> {
     /// The campaign's seed: worker `i` seeds its RNG with `seed + i`.
     pub(crate) seed: u64,
     /// z3, for the solver-backed step (each worker starts its own when it first needs it).
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
     pub(crate) z3: &'a Z3Program,
 }

@@ -134,6 +134,7 @@ impl<'a> Shared<'a> {
     }
 
     /// When the time budget ends, if there is one.
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
     pub(crate) fn deadline(&self) -> Option<Instant> {
         self.deadline
     }

@@ -18,10 +18,10 @@ use alloy_primitives::{Address, Bytes, Selector};
 use crate::abi::{self, Bound, Callable, callable};
 use crate::chain::{AddressArgs, Chain, Created, Delays, Tx};
 use crate::engine::input::TxInput;
-use crate::error::{Error, Result};
 use crate::oracle::{Oracles, Property};
 use crate::outcome::Call;
 use crate::project::ContractArtifact;
+use crate::{Error, Result};
 
 /// One function the fuzzer calls.
 #[derive(Debug, Clone)]

@@ -161,6 +161,7 @@ impl Observer {
 
     /// Turns recording of [`Trace::path_condition`] on or off (off by default: it costs a
     /// shadow stack update per instruction, and only the solver-backed step needs it).
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
     pub fn record_path_condition(&mut self, on: bool) {
         self.symbolic.set(on);
     }

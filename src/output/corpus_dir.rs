@@ -15,10 +15,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
 use crate::outcome::Call;
 use crate::output::file_lock::write_atomically;
 use crate::output::regression::{StoredCall, store_call};
+use crate::{Error, Result};
 
 /// The format version written into every file.
 const FORMAT: u32 = 1;

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::error::{Error, Result};
+use crate::{Error, Result};
 
 /// How long a writer waits for the lock before giving up.
 const LOCK_WAIT: Duration = Duration::from_secs(60);

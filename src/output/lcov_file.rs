@@ -7,9 +7,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::error::{Error, Result};
 use crate::outcome::LineCoverage;
 use crate::output::file_lock::{FileLock, write_atomically};
+use crate::{Error, Result};
 
 /// Adds test `test`'s `lines` to the tracefile at `path` (creating it), replacing the
 /// records `test` wrote before. `source` turns a source path as compiled into the path the

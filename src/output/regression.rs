@@ -10,9 +10,9 @@ use alloy_primitives::{Address, U256, hex};
 use serde::{Deserialize, Serialize};
 
 use crate::chain::{SolDisplay, Warp};
-use crate::error::{Error, Result};
 use crate::outcome::Call;
 use crate::output::file_lock::write_atomically;
+use crate::{Error, Result};
 
 /// The format version written into every file.
 const FORMAT: u32 = 1;

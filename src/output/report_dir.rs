@@ -11,9 +11,9 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
 use crate::hash::KeyHasher;
 use crate::output::file_lock::{FileLock, write_atomically};
+use crate::{Error, Result};
 
 /// What `index.json` holds: a row per test.
 #[derive(Debug, Serialize, Deserialize)]

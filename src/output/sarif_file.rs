@@ -8,8 +8,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::error::{Error, Result};
 use crate::output::file_lock::{FileLock, write_atomically};
+use crate::{Error, Result};
 
 /// Adds test `test`'s `rules` and `results` to the SARIF file at `path` (creating it),
 /// replacing the results `test` added before.

@@ -11,12 +11,12 @@ use alloy_dyn_abi::{DynSolValue, FunctionExt};
 use alloy_json_abi::Function;
 use alloy_primitives::{Address, Selector, U256};
 
-use super::names::{is_forge_invariant, is_harness_hook};
 use crate::abi::changes_state;
 use crate::chain::CREATE2_DEPLOYER;
 use crate::chain::{CHEATCODE_ADDRESS, CONSOLE_ADDRESS as CONSOLE, Chain};
-use crate::error::{Error, Result};
 use crate::project::{Artifacts, ContractArtifact};
+use crate::{Error, Result};
+use harvey_project::suite::{is_forge_invariant, is_harness_hook};
 
 /// What a test contract declares about its targets (each list empty when it declares
 /// nothing, or does not inherit `StdInvariant`).
@@ -493,7 +493,6 @@ impl ArtifactFilters {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alloy_json_abi::JsonAbi;
     use std::path::PathBuf;
 
     /// An artifact whose ABI has `functions` (`"name:mutability"`, no parameters).
@@ -507,11 +506,9 @@ mod tests {
                 )
             })
             .collect();
-        let abi: JsonAbi = serde_json::from_str(&format!("[{}]", entries.join(","))).unwrap();
-        ContractArtifact {
-            abi,
-            ..ContractArtifact::bare(name)
-        }
+        let mut artifact = ContractArtifact::bare(name);
+        artifact.abi = serde_json::from_str(&format!("[{}]", entries.join(","))).unwrap();
+        artifact
     }
 
     struct World {

@@ -3,7 +3,7 @@
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
-use crate::error::{Error, Result};
+use crate::{Error, Result};
 
 /// A set of 1-based lines of one file, kept as sorted, merged ranges.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::error::{Error, Result};
+use crate::{Error, Result};
 use crate::targets::diff::{self, ChangedLines, FileChange};
 
 /// Every Solidity file that differs between `rev` and the working tree of the repository

@@ -17,7 +17,7 @@ pub(crate) use map::block_of;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::error::Result;
+use crate::Result;
 use crate::project::Artifacts;
 
 pub use harvey_settings::{SourceLine, TargetSpec};

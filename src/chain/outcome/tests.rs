@@ -5,20 +5,12 @@ use alloy_json_abi::JsonAbi;
 use alloy_primitives::address;
 use alloy_sol_types::SolValue;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 fn artifact(name: &str, abi: &str) -> ContractArtifact {
-    ContractArtifact {
-        name: name.to_string(),
-        source_path: PathBuf::from(format!("{name}.sol")),
-        abi: JsonAbi::parse([abi]).expect("valid human-readable ABI"),
-        creation_code: Bytes::new(),
-        runtime_code: Bytes::new(),
-        runtime_source_map: None,
-        sources: Arc::default(),
-        pc_index: Default::default(),
-        libraries: Vec::new(),
-    }
+    let mut artifact = ContractArtifact::bare(name);
+    artifact.source_path = PathBuf::from(format!("{name}.sol"));
+    artifact.abi = JsonAbi::parse([abi]).expect("valid human-readable ABI");
+    artifact
 }
 
 /// The encoded custom error: `contract`'s only error's selector, then `body`.

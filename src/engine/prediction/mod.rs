@@ -58,11 +58,13 @@ const DECAY_RUNS: u64 = 16_384;
 
 /// Solver-backed steps per metric site, at most: a path condition z3 could not satisfy, or
 /// whose answer did not flip the branch, is rarely satisfied from the same site later.
+#[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
 const SOLVER_TRIES: u8 = 2;
 
 /// Secant chains failed at a metric site after which the site has resisted prediction
 /// long enough to ask the solver (without waiting for joint prediction, which only the
 /// rare picks of a corpus entry start): a quadratic from a far start, a residue, a bitmask.
+#[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
 const STALLED_AFTER: u32 = 2;
 
 /// The solver's budget, for the steps stalled chains ask for: [`STALL_STEPS_AT_START`]
@@ -71,12 +73,16 @@ const STALLED_AFTER: u32 = 2;
 /// second) costs [`GAVE_UP_COST`]. A run takes tens of microseconds, so z3 takes a few
 /// percent of a campaign at most this way. Counted in runs and answers, not time, so that
 /// a seed's campaign stays the same campaign.
+#[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
 const STALL_STEPS_AT_START: u64 = 8;
+#[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
 const RUNS_PER_STALL_STEP: u64 = 2_000;
+#[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
 const GAVE_UP_COST: u64 = 64;
 
 /// What a solver-backed step got from z3.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
 pub(crate) enum Asked {
     /// Argument words, run: whether the run flipped the branch.
     Answered { flipped: bool },
@@ -217,11 +223,14 @@ pub(crate) struct Predictor {
     /// it (for the solver-backed step).
     path_condition: PathCondition,
     /// Whether the solver-backed step is on.
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
     solver: bool,
     /// Per metric site: the solver-backed steps tried (forgotten all at once past
     /// [`MISSED_SITES`]).
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
     solver_tries: FastMap<MetricSite, u8>,
     /// The solver budget's units spent (see [`GAVE_UP_COST`]).
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
     solver_spent: u64,
     /// Regular runs so far.
     runs: u64,
@@ -377,12 +386,14 @@ impl Predictor {
 
     /// The path condition of the transaction whose relations the last run recorded (empty
     /// unless the observer followed it).
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
     pub(crate) fn take_path_condition(&mut self) -> PathCondition {
         std::mem::take(&mut self.path_condition)
     }
 
     /// Whether a solver-backed step on `key` in `sequence` is wanted (the step is on and
     /// the site has not had its tries); counts it as tried.
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
     pub(crate) fn solver_wanted(&mut self, key: &CostKey, sequence: &Sequence) -> bool {
         if !self.solver || key.kind == CostKind::Store {
             return false;
@@ -409,6 +420,7 @@ impl Predictor {
     /// Whether a secant chain on `key` in `sequence` that just ended without minimizing it
     /// has stalled there (its site failed [`STALLED_AFTER`] times) and should go to the
     /// solver: the step is on, the site has tries left and the budget is not spent.
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
     pub(crate) fn stalled(&self, key: &CostKey, sequence: &Sequence) -> bool {
         if !self.solver || key.kind == CostKind::Store {
             return false;
@@ -420,6 +432,7 @@ impl Predictor {
     }
 
     /// The solver's budget so far, in units (see [`GAVE_UP_COST`]).
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
     fn solver_budget(&self) -> u64 {
         STALL_STEPS_AT_START + self.runs / RUNS_PER_STALL_STEP
     }
@@ -427,6 +440,7 @@ impl Predictor {
     /// The first branch direction after metric `after` in the last regular run, of the
     /// same transaction, that the run did not take and `coverage` lacks: in a conjunction,
     /// the conjunct that a flip of the one before exposed.
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
     pub(crate) fn next_open(
         &self,
         coverage: &FastSet<EdgeKey>,
@@ -446,6 +460,7 @@ impl Predictor {
 
     /// Counts a solver-backed step (what z3 said, and the time it took) against the stats
     /// and the solver's budget.
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
     pub(crate) fn solver_done(&mut self, asked: Asked, micros: u64) {
         self.stats.solver_queries += 1;
         self.stats.solver_micros += micros;
@@ -466,6 +481,7 @@ impl Predictor {
 
     /// z3 could not be started, or failed in a way a fresh one would too (`why`): no more
     /// solver-backed steps, and the campaign warns with `why`.
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
     pub(crate) fn solver_unavailable(&mut self, why: String) {
         self.solver = false;
         self.stats.solver_failure = Some(why);

@@ -4,16 +4,16 @@
 
 /// Functions of a property contract that harvey calls itself or that belong to forge-std,
 /// never as fuzzed calls.
-pub(super) fn is_harness_hook(name: &str) -> bool {
+pub fn is_harness_hook(name: &str) -> bool {
     ["setUp", "afterInvariant", "IS_TEST", "failed"].contains(&name) || is_property(name)
 }
 
 /// Whether `name` is a forge invariant function's: `invariant*` or `statefulFuzz*`.
-pub(super) fn is_forge_invariant(name: &str) -> bool {
+pub fn is_forge_invariant(name: &str) -> bool {
     name.starts_with("invariant") || name.starts_with("statefulFuzz")
 }
 
 /// Whether `name` is an Echidna/Medusa property's: `echidna_*` or `property_*`.
-pub(super) fn is_property(name: &str) -> bool {
+pub fn is_property(name: &str) -> bool {
     name.starts_with("echidna_") || name.starts_with("property_")
 }

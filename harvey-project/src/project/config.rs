@@ -318,7 +318,6 @@ struct FoundryToml {
 impl ProjectConfig {
     /// The configuration of the project rooted at `root`: its `foundry.toml` (profile from
     /// `FOUNDRY_PROFILE`, default `default`) if present, else `contracts/` with defaults.
-    #[cfg(any(test, feature = "internals"))] // the crate itself goes through `discover_in`
     pub fn discover(root: &Path) -> Result<Self> {
         Self::discover_in(root, &Environment::from_process())
     }

@@ -10,19 +10,19 @@ const PUSH32: u8 = 0x7f;
 
 /// One instruction of legacy EVM code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Instruction<'a> {
+pub struct Instruction<'a> {
     /// Its offset in the code.
-    pub(crate) pc: usize,
+    pub pc: usize,
     /// The opcode byte.
-    pub(crate) opcode: u8,
+    pub opcode: u8,
     /// The bytes a `PUSHn` pushes, as many as the code still holds (a push cut off by the
     /// end of the code, as in a metadata tail, has fewer than `n`); empty for other opcodes.
-    pub(crate) immediate: &'a [u8],
+    pub immediate: &'a [u8],
 }
 
 impl Instruction<'_> {
     /// The number of immediate bytes the opcode takes: `n` for `PUSHn`, else 0.
-    pub(crate) fn immediate_size(opcode: u8) -> usize {
+    pub fn immediate_size(opcode: u8) -> usize {
         if (PUSH1..=PUSH32).contains(&opcode) {
             usize::from(opcode - PUSH1) + 1
         } else {
@@ -31,13 +31,13 @@ impl Instruction<'_> {
     }
 
     /// Whether this is a `PUSHn` whose `n` bytes the code does not all hold.
-    pub(crate) fn is_truncated(&self) -> bool {
+    pub fn is_truncated(&self) -> bool {
         self.immediate.len() < Self::immediate_size(self.opcode)
     }
 }
 
 /// The instructions of `code`, in order: immediates are skipped, never read as opcodes.
-pub(crate) fn instructions(code: &[u8]) -> impl Iterator<Item = Instruction<'_>> {
+pub fn instructions(code: &[u8]) -> impl Iterator<Item = Instruction<'_>> {
     let mut pc = 0;
     std::iter::from_fn(move || {
         let opcode = *code.get(pc)?;
@@ -56,13 +56,13 @@ pub(crate) fn instructions(code: &[u8]) -> impl Iterator<Item = Instruction<'_>>
 
 /// Whether the instruction after `opcode` starts a new basic block: a jump, an instruction
 /// that halts, or an opcode the legacy EVM does not define (it halts too).
-pub(crate) fn ends_block(opcode: u8) -> bool {
+pub fn ends_block(opcode: u8) -> bool {
     // STOP, JUMP, JUMPI, RETURN, REVERT, INVALID, SELFDESTRUCT.
     matches!(opcode, 0x00 | 0x56 | 0x57 | 0xf3 | 0xfd | 0xfe | 0xff) || !is_defined(opcode)
 }
 
 /// Whether `opcode` is an instruction of the legacy EVM (Cancun/Prague).
-pub(crate) fn is_defined(opcode: u8) -> bool {
+pub fn is_defined(opcode: u8) -> bool {
     matches!(opcode,
         0x00..=0x0b | 0x10..=0x1d | 0x20 | 0x30..=0x4a | 0x50..=0x5f | 0x60..=0x7f
         | 0x80..=0x9f | 0xa0..=0xa4 | 0xf0..=0xf5 | 0xfa | 0xfd..=0xff)
@@ -70,7 +70,7 @@ pub(crate) fn is_defined(opcode: u8) -> bool {
 
 /// The start pc of every basic block of `code`, ascending: pc 0, every JUMPDEST, and every
 /// instruction after one that [`ends_block`].
-pub(crate) fn block_starts(code: &[u8]) -> Vec<usize> {
+pub fn block_starts(code: &[u8]) -> Vec<usize> {
     let mut starts = Vec::new();
     let mut after_end = true;
     for instruction in instructions(code) {
@@ -91,17 +91,17 @@ const JUMPDEST: u8 = 0x5b;
 /// The instructions that may change what a later transaction sees: SSTORE, CREATE, CALL,
 /// CALLCODE, DELEGATECALL, CREATE2, SELFDESTRUCT (a call other than STATICCALL may reach
 /// code that writes).
-pub(crate) const STATE_WRITES: [u8; 7] = [0x55, 0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xff];
+pub const STATE_WRITES: [u8; 7] = [0x55, 0xf0, 0xf1, 0xf2, 0xf4, 0xf5, 0xff];
 
 /// The instructions that read the block's clock: BLOCKHASH, TIMESTAMP, NUMBER.
-pub(crate) const CLOCK_READS: [u8; 3] = [0x40, 0x42, 0x43];
+pub const CLOCK_READS: [u8; 3] = [0x40, 0x42, 0x43];
 
 /// The instructions that read a balance: BALANCE, SELFBALANCE.
-pub(crate) const BALANCE_READS: [u8; 2] = [0x31, 0x47];
+pub const BALANCE_READS: [u8; 2] = [0x31, 0x47];
 
 /// Whether the code part of `runtime` (solc's metadata tail left out: its bytes are data)
 /// has an instruction among `opcodes`.
-pub(crate) fn has_any(runtime: &[u8], opcodes: &[u8]) -> bool {
+pub fn has_any(runtime: &[u8], opcodes: &[u8]) -> bool {
     instructions(without_metadata(runtime)).any(|i| opcodes.contains(&i.opcode))
 }
 

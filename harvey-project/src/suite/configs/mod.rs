@@ -43,7 +43,7 @@ pub(crate) fn echidna_defaults() -> Meaning {
 
 /// Which tool a config file is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Tool {
+pub enum Tool {
     /// An echidna yaml.
     Echidna,
     /// A medusa.json.
@@ -52,7 +52,7 @@ pub(crate) enum Tool {
 
 impl Tool {
     /// The tool's name as its users write it.
-    pub(crate) fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Tool::Echidna => "Echidna",
             Tool::Medusa => "Medusa",
@@ -64,7 +64,7 @@ impl Tool {
 /// `filterBlacklist`, Medusa's `targetFunctionSignatures`/`excludeFunctionSignatures`. Each
 /// entry is `Contract.f(uint256)`, as both tools write them.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum FunctionFilter {
+pub enum FunctionFilter {
     /// Every function.
     All,
     /// Only these.
@@ -76,7 +76,7 @@ pub(crate) enum FunctionFilter {
 impl FunctionFilter {
     /// The signatures of `contract`'s functions among the filter's entries (`Contract.f(..)`),
     /// without the contract's name.
-    pub(crate) fn entries_of(&self, contract: &str) -> Vec<String> {
+    pub fn entries_of(&self, contract: &str) -> Vec<String> {
         let entries = match self {
             FunctionFilter::All => return Vec::new(),
             FunctionFilter::Only(entries) | FunctionFilter::Except(entries) => entries,
@@ -93,84 +93,84 @@ impl FunctionFilter {
 /// that mean the same (an echidna yaml and a medusa.json saying the same things) make one
 /// test.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Meaning {
+pub struct Meaning {
     /// The senders of fuzzed calls (`sender`, `senderAddresses`).
-    pub(crate) senders: Vec<Address>,
+    pub senders: Vec<Address>,
     /// The sender of the property checks (Echidna's `psender`, Medusa's first sender).
-    pub(crate) property_sender: Address,
+    pub property_sender: Address,
     /// Who deploys the harness (`deployer`, `deployerAddress`).
-    pub(crate) deployer: Address,
+    pub deployer: Address,
     /// The balance the deployer and the senders start with (Echidna's `balanceAddr`,
     /// Medusa's 2^128 - 1).
-    pub(crate) account_balance: U256,
+    pub account_balance: U256,
     /// Wei sent with the harness's creation (`balanceContract`, `targetContractsBalances`).
-    pub(crate) harness_balance: U256,
+    pub harness_balance: U256,
     /// Whether the contracts the harness deployed are fuzzed too (`allContracts`,
     /// `testAllContracts`).
-    pub(crate) all_contracts: bool,
+    pub all_contracts: bool,
     /// Name prefixes of property functions (`prefix`, `propertyTesting.testPrefixes`);
     /// functions with one are never fuzzed, in any mode.
-    pub(crate) prefixes: Vec<String>,
+    pub prefixes: Vec<String>,
     /// Name prefixes of tests harvey does not run (Medusa's optimization tests): never
     /// fuzzed either.
-    pub(crate) unrun_prefixes: Vec<String>,
+    pub unrun_prefixes: Vec<String>,
     /// Whether property functions are checked (Echidna's property mode; Medusa's
     /// `propertyTesting.enabled`).
-    pub(crate) properties: bool,
+    pub properties: bool,
     /// The Panic codes a fuzzed call of the harness may not end in (assertion mode; empty
     /// when off): Echidna's 0x01, Medusa's `panicCodeConfig`.
-    pub(crate) panics: Vec<u8>,
+    pub panics: Vec<u8>,
     /// Whether an `AssertionFailed(..)` event is a failure (Echidna's assertion mode).
-    pub(crate) assertion_events: bool,
+    pub assertion_events: bool,
     /// Whether view and pure functions are fuzzed too (Echidna's `excludeViewPure: false`,
     /// its default; Medusa's `testViewMethods`). Only assertion testing calls them: no call
     /// of one can change what a property reads.
-    pub(crate) view_methods: bool,
+    pub view_methods: bool,
     /// Most calls per sequence (`seqLen`, `callSequenceLength`).
-    pub(crate) depth: u64,
+    pub depth: u64,
     /// The campaign's calls budget (`testLimit`; `None`: no limit).
-    pub(crate) calls: Option<u64>,
+    pub calls: Option<u64>,
     /// The campaign's time budget in seconds (`timeout`; `None`: no limit).
-    pub(crate) seconds: Option<u64>,
+    pub seconds: Option<u64>,
     /// Most seconds the block time moves before a call.
-    pub(crate) max_time_delay: u64,
+    pub max_time_delay: u64,
     /// Most blocks the block number moves before a call.
-    pub(crate) max_block_delay: u64,
+    pub max_block_delay: u64,
     /// Which functions are called.
-    pub(crate) functions: FunctionFilter,
+    pub functions: FunctionFilter,
     /// Whether the first failure ends the campaign (`stopOnFail`, `stopOnFailedTest`).
-    pub(crate) stop_on_failure: bool,
+    pub stop_on_failure: bool,
     /// The seed (Echidna's `seed`).
-    pub(crate) seed: Option<u64>,
+    pub seed: Option<u64>,
 }
 
 /// An Echidna or Medusa config file, read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct HarnessConfig {
+pub struct HarnessConfig {
     /// The tool it is for.
-    pub(crate) tool: Tool,
+    pub tool: Tool,
     /// The file, relative to the project's root.
-    pub(crate) file: PathBuf,
+    pub file: PathBuf,
     /// What it means.
-    pub(crate) meaning: Meaning,
+    pub meaning: Meaning,
     /// The keys it sets that harvey does not honour, each with why: warnings.
-    pub(crate) ignored: Vec<String>,
+    pub ignored: Vec<String>,
     /// Medusa's `targetContracts` (empty for Echidna, whose command line names the
     /// contract).
-    pub(crate) targets: Vec<String>,
+    pub targets: Vec<String>,
     /// Medusa's `targetContractsBalances`, by the index of `targets`.
     balances: Vec<U256>,
     /// Whether the config names its harness (a command in the harness's source, a yaml of
     /// the harness's name or in its directory, a medusa.json's `targetContracts`) rather
     /// than applying to it from a directory above: only a named harness without property
     /// functions is listed as an assertion-mode suite.
-    pub(crate) names_harness: bool,
+    pub names_harness: bool,
 }
 
 impl HarnessConfig {
     /// Reads the config at `file` (relative to `root`, or absolute): an echidna yaml
     /// (`.yaml`/`.yml`) or a medusa.json (`.json`). Errors say which file and what is wrong.
-    pub(crate) fn read(root: &Path, file: &Path) -> Result<HarnessConfig, String> {
+    pub fn read(root: &Path, file: &Path) -> Result<HarnessConfig, String> {
         let path = root.join(file);
         let text = std::fs::read_to_string(&path)
             .map_err(|e| format!("cannot read the config {}: {e}", path.display()))?;
@@ -205,7 +205,7 @@ impl HarnessConfig {
 
     /// The config as Medusa would run `harness` with it: its `targetContractsBalances`
     /// entry for the harness sent with the creation. Echidna configs are unchanged.
-    pub(crate) fn for_harness(mut self, harness: &str) -> HarnessConfig {
+    pub fn for_harness(mut self, harness: &str) -> HarnessConfig {
         if self.tool == Tool::Medusa {
             self.meaning.harness_balance = medusa::balance_of(&self, harness);
         }
@@ -215,7 +215,7 @@ impl HarnessConfig {
     /// The campaign settings the config sets, as `(setting, text)` pairs for
     /// `harvey_settings`' parsers: `depth`, `calls`, `time`, the delays, `fail_fast`,
     /// `seed` and `panics`.
-    pub(crate) fn settings(&self) -> Vec<(&'static str, String)> {
+    pub fn settings(&self) -> Vec<(&'static str, String)> {
         let meaning = &self.meaning;
         let mut pairs = vec![
             ("depth", meaning.depth.to_string()),
@@ -290,7 +290,7 @@ pub(crate) fn candidates(
 /// `config = "file"`, relative to the project's root) when given, else the one config the
 /// module's rule finds (several that mean the same count as one). Several that differ are
 /// an error naming them, for the attribute to choose.
-pub(crate) fn chosen(
+pub fn chosen(
     artifacts: &Artifacts,
     name: &str,
     explicit: Option<&Path>,

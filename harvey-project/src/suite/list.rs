@@ -7,7 +7,7 @@ use std::sync::Arc;
 use alloy_json_abi::Function;
 
 use super::configs::{self, HarnessConfig};
-use super::{Style, Suite, forge_tests};
+use super::{Style, SuiteDefinition, forge_tests};
 use crate::error::{Error, Result};
 use crate::project::{Artifacts, ContractArtifact, Environment, ProjectConfig, compiled};
 
@@ -209,7 +209,8 @@ fn summarise(
         Some(forge) if !forge.invariants => (SuiteKind::Forge, Vec::new()),
         _ => {
             let suite =
-                Suite::find(artifacts, &test.qualified_name(), config, &mut warnings).ok()?;
+                SuiteDefinition::find(artifacts, &test.qualified_name(), config, &mut warnings)
+                    .ok()?;
             if suite.invariants.is_empty() && !names_harness {
                 return None;
             }

@@ -51,7 +51,7 @@ impl Environment {
     }
 
     /// The program to run as z3: `HARVEY_Z3`, else `z3` (looked for on `PATH`).
-    pub(crate) fn z3(&self) -> PathBuf {
+    pub fn z3(&self) -> PathBuf {
         self.harvey_z3
             .clone()
             .unwrap_or_else(|| PathBuf::from("z3"))

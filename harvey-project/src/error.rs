@@ -108,10 +108,10 @@ pub enum Error {
     #[error("{0}")]
     Call(String),
 
-    /// A call the user made directly with [`Chain::call`](crate::chain::Chain::call) (or a
+    /// A call the user made directly with `harvey::chain::Chain::call` (or a
     /// view) reverted or halted. `reason` is the decoded revert reason (`Error(string)`, a
     /// custom error with its arguments, a Panic) or the halt; to match on it, make the call
-    /// with [`Chain::try_call`](crate::chain::Chain::try_call) and read its status.
+    /// with `Chain::try_call` and read its status.
     #[error("{call} {reason}")]
     Reverted {
         /// The call: function signature, contract and address.
@@ -121,7 +121,7 @@ pub enum Error {
     },
 
     /// An invariant's own report that it does not hold, with its message: what
-    /// [`ensure!`](crate::ensure) returns.
+    /// `harvey::ensure!` returns.
     #[error("{0}")]
     Invariant(String),
 
@@ -168,10 +168,41 @@ pub enum Error {
 
 impl Error {
     /// An [`Error::Io`] for `path` from an `std::io::Error`.
-    pub(crate) fn io(path: impl Into<PathBuf>, err: &std::io::Error) -> Self {
+    pub fn io(path: impl Into<PathBuf>, err: &std::io::Error) -> Self {
         Error::Io {
             path: path.into(),
             message: err.to_string(),
         }
+    }
+}
+
+impl From<harvey_settings::Invalid> for Error {
+    /// A setting's text that its parser rejects is invalid configuration.
+    fn from(invalid: harvey_settings::Invalid) -> Error {
+        Error::Config(invalid.message().to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use harvey_settings::{Config, TargetSpec};
+
+    #[test]
+    fn invalid_settings_are_configuration_errors_naming_the_variable() {
+        let invalid = Config::resolve(&[], |name| {
+            (name == "HARVEY_DEPTH").then(|| "deep".to_string())
+        })
+        .unwrap_err();
+        let err = Error::from(invalid);
+        assert!(matches!(err, Error::Config(_)), "{err:?}");
+        assert!(
+            err.to_string()
+                .starts_with("invalid configuration: HARVEY_DEPTH=deep: "),
+            "{err}"
+        );
+        let spec = "src/Vault.sol:0".parse::<TargetSpec>();
+        let err = Error::from(spec.unwrap_err());
+        assert!(err.to_string().contains("`file:line`"), "{err}");
     }
 }

@@ -10,11 +10,7 @@
 
 mod artifacts;
 mod compile;
-// `ProjectConfig` and `Environment` are for the `internals` feature (harvey's own tests and
-// benches); without it their `pub` items are reachable only inside the crate.
-#[cfg_attr(not(feature = "internals"), allow(unreachable_pub))]
 mod config;
-#[cfg_attr(not(feature = "internals"), allow(unreachable_pub))]
 mod env;
 mod remappings;
 mod solc;
@@ -29,19 +25,17 @@ use once_cell::sync::Lazy;
 pub use artifacts::{
     Artifacts, ContractArtifact, LibraryLink, SourceFile, SourceLocation, SourceSet,
 };
+pub use config::ProjectConfig;
 pub use config::{ChainSettings, FuzzSettings, InvariantSettings};
-internal! { use config::ProjectConfig; }
-internal! { use env::Environment; }
-pub(crate) use source_map::JumpKind;
+pub use env::Environment;
+pub use source_map::JumpKind;
 
 use crate::error::{Error, Result};
 
-#[cfg_attr(not(feature = "internals"), allow(unreachable_pub))]
 impl ProjectConfig {
     /// Compiles the project now (foundry-compilers' on-disk cache still applies: unchanged
     /// sources are not recompiled). Most callers want [`compiled`], which also shares the
     /// result within the process.
-    #[cfg(any(test, feature = "internals"))] // the crate itself goes through `compile_in`
     pub fn compile(&self) -> Result<Artifacts> {
         self.compile_in(&Environment::from_process())
     }
@@ -83,26 +77,24 @@ pub fn own_contracts(root: &Path) -> Result<Vec<Arc<ContractArtifact>>> {
         .collect())
 }
 
-internal! {
-    /// [`compiled`] with the settings of `env` rather than the process environment. The memo
-    /// is the same and is keyed by root alone: the first of the two to compile a root decides
-    /// its artifacts for the whole process, so a caller with its own environment calls this
-    /// before anything (a `Campaign` on that root, say) calls [`compiled`].
-    fn compiled_in(root: &Path, env: &Environment) -> Result<Arc<Artifacts>> {
-        // Holding the lock while compiling is deliberate: concurrent tests wait for the one
-        // compilation instead of starting their own.
-        let mut memo = COMPILED
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        // A root relative to the working directory, made absolute: the sources' paths are
-        // taken relative to it, and one project is one memo entry however it is named.
-        let root = std::path::absolute(root).map_err(|e| Error::io(root, &e))?;
-        memo.entry(root.clone())
-            .or_insert_with(|| {
-                ProjectConfig::discover_in(&root, env)?
-                    .compile_in(env)
-                    .map(Arc::new)
-            })
-            .clone()
-    }
+/// [`compiled`] with the settings of `env` rather than the process environment. The memo
+/// is the same and is keyed by root alone: the first of the two to compile a root decides
+/// its artifacts for the whole process, so a caller with its own environment calls this
+/// before anything (a `Campaign` on that root, say) calls [`compiled`].
+pub fn compiled_in(root: &Path, env: &Environment) -> Result<Arc<Artifacts>> {
+    // Holding the lock while compiling is deliberate: concurrent tests wait for the one
+    // compilation instead of starting their own.
+    let mut memo = COMPILED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    // A root relative to the working directory, made absolute: the sources' paths are
+    // taken relative to it, and one project is one memo entry however it is named.
+    let root = std::path::absolute(root).map_err(|e| Error::io(root, &e))?;
+    memo.entry(root.clone())
+        .or_insert_with(|| {
+            ProjectConfig::discover_in(&root, env)?
+                .compile_in(env)
+                .map(Arc::new)
+        })
+        .clone()
 }

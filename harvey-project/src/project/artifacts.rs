@@ -117,7 +117,7 @@ impl SourceLocation<'_> {
     }
 
     /// Whether the two ranges share no byte (ranges in different files never do).
-    pub(crate) fn is_disjoint_from(&self, other: &SourceLocation<'_>) -> bool {
+    pub fn is_disjoint_from(&self, other: &SourceLocation<'_>) -> bool {
         self.file.id != other.file.id
             || self.offset + self.length <= other.offset
             || other.offset + other.length <= self.offset
@@ -228,9 +228,10 @@ impl LibraryLink {
 
 impl ContractArtifact {
     /// A test's stand-in: contract `name` of `src/<name>.sol`, no ABI entries, one byte of
-    /// code each way, no source map.
-    #[cfg(test)]
-    pub(crate) fn bare(name: &str) -> ContractArtifact {
+    /// code each way, no source map. For harvey's own tests (the `internals` feature).
+    #[cfg(any(test, feature = "internals"))]
+    #[doc(hidden)]
+    pub fn bare(name: &str) -> ContractArtifact {
         ContractArtifact {
             name: name.into(),
             source_path: PathBuf::from(format!("src/{name}.sol")),
@@ -296,12 +297,12 @@ impl ContractArtifact {
 
     /// The pcs of runtime instructions that have a source location, from `pc` (included)
     /// down.
-    pub(crate) fn located_pcs_down_from(&self, pc: u32) -> impl Iterator<Item = u32> + '_ {
+    pub fn located_pcs_down_from(&self, pc: u32) -> impl Iterator<Item = u32> + '_ {
         self.pc_index.pcs_down_from(pc)
     }
 
     /// What the runtime jump at `pc` does, as the source map says.
-    pub(crate) fn jump_kind(&self, pc: u32) -> JumpKind {
+    pub fn jump_kind(&self, pc: u32) -> JumpKind {
         self.pc_index.jump_kind(pc)
     }
 
@@ -324,11 +325,9 @@ pub struct Artifacts {
 }
 
 impl Artifacts {
-    pub(crate) fn new(
-        root: PathBuf,
-        mut contracts: Vec<ContractArtifact>,
-        cache_hit: bool,
-    ) -> Self {
+    /// The artifacts of `contracts` compiled from the project at `root`, sorted by name and
+    /// source file; `cache_hit` says whether the compiler's cache served them all.
+    pub fn new(root: PathBuf, mut contracts: Vec<ContractArtifact>, cache_hit: bool) -> Self {
         contracts.sort_by(|a, b| (&a.name, &a.source_path).cmp(&(&b.name, &b.source_path)));
         Artifacts {
             root,

@@ -19,7 +19,7 @@ pub(crate) struct Span {
 /// What a JUMP does, as the source map says: solc marks the jumps into and out of its
 /// functions (internal functions and its own helpers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum JumpKind {
+pub enum JumpKind {
     /// A call: the jump into a function.
     Into,
     /// A return: the jump out of a function to the address its caller pushed.
