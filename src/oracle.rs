@@ -40,10 +40,14 @@ const ASSERTION_EVENT: &str = "AssertionFailed";
 /// A boxed invariant: `Ok` when it holds, `Err(message)` when not.
 pub(crate) type CheckFn<'a> = Box<dyn Fn(&Chain) -> Result<(), String> + Sync + 'a>;
 
-/// A named Rust invariant.
+/// A named invariant: a Rust function of the chain, or a suite's invariant function.
 pub(crate) struct Invariant<'a> {
     pub(crate) name: String,
     pub(crate) check: CheckFn<'a>,
+    /// Whether the check reads the chain only through [`Chain::probe`]: then what it read
+    /// can be recorded ([`Chain::record_reads`]) and the check skipped while none of it
+    /// changes. A Rust invariant may read the chain any way, and is always checked.
+    pub(crate) through_probes: bool,
 }
 
 /// A boxed property case: `Ok` when the property holds for the inputs, `Err(message)` when
@@ -433,19 +437,25 @@ pub fn violations_of(chain: &mut Chain, tx: &crate::chain::Tx) -> crate::Result<
 fn violated(invariants: &[Invariant<'_>], chain: &Chain) -> Vec<Violation> {
     invariants
         .iter()
-        .filter_map(|invariant| {
-            let result = catch_unwind(AssertUnwindSafe(|| (invariant.check)(chain)));
-            let message = match result {
-                Ok(Ok(())) => return None,
-                Ok(Err(message)) => message,
-                Err(payload) => format!("panicked: {}", panic_message(payload.as_ref())),
-            };
-            Some(Violation::Invariant {
-                name: invariant.name.clone(),
-                message,
-            })
-        })
+        .filter_map(|invariant| invariant.violation(chain))
         .collect()
+}
+
+impl Invariant<'_> {
+    /// The violation of this invariant on `chain`'s current state, if it does not hold; a
+    /// panic inside it is its violation.
+    pub(crate) fn violation(&self, chain: &Chain) -> Option<Violation> {
+        let result = catch_unwind(AssertUnwindSafe(|| (self.check)(chain)));
+        let message = match result {
+            Ok(Ok(())) => return None,
+            Ok(Err(message)) => message,
+            Err(payload) => format!("panicked: {}", panic_message(payload.as_ref())),
+        };
+        Some(Violation::Invariant {
+            name: self.name.clone(),
+            message,
+        })
+    }
 }
 
 /// Where the revert a transaction ended with began: the innermost frame of the chain of

@@ -461,6 +461,11 @@ pub struct TimeSplit {
     pub transactions: Duration,
     /// Checking invariants and oracles after them.
     pub checks: Duration,
+    /// Invariant checks run after fuzzed transactions (all of them, not a sample).
+    pub invariants_checked: u64,
+    /// Invariant checks skipped because nothing the transaction wrote could change the
+    /// answer (the `skip_unchanged_invariants` setting).
+    pub invariants_skipped: u64,
 }
 
 impl TimeSplit {
@@ -471,6 +476,8 @@ impl TimeSplit {
     pub(crate) fn add(&mut self, other: TimeSplit) {
         self.transactions += other.transactions;
         self.checks += other.checks;
+        self.invariants_checked += other.invariants_checked;
+        self.invariants_skipped += other.invariants_skipped;
     }
 }
 

@@ -167,6 +167,7 @@ impl<'a> Campaign<'a> {
         self.invariants.push(Invariant {
             name: name.into(),
             check: Box::new(move |chain| check(chain).into_check()),
+            through_probes: false,
         });
         self
     }
@@ -336,6 +337,14 @@ impl<'a> Campaign<'a> {
     /// per sequence (default on; see the settings reference). Off is for measuring it.
     pub fn independent_calls(mut self, on: bool) -> Self {
         self.config.independent_calls = on;
+        self
+    }
+
+    /// Whether a suite's invariant that nothing a transaction wrote can have changed is
+    /// skipped after it (default on, exact; see the settings reference). Off is for
+    /// measuring it.
+    pub fn skip_unchanged_invariants(mut self, on: bool) -> Self {
+        self.config.skip_unchanged_invariants = on;
         self
     }
 

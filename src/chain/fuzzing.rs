@@ -193,6 +193,26 @@ impl Chain {
         }
     }
 
+    /// Starts recording what probes read ([`Chain::probe`]: storage slots, or that they read
+    /// more), until [`Chain::take_reads`]: what the engine needs to skip an invariant of a
+    /// suite that no storage a transaction wrote could change.
+    pub(crate) fn record_reads(&mut self) {
+        self.vm.get_mut().record_reads();
+    }
+
+    /// What probes read since [`Chain::record_reads`], ending the recording; `None` when
+    /// nothing was recorded.
+    pub(crate) fn take_reads(&mut self) -> Option<Reads> {
+        self.vm.get_mut().take_reads()
+    }
+
+    /// Whether the transactions since the last take may have changed what a probe reads
+    /// beyond the storage they wrote: a cheatcode that writes state, or cheatcode state left
+    /// in force (a prank, an armed expectation).
+    pub(crate) fn take_disturbance(&mut self) -> bool {
+        self.vm.get_mut().take_disturbance()
+    }
+
     internal! {
         /// Runs `calldata` from `sender` to `to` in the pending state (unobserved, through
         /// the cheatcodes if on), then puts the pending state back exactly as it was: what

@@ -20,6 +20,7 @@ use super::cheatcodes::{
     CHEATCODE_ADDRESS, CONSOLE_ADDRESS, CallSite, Cheatcodes, expect, fail, mock,
 };
 use super::db::Db;
+use super::reads::{self, Reads};
 use crate::observe::Observer;
 
 /// The observer and the cheatcodes, for one chain.
@@ -36,6 +37,8 @@ pub(super) struct Hooks {
     /// For each open frame, the length of `created` when it started: a frame that fails
     /// takes its creations back.
     frames: Vec<usize>,
+    /// What probes read, while the chain records it ([`Reads`]).
+    pub(super) reads: Option<Reads>,
 }
 
 impl Hooks {
@@ -46,6 +49,7 @@ impl Hooks {
             cheats: None,
             created: Vec::new(),
             frames: Vec::new(),
+            reads: None,
         }
     }
 
@@ -65,10 +69,13 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
         if self.observing {
             self.observer.step(interp, context);
         }
+        let op = interp.bytecode.opcode();
+        if let Some(reads) = self.reads.as_mut().filter(|_| reads::noted(op)) {
+            reads.step(op, interp.stack.data(), interp.input.target_address());
+        }
         let Some(cheats) = self.cheats.as_deref_mut() else {
             return;
         };
-        let op = interp.bytecode.opcode();
         if cheats.accesses.is_some() && (op == opcode::SLOAD || op == opcode::SSTORE) {
             if let Some(&slot) = interp.stack.data().last() {
                 let account = interp.input.target_address();

@@ -43,6 +43,7 @@ mod labels;
 mod link;
 mod logs;
 mod outcome;
+mod reads;
 mod setup;
 mod views;
 mod vm;
@@ -60,6 +61,7 @@ pub use fuzz_plan::{AddressArgs, BoundValue, Param};
 pub(crate) use fuzz_plan::{Delays, FuzzPlan};
 pub use labels::Labels;
 pub use outcome::{HaltReason, PanicCode, RevertReason, SolDisplay, TxOutcome, TxStatus};
+pub(crate) use reads::Reads;
 pub use vm::{CHAIN_ID, TX_GAS_LIMIT};
 
 use std::cell::RefCell;

@@ -14,9 +14,10 @@ use revm::primitives::hardfork::SpecId;
 use revm::state::AccountInfo;
 use revm::{DatabaseCommit, DatabaseRef, ExecuteEvm, InspectEvm, MainBuilder, MainContext};
 
-use super::cheatcodes::{CHEATCODE_ADDRESS, Cheatcodes, FAILED_SLOT, UnsupportedCheatcode};
+use super::cheatcodes::{CHEATCODE_ADDRESS, Cheatcodes, Effect, FAILED_SLOT, UnsupportedCheatcode};
 use super::db::Db;
 use super::hooks::Hooks;
+use super::reads::Reads;
 use crate::observe::{FlowSet, Trace};
 use crate::project::ChainSettings;
 use crate::{Error, Result};
@@ -186,7 +187,7 @@ impl Vm {
             let result = self.evm.inspect_one_tx(tx);
             self.evm.inspector.observing = false;
             result
-        } else if self.evm.inspector.cheats.is_some() {
+        } else if self.evm.inspector.cheats.is_some() || self.evm.inspector.reads.is_some() {
             self.evm.inspect_one_tx(tx)
         } else {
             // No hook to run: revm's uninspected path is the fastest.
@@ -213,8 +214,33 @@ impl Vm {
         let chain_id = self.evm.ctx.cfg.chain_id;
         let pranks = self.evm.inspector.cheats.as_ref().map(|c| c.pranks.clone());
         let created = self.evm.inspector.created.len();
+        // While reads are recorded: what the transaction before called stays apart from
+        // what the probe calls (which makes its reads volatile beyond pure cheatcodes).
+        let recording = self.evm.inspector.reads.is_some();
+        let touched_before = match self.evm.inspector.cheats.as_deref_mut() {
+            Some(cheats) if recording => {
+                let in_force = cheats.in_force();
+                let touched = cheats.take_touched();
+                if let Some(reads) = self.evm.inspector.reads.as_mut() {
+                    reads.volatile |= in_force;
+                }
+                Some(touched)
+            }
+            _ => None,
+        };
         let result = self.run(sender, Target::Call(to), data, U256::ZERO, false);
         let failed = !self.storage(CHEATCODE_ADDRESS, FAILED_SLOT).is_zero();
+        if let (Some(cheats), Some(before)) =
+            (self.evm.inspector.cheats.as_deref_mut(), touched_before)
+        {
+            let during = cheats.take_touched();
+            if let Some(reads) = self.evm.inspector.reads.as_mut() {
+                reads.volatile |= during > Effect::Pure;
+                reads.slots.push((CHEATCODE_ADDRESS, FAILED_SLOT));
+            }
+            // Nothing of the probe's stays; what the transaction called still counts.
+            cheats.restore_touched(before.max(during));
+        }
         self.evm.ctx.journaled_state.inner.state = state;
         self.evm.ctx.block = block;
         self.evm.ctx.cfg.chain_id = chain_id;
@@ -223,6 +249,28 @@ impl Vm {
         }
         self.evm.inspector.created.truncate(created);
         Ok((result?, failed))
+    }
+
+    /// Starts recording what probes read ([`Reads`]), afresh.
+    pub(super) fn record_reads(&mut self) {
+        self.evm.inspector.reads = Some(Reads::default());
+    }
+
+    /// What probes read since recording started, and stops recording; `None` when not
+    /// recording.
+    pub(super) fn take_reads(&mut self) -> Option<Reads> {
+        self.evm.inspector.reads.take()
+    }
+
+    /// Whether the transactions since the last take may have changed what an invariant's
+    /// probe reads beyond the storage they wrote: they called a cheatcode that writes
+    /// state, or left cheatcode state in force (a prank, an expectation).
+    pub(super) fn take_disturbance(&mut self) -> bool {
+        self.evm
+            .inspector
+            .cheats
+            .as_deref_mut()
+            .is_some_and(|cheats| cheats.take_touched() == Effect::Writes || cheats.in_force())
     }
 
     /// Turns the cheatcodes on for every later transaction, over the project's `artifacts`

@@ -9,9 +9,10 @@
 use alloy_dyn_abi::{DynSolValue, JsonAbiExt};
 use alloy_primitives::{Address, Bytes, U256};
 
-use crate::chain::{Chain, RecordedCall};
+use crate::chain::{ATTACKER_CONTRACT, Chain, RecordedCall};
 use crate::chain::{Tx, is_assume_rejection};
 use crate::detect::Detectors;
+use crate::engine::held::HeldInvariants;
 use crate::engine::input::{Sequence, TxInput};
 use crate::engine::surface::{At, Entry, Surface};
 use crate::hash::FastSet;
@@ -135,6 +136,8 @@ pub(crate) struct Executor<'a> {
     revert_causes: Option<Vec<RevertCauses>>,
     /// The vulnerability detectors, with what the running sequence showed them.
     detectors: Detectors,
+    /// What each invariant read when it last held, to skip it while none of that changes.
+    held: HeldInvariants,
 }
 
 /// Calls of one function and how many reverted.
@@ -177,7 +180,14 @@ impl<'a> Executor<'a> {
             time: TimeSplit::default(),
             blocks: None,
             revert_causes: None,
+            held: HeldInvariants::new(oracles.invariants.len(), true),
         }
+    }
+
+    /// Whether invariants that nothing a transaction wrote can have changed are skipped
+    /// (on unless the `skip_unchanged_invariants` setting turns it off).
+    pub(crate) fn skip_unchanged_invariants(&mut self, on: bool) {
+        self.held = HeldInvariants::new(self.oracles.invariants.len(), on);
     }
 
     /// Whether runs record data decisions (comparisons whose result goes into data) as
@@ -228,6 +238,7 @@ impl<'a> Executor<'a> {
     /// the first violation when the executor fails fast.
     pub(crate) fn run(&mut self, sequence: &Sequence, sink: &mut dyn Sink) -> Run {
         self.chain.reset();
+        self.held.forget();
         self.detectors.start();
         self.sequences += 1;
         sink.start(sequence);
@@ -321,6 +332,16 @@ impl<'a> Executor<'a> {
                 }
             }
             self.note_created(created_before);
+            // What the transaction changed beyond the storage it wrote: then no invariant's
+            // reads tell whether it still holds.
+            let disturbed = self.chain.take_disturbance()
+                || tx.sender == ATTACKER_CONTRACT
+                || !self.created.is_empty()
+                || !self.chain.last_trace().selfdestructs().is_empty();
+            if disturbed {
+                self.held.forget();
+            }
+            let written = HeldInvariants::written(self.chain.last_trace());
             path = self.learn(
                 index,
                 sequence,
@@ -335,7 +356,11 @@ impl<'a> Executor<'a> {
             // before still hold unless time moved.
             let unchanged = reverted && tx.warp == Default::default();
             let started = timed.then(Instant::now);
-            let mut shown = self.oracles.check(&mut self.chain, &outcome, !unchanged);
+            let mut shown = self.oracles.check(&mut self.chain, &outcome, false);
+            if !unchanged {
+                let invariants = &self.oracles.invariants;
+                shown.extend(self.held.check(invariants, &mut self.chain, &written));
+            }
             // Read before the detectors, which may run other transactions; the oracles'
             // violations are the ones property libraries explain.
             let messages = if shown.is_empty() {
@@ -631,7 +656,11 @@ impl<'a> Executor<'a> {
 
     /// Where the regular runs' time went so far (estimated from a sample).
     pub(crate) fn time(&self) -> TimeSplit {
-        self.time
+        TimeSplit {
+            invariants_checked: self.held.checked,
+            invariants_skipped: self.held.skipped,
+            ..self.time
+        }
     }
 
     /// Calls and reverts per function so far, as summary rows.

@@ -214,6 +214,7 @@ fn run_worker<'a>(
         plan.config.fail_fast,
     );
     executor.record_data_decisions(plan.config.data_decisions);
+    executor.skip_unchanged_invariants(plan.config.skip_unchanged_invariants);
     if plan.lines {
         executor.record_blocks();
     }

@@ -23,6 +23,7 @@
 mod corpus;
 mod executor;
 mod fuzz;
+mod held;
 #[cfg(test)]
 mod hostile;
 mod input;
@@ -118,14 +119,16 @@ impl<'a> Engine<'a> {
     ) -> Result<Engine<'a>> {
         let surface = Surface::for_campaign(&chain, oracles, warnings)?;
         let dictionary = dictionary(&chain, &surface);
+        let mut executor = Executor::new(
+            chain,
+            surface,
+            oracles,
+            config.demand_driven,
+            config.fail_fast,
+        );
+        executor.skip_unchanged_invariants(config.skip_unchanged_invariants);
         Ok(Engine {
-            executor: Executor::new(
-                chain,
-                surface,
-                oracles,
-                config.demand_driven,
-                config.fail_fast,
-            ),
+            executor,
             oracles,
             dictionary,
         })

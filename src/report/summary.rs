@@ -266,8 +266,8 @@ pub(crate) fn render_kept_corpus(out: &mut String, stats: &Stats) {
 }
 
 /// `  time: 41% in transactions, 52% checking invariants, 7% fuzzing`: where the workers'
-/// time went, with a note when the checks after each transaction take most of it (then
-/// they, not the EVM, bound tx/s).
+/// time went, with how many invariant checks were skipped when some were, and a note when
+/// the checks after each transaction take most of it (then they, not the EVM, bound tx/s).
 pub(crate) fn render_time_split(out: &mut String, stats: &Stats) {
     let whole = stats.elapsed.as_micros() as u64 * u64::from(stats.workers.max(1));
     let transactions = stats.time.transactions.as_micros() as u64;
@@ -283,6 +283,15 @@ pub(crate) fn render_time_split(out: &mut String, stats: &Stats) {
         percent(checks, whole),
         percent(fuzzing, whole)
     );
+    let skipped = stats.time.invariants_skipped;
+    if skipped > 0 {
+        let _ = write!(
+            out,
+            "; {} of {} invariant checks skipped (nothing they read had changed)",
+            thousands(skipped),
+            thousands(skipped + stats.time.invariants_checked)
+        );
+    }
     if checks * 2 > whole {
         out.push_str(": the checks bound the speed (make slow invariants cheaper)");
     }

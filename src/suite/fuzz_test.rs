@@ -45,6 +45,8 @@ impl Suite {
                     Ok(())
                 }
             }),
+            // A final check, after the case, never skipped.
+            through_probes: false,
         })
     }
 }

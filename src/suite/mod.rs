@@ -195,5 +195,7 @@ fn invariant_call(
             }
             Ok(())
         }),
+        // The invariant function's call is all it reads.
+        through_probes: true,
     }
 }

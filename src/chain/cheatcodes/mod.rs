@@ -257,6 +257,91 @@ pub(super) struct Cheatcodes {
     /// Logs emitted since `vm.recordLogs()` (taken by `vm.getRecordedLogs()`); `None` when
     /// not recording.
     recorded_logs: Option<Vec<Vm::Log>>,
+    /// The most any cheatcode called since the last take could change ([`Effect`]).
+    touched: Effect,
+}
+
+/// What a cheatcode call can change that an invariant's probe reads, least first: the
+/// engine skips an invariant only while nothing it read can have changed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub(in crate::chain) enum Effect {
+    /// Nothing beyond the call it answers: assertions, `assume`, labels, conversions,
+    /// keys and addresses computed, the artifacts' code, environment variables; pranks and
+    /// expectations too, whose state in force the chain checks by itself
+    /// ([`Cheatcodes::in_force`]).
+    #[default]
+    Pure,
+    /// Reads state (`load`, `getNonce`, the block's number or timestamp, a label): a
+    /// probe calling it reads what no storage write shows.
+    Reads,
+    /// The block or chain environment (`warp`, `roll`, `fee`, `chainId`): changes only
+    /// what probes that read the environment read, and those are checked every time.
+    Environment,
+    /// Anything else: storage, balances, code, nonces, mocks, snapshots, broadcasts,
+    /// recording; and cheatcodes harvey does not know.
+    Writes,
+}
+
+/// What cheatcode `call` can change ([`Effect`]).
+fn effect(call: &Vm::VmCalls) -> Effect {
+    use Vm::VmCalls as C;
+    match call {
+        C::prank_0(_)
+        | C::prank_1(_)
+        | C::startPrank_0(_)
+        | C::startPrank_1(_)
+        | C::stopPrank(_)
+        | C::assume(_)
+        | C::label(_)
+        | C::expectRevert_0(_)
+        | C::expectRevert_1(_)
+        | C::expectRevert_2(_)
+        | C::expectRevert_3(_)
+        | C::expectRevert_4(_)
+        | C::expectRevert_5(_)
+        | C::expectRevert_6(_)
+        | C::expectRevert_7(_)
+        | C::expectRevert_8(_)
+        | C::expectRevert_9(_)
+        | C::expectRevert_10(_)
+        | C::expectRevert_11(_)
+        | C::expectEmit_0(_)
+        | C::expectEmit_1(_)
+        | C::expectEmit_2(_)
+        | C::expectEmit_3(_)
+        | C::envUint(_)
+        | C::envAddress(_)
+        | C::envBool(_)
+        | C::envString(_)
+        | C::envOr_0(_)
+        | C::envOr_1(_)
+        | C::envOr_2(_)
+        | C::envOr_3(_)
+        | C::toString_0(_)
+        | C::toString_1(_)
+        | C::toString_2(_)
+        | C::toString_3(_)
+        | C::toString_4(_)
+        | C::toString_5(_)
+        | C::addr(_)
+        | C::sign(_)
+        | C::deriveKey_0(_)
+        | C::deriveKey_1(_)
+        | C::deriveKey_2(_)
+        | C::deriveKey_3(_)
+        | C::computeCreateAddress(_)
+        | C::computeCreate2Address_0(_)
+        | C::computeCreate2Address_1(_)
+        | C::getCode(_)
+        | C::getDeployedCode(_) => Effect::Pure,
+        C::load(_)
+        | C::getNonce(_)
+        | C::getLabel(_)
+        | C::getBlockNumber(_)
+        | C::getBlockTimestamp(_) => Effect::Reads,
+        C::warp(_) | C::roll(_) | C::fee(_) | C::chainId(_) => Effect::Environment,
+        _ => Effect::Writes,
+    }
 }
 
 /// The storage slots one account's code read and wrote since `vm.record()`, in order (an
@@ -268,6 +353,28 @@ pub(super) struct Accesses {
 }
 
 impl Cheatcodes {
+    /// The most the cheatcodes called since the last take could change, and a new count.
+    pub(in crate::chain) fn take_touched(&mut self) -> Effect {
+        std::mem::take(&mut self.touched)
+    }
+
+    /// Puts back what [`Cheatcodes::take_touched`] took (a probe's calls kept apart).
+    pub(in crate::chain) fn restore_touched(&mut self, touched: Effect) {
+        self.touched = touched;
+    }
+
+    /// Whether cheatcode state is in force that changes what a call does (a prank, an
+    /// armed expectation, a broadcast, recording): then a probe's answer depends on more
+    /// than storage.
+    pub(in crate::chain) fn in_force(&self) -> bool {
+        !self.pranks.is_empty()
+            || self.expected_revert.is_some()
+            || !self.expected_emits.is_empty()
+            || self.broadcast.is_some()
+            || self.accesses.is_some()
+            || self.recorded_logs.is_some()
+    }
+
     /// Records an SLOAD (`write == false`) or SSTORE of `slot` by `account`'s storage, when
     /// recording.
     pub(in crate::chain) fn record_access(&mut self, account: Address, slot: U256, write: bool) {
@@ -349,12 +456,14 @@ impl Cheatcodes {
         data: &[u8],
     ) -> Answer {
         let Some(selector) = data.get(..4).map(Selector::from_slice) else {
+            self.touched = Effect::Writes;
             return Err(self.unknown(data));
         };
         if let Some(answer) = assert::run(selector, data) {
             return answer;
         }
         if !Vm::VmCalls::valid_selector(selector.0) {
+            self.touched = Effect::Writes;
             let known = self.known.get(&selector).cloned();
             let signature =
                 known.or_else(|| signatures::forge_signature(selector).map(String::from));
@@ -363,7 +472,11 @@ impl Cheatcodes {
                 None => self.unknown(data),
             });
         }
-        let call = Vm::VmCalls::abi_decode(data).map_err(|e| fail(e.to_string()))?;
+        let call = Vm::VmCalls::abi_decode(data).map_err(|e| {
+            self.touched = Effect::Writes;
+            fail(e.to_string())
+        })?;
+        self.touched = self.touched.max(effect(&call));
         self.run(context, inputs, call)
     }
 
@@ -539,6 +652,38 @@ mod tests {
         assert_eq!(&FAILED_SLOT.to_be_bytes::<32>()[..6], b"failed");
         assert!(is_assume_rejection(b"FOUNDRY::ASSUME"));
         assert!(!is_assume_rejection(b"FOUNDRY::ASSUME2"));
+    }
+
+    #[test]
+    fn cheatcodes_are_told_apart_by_what_an_invariant_s_probe_could_see_change() {
+        let decoded = |call: Vec<u8>| Vm::VmCalls::abi_decode(&call).unwrap();
+        let who = Address::repeat_byte(7);
+        let prank = decoded(Vm::prank_0Call { msgSender: who }.abi_encode());
+        let warp = decoded(
+            Vm::warpCall {
+                newTimestamp: U256::from(9),
+            }
+            .abi_encode(),
+        );
+        let load = decoded(
+            Vm::loadCall {
+                target: who,
+                slot: B256::ZERO,
+            }
+            .abi_encode(),
+        );
+        let deal = decoded(
+            Vm::dealCall {
+                account: who,
+                newBalance: U256::from(1),
+            }
+            .abi_encode(),
+        );
+        assert_eq!(effect(&prank), Effect::Pure);
+        assert_eq!(effect(&load), Effect::Reads);
+        assert_eq!(effect(&warp), Effect::Environment);
+        assert_eq!(effect(&deal), Effect::Writes);
+        assert!(Effect::Pure < Effect::Reads && Effect::Environment < Effect::Writes);
     }
 
     #[test]
