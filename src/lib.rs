@@ -63,7 +63,7 @@ pub use targets::{SourceLine, TargetSpec};
 
 /// What a Solidity project holds for harvey: its suites (forge test contracts, Echidna and
 /// Medusa harnesses with their configs) and its own contracts. `cargo harvey init` reads
-/// them; the guard test it writes calls [`every_suite_tested`](crate::every_suite_tested).
+/// them; the guard test it writes calls [`every_suite_tested`].
 pub mod discovery {
     pub use crate::project::own_contracts;
     pub use harvey_project::suite::{SuiteKind, SuiteSummary, suites};

@@ -374,7 +374,7 @@ impl<'a> Campaign<'a> {
     }
 
     /// With targets: a campaign that ends without a violation but with a target never
-    /// reached does not pass ([`Outcome::passed`], [`Outcome::missed_targets`]): the check a
+    /// reached does not pass ([`Outcome::passed`](crate::Outcome::passed), [`Outcome::missed_targets`](crate::Outcome::missed_targets)): the check a
     /// pull request wants. Default off.
     pub fn require_targets(mut self, require: bool) -> Self {
         self.config.require_targets = require;
@@ -382,7 +382,7 @@ impl<'a> Campaign<'a> {
     }
 
     /// Stop at the first violation (`true`, the default), or keep fuzzing to the budget and
-    /// report every distinct violation ([`Outcome::failures`]), each shrunk and saved:
+    /// report every distinct violation ([`Outcome::failures`](crate::Outcome::failures)), each shrunk and saved:
     /// distinct by kind and place (an invariant by name, a Panic by code and source line).
     /// Replays every saved failure before fuzzing on.
     pub fn fail_fast(mut self, fail_fast: bool) -> Self {

@@ -11,7 +11,7 @@
 //!   builds it: [`Chain::deploy`], [`Chain::call`] and [`Chain::commit`] write to it.
 //! - the **pending** state: revm's journal on top of the base. The fuzzer runs its
 //!   transactions there (under the observer), each seeing the effects of those before it.
-//!   [`Chain::warp`], [`Chain::roll`], [`Chain::set_balance`] and [`Chain::set_storage`]
+//!   [`Chain::warp_to`], [`Chain::roll_to`], [`Chain::set_balance`] and [`Chain::set_storage`]
 //!   also write pending state.
 //!
 //! [`Chain::commit`] folds pending into base. [`Chain::reset`] drops pending and restores

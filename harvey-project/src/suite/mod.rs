@@ -82,7 +82,7 @@ pub struct SuiteDefinition {
 
 impl SuiteDefinition {
     /// The suite whose test contract is `name` (`Name` or `path:Name`), run with the Echidna
-    /// or Medusa `config` when given (see [`SuiteDefinition::with_config`]). An unknown name lists
+    /// or Medusa `config` when given (its property prefixes, deployer and senders). An unknown name lists
     /// the known contracts; a contract without invariant functions, or with one that takes
     /// parameters, is an [`Error::Suite`]. Invariants harvey cannot check as forge does are
     /// left out with a line in `warnings`.
@@ -348,7 +348,8 @@ pub fn inline_settings(
 }
 
 /// The inline `forge-config` `[fuzz]` settings of `profile` that apply to fuzz test
-/// `function` (a name or a signature) of suite `name` (see [`inline_config::fuzz_settings`]).
+/// `function` (a name or a signature) of suite `name`: those documenting the contract, then
+/// those documenting the function (later pairs win).
 pub fn inline_fuzz_settings(
     artifacts: &Artifacts,
     name: &str,
