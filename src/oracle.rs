@@ -224,16 +224,11 @@ impl<'a> Oracles<'a> {
         self
     }
 
-    /// Every violation the transaction that just ran on `chain` (ending in `outcome`) shows,
-    /// in this order: an unsupported cheatcode, an arbitrary storage write, a counted Panic
-    /// (or, with `fail_on_revert`, any revert), assertion events, then the invariants that
-    /// do not hold (checked only when `check_invariants`).
-    pub(crate) fn check(
-        &self,
-        chain: &mut Chain,
-        outcome: &TxOutcome,
-        check_invariants: bool,
-    ) -> Vec<Violation> {
+    /// Every violation the transaction that just ran on `chain` (ending in `outcome`) shows
+    /// by itself, in this order: an unsupported cheatcode, an arbitrary storage write, a
+    /// counted Panic (or, with `fail_on_revert`, any revert), assertion events. The
+    /// invariants are the executor's to check after it (skipping those nothing changed).
+    pub(crate) fn check(&self, chain: &mut Chain, outcome: &TxOutcome) -> Vec<Violation> {
         let unsupported = chain.take_unsupported();
         // What the trace shows first (copied out of it), then where with the chain's
         // artifacts.
@@ -317,9 +312,6 @@ impl<'a> Oracles<'a> {
                 label,
                 place,
             });
-        }
-        if check_invariants {
-            found.extend(self.check_invariants(chain));
         }
         found
     }
@@ -430,7 +422,7 @@ impl<'a> Oracles<'a> {
 pub fn violations_of(chain: &mut Chain, tx: &crate::chain::Tx) -> crate::Result<Vec<Violation>> {
     let oracles = Oracles::new(Vec::new(), PanicSet::all(), chain.artifacts()).fail_on_revert(true);
     let outcome = chain.execute(tx)?;
-    Ok(oracles.check(chain, &outcome, false))
+    Ok(oracles.check(chain, &outcome))
 }
 
 /// Those of `invariants` that do not hold on `chain`, a panic counting as a violation.
