@@ -341,7 +341,6 @@ impl<'a> Executor<'a> {
             if disturbed {
                 self.held.forget();
             }
-            let written = HeldInvariants::written(self.chain.last_trace());
             path = self.learn(
                 index,
                 sequence,
@@ -356,10 +355,10 @@ impl<'a> Executor<'a> {
             // before still hold unless time moved.
             let unchanged = reverted && tx.warp == Default::default();
             let started = timed.then(Instant::now);
-            let mut shown = self.oracles.check(&mut self.chain, &outcome, false);
+            let mut shown = self.oracles.check(&mut self.chain, &outcome);
             if !unchanged {
                 let invariants = &self.oracles.invariants;
-                shown.extend(self.held.check(invariants, &mut self.chain, &written));
+                shown.extend(self.held.check(invariants, &mut self.chain));
             }
             // Read before the detectors, which may run other transactions; the oracles'
             // violations are the ones property libraries explain.

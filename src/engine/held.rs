@@ -45,7 +45,7 @@ impl HeldInvariants {
 
     /// The storage slots (account, slot) the transaction of `trace` stored to, sorted:
     /// reverted frames' too, which can only make a check run that could have been skipped.
-    pub(crate) fn written(trace: &Trace) -> Vec<(Address, U256)> {
+    fn written(trace: &Trace) -> Vec<(Address, U256)> {
         let mut written: Vec<(Address, U256)> = trace
             .storage()
             .iter()
@@ -57,19 +57,24 @@ impl HeldInvariants {
         written
     }
 
-    /// The violations of `invariants` on `chain` after a transaction that stored to
-    /// `written` (sorted): each invariant whose last check held and read none of those
-    /// slots is skipped; the others are checked, their reads recorded when they read only
-    /// through probes.
+    /// The violations of `invariants` on `chain` after the transaction whose trace the
+    /// chain holds: each invariant whose last check held and read none of the slots that
+    /// transaction stored to is skipped; the others are checked, their reads recorded when
+    /// they read only through probes. The slots are collected only when some invariant's
+    /// reads are known (never with skipping off, or with Rust invariants alone).
     pub(crate) fn check(
         &mut self,
         invariants: &[Invariant<'_>],
         chain: &mut Chain,
-        written: &[(Address, U256)],
     ) -> Vec<Violation> {
+        let written = if self.reads.iter().any(Option::is_some) {
+            HeldInvariants::written(chain.last_trace())
+        } else {
+            Vec::new()
+        };
         let mut found = Vec::new();
         for (invariant, last) in invariants.iter().zip(&mut self.reads) {
-            if last.as_ref().is_some_and(|reads| !reads.meets(written)) {
+            if last.as_ref().is_some_and(|reads| !reads.meets(&written)) {
                 self.skipped += 1;
                 continue;
             }
