@@ -10,25 +10,49 @@ use harvey::DetectorSet;
 
 use crate::support::{campaign_on, chain, failure, repo};
 
+/// Whether `contract`'s `view`, a `bool` getter that says the planted bug happened, says it
+/// did not: each fixture's invariant.
+fn flag_down(chain: &Chain, contract: &str, view: &str) -> harvey::Result<bool> {
+    let raised: bool = chain.view(chain.get(contract), view, ())?;
+    Ok(!raised)
+}
+
 /// `PullToken`'s invariant: no spender has pulled more from an owner than approved.
 fn not_overdrawn(chain: &Chain) -> harvey::Result<bool> {
-    let token = chain.get("PullToken");
-    let overdrawn: bool = chain.view(token, "overdrawn()", ())?;
-    Ok(!overdrawn)
+    flag_down(chain, "PullToken", "overdrawn()")
 }
 
 /// `CappedStake`'s invariant: no staker holds more than the cap.
 fn under_the_cap(chain: &Chain) -> harvey::Result<bool> {
-    let stake = chain.get("CappedStake");
-    let over: bool = chain.view(stake, "overCap()", ())?;
-    Ok(!over)
+    flag_down(chain, "CappedStake", "overCap()")
 }
 
 /// `SharePool`'s invariant: no action lowered the price per share while another held shares.
 fn not_diluted(chain: &Chain) -> harvey::Result<bool> {
-    let pool = chain.get("SharePool");
-    let diluted: bool = chain.view(pool, "diluted()", ())?;
-    Ok(!diluted)
+    flag_down(chain, "SharePool", "diluted()")
+}
+
+/// The failure a campaign on `contract` (seed 1, `runs` sequences, detectors off) finds
+/// with `invariant` alone, shrunk.
+fn found(
+    contract: &str,
+    runs: u64,
+    invariant: fn(&Chain) -> harvey::Result<bool>,
+) -> harvey::Failure {
+    let outcome = campaign_on(repo())
+        .contract(contract)
+        .seed(1)
+        .runs(runs)
+        .detectors(DetectorSet::none())
+        .invariant(contract, invariant)
+        .run()
+        .unwrap();
+    failure(&outcome).clone()
+}
+
+/// The functions `failure` calls, in order.
+fn called(failure: &harvey::Failure) -> Vec<&str> {
+    failure.calls.iter().map(|c| c.function_name()).collect()
 }
 
 /// `from` calls `signature` on `to` with `args`; whether it succeeded.
@@ -176,19 +200,8 @@ fn a_second_account_moving_stake_to_one_near_the_cap_pushes_it_over() {
 fn a_campaign_finds_a_stake_moved_over_the_cap_by_a_second_account() {
     // Measured over seeds 1-5 (detectors off): found after 584-32,531 sequences (seed 1:
     // 1,541). The budget is 13 times seed 1's.
-    let outcome = campaign_on(repo())
-        .contract("CappedStake")
-        .seed(1)
-        .runs(20_000)
-        .detectors(DetectorSet::none())
-        .invariant("under the cap", under_the_cap)
-        .run()
-        .unwrap();
-    let names: Vec<&str> = failure(&outcome)
-        .calls
-        .iter()
-        .map(|c| c.function_name())
-        .collect();
+    let failure = found("CappedStake", 20_000, under_the_cap);
+    let names = called(&failure);
     assert_eq!(names.last(), Some(&"move"), "{names:?}");
     assert!(names.contains(&"stake"), "{names:?}");
 }
@@ -258,16 +271,8 @@ fn a_withdrawal_below_a_share_s_worth_takes_value_from_the_other_holder() {
 fn a_campaign_finds_a_withdrawal_that_takes_value_from_another_holder() {
     // Measured over seeds 1-5 (detectors off): found after 155-1,454 sequences (seed 1:
     // 474). The budget is 21 times seed 1's.
-    let outcome = campaign_on(repo())
-        .contract("SharePool")
-        .seed(1)
-        .runs(10_000)
-        .detectors(DetectorSet::none())
-        .invariant("not diluted", not_diluted)
-        .run()
-        .unwrap();
-    let failure = failure(&outcome);
-    let names: Vec<&str> = failure.calls.iter().map(|c| c.function_name()).collect();
+    let failure = found("SharePool", 10_000, not_diluted);
+    let names = called(&failure);
     assert_eq!(names.last(), Some(&"withdraw"), "{names:?}");
     assert!(names.contains(&"harvest"), "{names:?}");
     // Two actors: the withdrawal is not the only holder's.
