@@ -4,8 +4,8 @@
 //! storage it loads and stores, unless it reads more ([`Reads::volatile`]); so once it held,
 //! it holds again after a transaction that wrote none of those slots, as long as no
 //! cheatcode, creation or self-destruct changed what else it reads. The chain records the
-//! reads as the check runs; the executor hands over what each transaction wrote and
-//! whether anything else moved.
+//! reads as the check runs, and its trace of the transaction says what it stored to; the
+//! executor says whether anything else moved.
 
 use alloy_primitives::{Address, U256};
 
