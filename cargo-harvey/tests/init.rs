@@ -292,6 +292,8 @@ fn init_lists_the_suites_the_macro_runs() {
             "GaugeAssertions\", config = \"test/configs/assertion/echidna.yaml",
             "InterestAssertions\", config = \"test/configs/stateless/echidna.yaml",
             "LeakyVaultTest",
+            "LendingSoundTest",
+            "LendingTest",
             "LockProperties",
             "MintProperties",
             "PointsTest",
