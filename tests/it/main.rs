@@ -34,6 +34,7 @@ mod html_report;
 mod independence;
 mod invariant_skips;
 mod invariants;
+mod lending_witness;
 mod lookahead;
 mod macro_ui;
 mod places;
