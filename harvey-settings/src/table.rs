@@ -331,6 +331,16 @@ settings! {
     "HARVEY_SKIP_UNCHANGED_INVARIANTS";
     parse parse::switch;
 
+    /// Invariant guidance: observe the invariant checks after each transaction; a sequence
+    /// that brings one of their comparisons closer to failing than any before (by a power
+    /// of two) is kept, and input prediction aims at those comparisons too. It finds bugs
+    /// that only an invariant's comparison sees (no branch of the contracts leads there),
+    /// at the price of observing every check.
+    invariant_guidance: bool = false;
+    "invariant_guidance" as Literal::Bool, expected "`true` or `false`";
+    "HARVEY_INVARIANT_GUIDANCE";
+    parse parse::switch;
+
     /// Stop at the first violation (`true`, the default: the quick answer a local `cargo
     /// test` wants), or keep fuzzing to the budget and report every distinct violation, each
     /// shrunk and saved (`false`: for CI runs and long campaigns, as cargo's `--no-fail-fast`
@@ -507,6 +517,7 @@ mod tests {
         ("masks", &["false", "true"], &["maybe"]),
         ("independent_calls", &["false", "true"], &["maybe"]),
         ("skip_unchanged_invariants", &["false", "true"], &["maybe"]),
+        ("invariant_guidance", &["false", "true"], &["maybe"]),
         ("fail_fast", &["false", "true", "0"], &["sometimes"]),
         ("fail_on_revert", &["true", "false", "1"], &["often"]),
         (

@@ -348,6 +348,14 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// Whether the invariant checks guide the fuzzer: sequences that bring an invariant's
+    /// comparison closer to failing are kept, and prediction aims at those comparisons
+    /// (see the settings reference).
+    pub fn invariant_guidance(mut self, on: bool) -> Self {
+        self.config.invariant_guidance = on;
+        self
+    }
+
     /// Targets: the lines a change touched (`"diff:origin/main"`) or explicit lines
     /// (`"src/Vault.sol:42"`); the outcome reports whether and when each was reached.
     /// Errors (a bad specification, git failing) surface from [`Campaign::run`].

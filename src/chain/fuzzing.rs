@@ -174,6 +174,27 @@ impl Chain {
         }
     }
 
+    /// Whether [`Chain::checking`] runs the invariant checks observed, into a trace of
+    /// their own ([`Chain::checks_trace`]); off by default: observing costs the checks time.
+    pub(crate) fn observe_checks(&mut self, on: bool) {
+        self.vm.get_mut().observe_checks(on);
+    }
+
+    /// Runs `checks` (the invariant checks after a transaction), observed when
+    /// [`Chain::observe_checks`] is on; [`Chain::last_trace`] stays the transaction's.
+    pub(crate) fn checking<R>(&mut self, checks: impl FnOnce(&mut Chain) -> R) -> R {
+        self.vm.get_mut().start_checks();
+        let result = checks(self);
+        self.vm.get_mut().end_checks();
+        result
+    }
+
+    /// What the last observed [`Chain::checking`] did: every comparison and branch of its
+    /// calls; `None` unless checks are observed.
+    pub(crate) fn checks_trace(&mut self) -> Option<&Trace> {
+        self.vm.get_mut().checks_trace()
+    }
+
     /// Records what a transaction run into the pending state left besides its state: its
     /// logs, the labels it gave with `vm.label`, and the contracts it created.
     pub(super) fn settle(&mut self, outcome: &TxOutcome) {

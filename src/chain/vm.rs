@@ -18,7 +18,7 @@ use super::cheatcodes::{CHEATCODE_ADDRESS, Cheatcodes, Effect, FAILED_SLOT, Unsu
 use super::db::Db;
 use super::hooks::Hooks;
 use super::reads::Reads;
-use crate::observe::{FlowSet, Trace};
+use crate::observe::{FlowSet, Observer, Trace};
 use crate::project::ChainSettings;
 use crate::{Error, Result};
 
@@ -53,6 +53,13 @@ pub(super) struct Vm {
     /// Whether a Rust property case is running: every transaction is observed, its record
     /// added to the case's one trace.
     case: bool,
+    /// The observer of invariant checks, once turned on ([`Vm::observe_checks`]): during
+    /// the checks it takes the transaction observer's place, so that the transaction's
+    /// trace stays as the transaction left it.
+    checks: Option<Box<Observer>>,
+    /// Whether invariant checks are being observed now: every call runs observed, its
+    /// record added to the checks' one trace.
+    checking: bool,
 }
 
 // Why `Vm` (and so `Chain`) is `Send`: the engine does not need it (each worker builds its
@@ -123,6 +130,8 @@ impl Vm {
             gas_limit,
             attacker: false,
             case: false,
+            checks: None,
+            checking: false,
         }
     }
 
@@ -176,9 +185,9 @@ impl Vm {
             chain_id: Some(self.evm.ctx.cfg.chain_id),
             ..TxEnv::default()
         };
-        let result = if observe || self.case {
-            // A property case's calls add to one trace.
-            if self.case {
+        let result = if observe || self.case || self.checking {
+            // A property case's calls add to one trace, as do the invariant checks'.
+            if self.case || self.checking {
                 self.evm.inspector.observer.start_transaction();
             } else {
                 self.evm.inspector.observer.clear();
@@ -367,6 +376,35 @@ impl Vm {
     /// The observer's record of the last observed transaction.
     pub(super) fn trace(&self) -> &Trace {
         self.evm.inspector.observer.trace()
+    }
+
+    /// Whether the invariant checks between [`Vm::start_checks`] and [`Vm::end_checks`]
+    /// run observed, into a trace of their own.
+    pub(super) fn observe_checks(&mut self, on: bool) {
+        self.checks = on.then(Box::default);
+    }
+
+    /// Invariant checks start: when they are observed, their observer takes the
+    /// transaction observer's place, with an empty trace.
+    pub(super) fn start_checks(&mut self) {
+        if let Some(checks) = self.checks.as_deref_mut() {
+            std::mem::swap(&mut self.evm.inspector.observer, checks);
+            self.evm.inspector.observer.clear();
+            self.checking = true;
+        }
+    }
+
+    /// Invariant checks end: the transaction's observer (and trace) is back.
+    pub(super) fn end_checks(&mut self) {
+        if let Some(checks) = self.checks.as_deref_mut().filter(|_| self.checking) {
+            std::mem::swap(&mut self.evm.inspector.observer, checks);
+            self.checking = false;
+        }
+    }
+
+    /// What the last observed invariant checks did; `None` unless checks are observed.
+    pub(super) fn checks_trace(&self) -> Option<&Trace> {
+        self.checks.as_deref().map(Observer::trace)
     }
 
     pub(super) fn block(&self) -> &BlockEnv {

@@ -83,6 +83,9 @@ pub(crate) struct Seen<'t> {
     pub(crate) calls: u64,
     /// What it did.
     pub(crate) trace: &'t Trace,
+    /// Its own path id (of its branch decisions alone, whatever the sequence's path ids
+    /// cover).
+    pub(crate) path: u64,
     pub(crate) reverted: bool,
     /// Whether it covered an edge no earlier run had.
     pub(crate) new_edges: bool,
@@ -103,6 +106,10 @@ pub(crate) trait Sink {
     /// Transaction `index` could not run (the EVM refused it: value above the balance; or
     /// it calls a created kind of which the run created no contract yet): nothing ran.
     fn refused(&mut self, _index: usize) {}
+    /// The invariants were checked after transaction `index` (those that could have changed
+    /// their answer), and `trace` is what their calls did: fed only while checks are
+    /// observed (the `invariant_guidance` setting).
+    fn checked(&mut self, _index: usize, _trace: &Trace) {}
 }
 
 /// No learning: the runs of replays and shrinking.
@@ -188,6 +195,13 @@ impl<'a> Executor<'a> {
     /// (on unless the `skip_unchanged_invariants` setting turns it off).
     pub(crate) fn skip_unchanged_invariants(&mut self, on: bool) {
         self.held = HeldInvariants::new(self.oracles.invariants.len(), on);
+    }
+
+    /// Whether regular runs observe the invariant checks after each transaction and feed
+    /// what they compared to the sinks ([`Sink::checked`]; the `invariant_guidance`
+    /// setting).
+    pub(crate) fn observe_checks(&mut self, on: bool) {
+        self.chain.observe_checks(on);
     }
 
     /// Whether runs record data decisions (comparisons whose result goes into data) as
@@ -359,6 +373,9 @@ impl<'a> Executor<'a> {
             if !unchanged {
                 let invariants = &self.oracles.invariants;
                 shown.extend(self.held.check(invariants, &mut self.chain));
+                if let Some(trace) = self.chain.checks_trace() {
+                    sink.checked(index, trace);
+                }
             }
             // Read before the detectors, which may run other transactions; the oracles'
             // violations are the ones property libraries explain.
@@ -436,7 +453,8 @@ impl<'a> Executor<'a> {
             }
         }
         let trace = self.chain.last_trace();
-        let path = extend_path(self.demand_driven, path, path_id(trace.edges()));
+        let own_path = path_id(trace.edges());
+        let path = extend_path(self.demand_driven, path, own_path);
         let edges_before = *new_edges;
         for edge in trace.edges() {
             let key = EdgeKey {
@@ -454,6 +472,7 @@ impl<'a> Executor<'a> {
             function,
             calls,
             trace,
+            path: own_path,
             reverted,
             new_edges: *new_edges > edges_before,
             created: &self.created,

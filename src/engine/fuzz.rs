@@ -126,6 +126,7 @@ fn merge(reports: Vec<WorkerReport>, surface: &Surface, stats: &mut Stats) {
         }
         coverage.extend(report.coverage);
         paths.extend(report.paths);
+        stats.guided += report.guided;
         if functions.is_empty() {
             functions = report.functions;
         } else {
@@ -215,6 +216,7 @@ fn run_worker<'a>(
     );
     executor.record_data_decisions(plan.config.data_decisions);
     executor.skip_unchanged_invariants(plan.config.skip_unchanged_invariants);
+    executor.observe_checks(plan.config.invariant_guidance && executor.has_invariants());
     if plan.lines {
         executor.record_blocks();
     }

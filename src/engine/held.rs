@@ -61,7 +61,8 @@ impl HeldInvariants {
     /// chain holds: each invariant whose last check held and read none of the slots that
     /// transaction stored to is skipped; the others are checked, their reads recorded when
     /// they read only through probes. The slots are collected only when some invariant's
-    /// reads are known (never with skipping off, or with Rust invariants alone).
+    /// reads are known (never with skipping off, or with Rust invariants alone). The checks
+    /// run under [`Chain::checking`].
     pub(crate) fn check(
         &mut self,
         invariants: &[Invariant<'_>],
@@ -72,22 +73,25 @@ impl HeldInvariants {
         } else {
             Vec::new()
         };
-        let mut found = Vec::new();
-        for (invariant, last) in invariants.iter().zip(&mut self.reads) {
-            if last.as_ref().is_some_and(|reads| !reads.meets(&written)) {
-                self.skipped += 1;
-                continue;
+        // Observed, when the chain observes checks: what they compared guides the fuzzer.
+        chain.checking(|chain| {
+            let mut found = Vec::new();
+            for (invariant, last) in invariants.iter().zip(&mut self.reads) {
+                if last.as_ref().is_some_and(|reads| !reads.meets(&written)) {
+                    self.skipped += 1;
+                    continue;
+                }
+                self.checked += 1;
+                let recorded = self.on && invariant.through_probes;
+                if recorded {
+                    chain.record_reads();
+                }
+                let violation = invariant.violation(chain);
+                let reads = if recorded { chain.take_reads() } else { None };
+                *last = reads.filter(|reads| violation.is_none() && !reads.volatile);
+                found.extend(violation);
             }
-            self.checked += 1;
-            let recorded = self.on && invariant.through_probes;
-            if recorded {
-                chain.record_reads();
-            }
-            let violation = invariant.violation(chain);
-            let reads = if recorded { chain.take_reads() } else { None };
-            *last = reads.filter(|reads| violation.is_none() && !reads.volatile);
-            found.extend(violation);
-        }
-        found
+            found
+        })
     }
 }

@@ -23,6 +23,7 @@
 mod corpus;
 mod executor;
 mod fuzz;
+mod guidance;
 mod held;
 #[cfg(test)]
 mod hostile;

@@ -18,6 +18,7 @@ use crate::abi::{self, Dictionary};
 use crate::config::Steering;
 use crate::engine::corpus::{Corpus, Schedule};
 use crate::engine::executor::{EdgeKey, Executor, Found, Seen, Sink};
+use crate::engine::guidance::InvariantGuidance;
 use crate::engine::input::{Change, Sequence, TxInput};
 use crate::engine::mask::Mask;
 use crate::engine::mutate::Mutator;
@@ -30,6 +31,7 @@ use crate::engine::sequencing::dataflow::Dependence;
 use crate::engine::shared_by_workers::{Shared, Stop};
 use crate::engine::targeting::Targeting;
 use crate::hash::FastSet;
+use crate::observe::Trace;
 use crate::outcome::{
     BoundsHit, FunctionStats, LookaheadStats, MaskStats, PredictionStats, SequenceStats, TimeSplit,
 };
@@ -85,6 +87,8 @@ pub(crate) struct WorkerReport {
     pub(crate) bounds: BoundsHit,
     /// What probing for mutation masks did.
     pub(crate) masks: MaskStats,
+    /// Runs kept by invariant guidance.
+    pub(crate) guided: u64,
 }
 
 /// The comparison operands of the last regular run (capped), which the dictionary takes
@@ -104,7 +108,19 @@ impl Sink for Operands {
                 self.0.push(U256::from_be_slice(address.as_slice()));
             }
         }
-        for cmp in seen.trace.comparisons() {
+        self.compared(seen.trace);
+    }
+
+    fn checked(&mut self, _index: usize, trace: &Trace) {
+        // What the invariants compare (an allowance, a total pulled) are amounts to try.
+        self.compared(trace);
+    }
+}
+
+impl Operands {
+    /// Takes the operands of `trace`'s comparisons, within the cap.
+    fn compared(&mut self, trace: &Trace) {
+        for cmp in trace.comparisons() {
             if self.0.len() + 2 > OPERANDS_PER_RUN {
                 break;
             }
@@ -132,6 +148,12 @@ impl<S: Sink> Sink for Option<S> {
             sink.refused(index);
         }
     }
+
+    fn checked(&mut self, index: usize, trace: &Trace) {
+        if let Some(sink) = self {
+            sink.checked(index, trace);
+        }
+    }
 }
 
 /// Feeds each of several sinks.
@@ -151,6 +173,12 @@ impl<const N: usize> Sink for [&mut dyn Sink; N] {
     fn refused(&mut self, index: usize) {
         for sink in self {
             sink.refused(index);
+        }
+    }
+
+    fn checked(&mut self, index: usize, trace: &Trace) {
+        for sink in self {
+            sink.checked(index, trace);
         }
     }
 }
@@ -203,6 +231,8 @@ pub(crate) struct Worker<'a> {
     sequencing: Sequencing,
     /// Watching and steering towards targets, in a targeted campaign.
     targeting: Option<Targeting>,
+    /// Keeping runs that bring the invariants closer to failing, when on.
+    guidance: Option<InvariantGuidance>,
     /// The identities of the violations this worker reported: a violation found again
     /// (many inputs show a bug once found) costs no lock on what the workers share.
     reported: HashSet<String>,
@@ -257,6 +287,7 @@ impl<'a> Worker<'a> {
             z3: solver_runs::Z3::new(plan.z3.clone()),
             sequencing: Sequencing::new(functions, invariants, config.demand_driven),
             targeting,
+            guidance: (config.invariant_guidance && invariants).then(InvariantGuidance::default),
             reported: HashSet::new(),
             seeds: &plan.seeds.sequences,
         }
@@ -535,6 +566,7 @@ impl<'a> Worker<'a> {
                 &mut self.predictor,
                 &mut self.sequencing,
                 &mut self.targeting,
+                &mut self.guidance,
             ],
         );
         self.last_path = run.path;
@@ -558,7 +590,15 @@ impl<'a> Worker<'a> {
             }
         }
         let costs = self.predictor.as_ref().map_or(&[][..], Predictor::costs);
-        let kept = self.corpus.observe(run.path, sequence, costs);
+        let mut kept = self.corpus.observe(run.path, sequence, costs);
+        if let Some(guidance) = self.guidance.as_mut().filter(|_| !kept) {
+            // Its last transaction's path is known, but the state it left is closer to
+            // breaking an invariant than any before.
+            if let Some(key) = guidance.closer() {
+                kept = self.corpus.observe(key, sequence, costs);
+                guidance.kept += u64::from(kept);
+            }
+        }
         if kept {
             for &operand in &self.operands.0 {
                 self.dict.observe(operand);
@@ -630,6 +670,7 @@ impl<'a> Worker<'a> {
             corpus_lengths,
             aggressive_runs: self.sequencing.aggressive_runs(),
             masks: self.masks_learned,
+            guided: self.guidance.as_ref().map_or(0, |g| g.kept),
             dependence: self.sequencing.dependence().to_vec(),
             time: self.executor.time(),
             blocks,

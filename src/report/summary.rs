@@ -49,9 +49,14 @@ pub fn summary(outcome: &Outcome) -> String {
     } else {
         String::new()
     };
+    let guided = if stats.guided > 0 {
+        format!(" ({} of them kept by invariant guidance)", stats.guided)
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "  coverage: {} edges, corpus: {} paths{replayed}",
+        "  coverage: {} edges, corpus: {} paths{guided}{replayed}",
         stats.edges, stats.corpus
     );
     // A created contract's function is listed once a run created one to call.

@@ -32,6 +32,19 @@ pub(crate) struct CostKey {
     pub(crate) kind: CostKind,
     /// Occurrence at this pc within the transaction, from 0.
     pub(crate) nth: u32,
+    /// Whether the invariant checks after transaction `tx` evaluated it, not the
+    /// transaction (their occurrences are counted apart: the checks may run the same code,
+    /// a view of the contract the transaction called).
+    pub(crate) checked: bool,
+}
+
+impl CostKey {
+    /// Whether it measures a branch of the transaction itself (not a store, not the checks
+    /// after it): what joint prediction and the solver, which follow the transaction's
+    /// inputs into its comparisons, can flip.
+    pub(crate) fn transaction_branch(&self) -> bool {
+        self.kind != CostKind::Store && !self.checked
+    }
 }
 
 /// One evaluated metric.
@@ -76,6 +89,49 @@ pub(crate) fn costs_of(
     out: &mut Vec<Cost>,
 ) {
     seen.clear();
+    branch_costs_of(trace, tx, false, seen, out);
+    for store in trace.storage().iter().filter(|s| s.op == StorageOp::Store) {
+        let nth = next_occurrence(seen, store.address, store.pc, true);
+        out.push(Cost {
+            key: CostKey {
+                tx,
+                code: store.address,
+                pc: store.pc,
+                kind: CostKind::Store,
+                nth,
+                checked: false,
+            },
+            value: store.slot.abs_diff(target),
+            residual: Some(I256::from_raw(store.slot.wrapping_sub(target))),
+            xor: None,
+            compared_at: store.pc,
+        });
+    }
+}
+
+/// Appends the branch metrics of the invariant checks after transaction `tx` (their
+/// `trace`) to `out`: the distances of what the invariants compare, which no branch of the
+/// transactions may show (a spender's total pulled against what was approved). Store
+/// metrics are left out: the checks' writes are undone.
+pub(crate) fn checked_costs_of(
+    trace: &Trace,
+    tx: u32,
+    seen: &mut Occurrences,
+    out: &mut Vec<Cost>,
+) {
+    seen.clear();
+    branch_costs_of(trace, tx, true, seen, out);
+}
+
+/// Appends the branch metrics of `trace` to `out`, as of transaction `tx` or (`checked`)
+/// the checks after it.
+fn branch_costs_of(
+    trace: &Trace,
+    tx: u32,
+    checked: bool,
+    seen: &mut Occurrences,
+    out: &mut Vec<Cost>,
+) {
     for cmp in trace.comparisons() {
         let nth = next_occurrence(seen, cmp.code, cmp.jumpi_pc, false);
         let (jump, fall) = branch_costs(cmp);
@@ -99,6 +155,7 @@ pub(crate) fn costs_of(
             pc: cmp.jumpi_pc,
             kind,
             nth,
+            checked,
         };
         out.push(Cost {
             key: key(CostKind::Jump),
@@ -113,22 +170,6 @@ pub(crate) fn costs_of(
             residual: fall_residual,
             xor: fall_xor,
             compared_at: cmp.cmp_pc,
-        });
-    }
-    for store in trace.storage().iter().filter(|s| s.op == StorageOp::Store) {
-        let nth = next_occurrence(seen, store.address, store.pc, true);
-        out.push(Cost {
-            key: CostKey {
-                tx,
-                code: store.address,
-                pc: store.pc,
-                kind: CostKind::Store,
-                nth,
-            },
-            value: store.slot.abs_diff(target),
-            residual: Some(I256::from_raw(store.slot.wrapping_sub(target))),
-            xor: None,
-            compared_at: store.pc,
         });
     }
 }

@@ -22,6 +22,7 @@ use crate::engine::executor::{EdgeKey, Seen, Sink};
 use crate::engine::input::{Change, Sequence};
 use crate::engine::surface::Surface;
 use crate::hash::{FastMap, FastSet, KeyHasher};
+use crate::observe::Trace;
 use crate::observe::symbolic::PathCondition;
 use crate::oracle::arbitrary_slot;
 use crate::outcome::PredictionStats;
@@ -338,7 +339,7 @@ impl Predictor {
             costs.iter().filter_map(|c| {
                 let site = MetricSite::at(&c.key, &calls);
                 let open = c.key.tx as usize == last
-                    && c.key.kind != CostKind::Store
+                    && c.key.transaction_branch()
                     && !c.value.is_zero()
                     && !covered(coverage, &c.key)
                     && !self.independent.contains(&(site, c.compared_at));
@@ -395,7 +396,7 @@ impl Predictor {
     /// the site has not had its tries); counts it as tried.
     #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
     pub(crate) fn solver_wanted(&mut self, key: &CostKey, sequence: &Sequence) -> bool {
-        if !self.solver || key.kind == CostKind::Store {
+        if !self.solver || !key.transaction_branch() {
             return false;
         }
         // Joint misses and descents ask without `stalled`, limited by the tries per site
@@ -422,7 +423,7 @@ impl Predictor {
     /// solver: the step is on, the site has tries left and the budget is not spent.
     #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
     pub(crate) fn stalled(&self, key: &CostKey, sequence: &Sequence) -> bool {
-        if !self.solver || key.kind == CostKind::Store {
+        if !self.solver || !key.transaction_branch() {
             return false;
         }
         let site = MetricSite::of(key, sequence);
@@ -451,7 +452,7 @@ impl Predictor {
             .iter()
             .find(|c| {
                 c.key.tx == after.tx
-                    && c.key.kind != CostKind::Store
+                    && c.key.transaction_branch()
                     && !c.value.is_zero()
                     && !covered(coverage, &c.key)
             })
@@ -561,6 +562,10 @@ impl Sink for Predictor {
             self.path_condition.clone_from(seen.trace.path_condition());
         }
     }
+
+    fn checked(&mut self, index: usize, trace: &Trace) {
+        cost::checked_costs_of(trace, index as u32, &mut self.occurrences, &mut self.costs);
+    }
 }
 
 /// Whether `coverage` has the branch direction metric `key` measures the distance to.
@@ -589,6 +594,7 @@ mod tests {
             pc: 7,
             kind: CostKind::Store,
             nth: 0,
+            checked: false,
         }
     }
 

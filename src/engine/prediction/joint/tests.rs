@@ -65,6 +65,7 @@ fn failing(program: &[Conjunct], x: &[i128]) -> Option<CostKey> {
         pc: k as u32,
         kind: CostKind::Jump,
         nth: 0,
+        checked: false,
     })
 }
 
@@ -317,6 +318,7 @@ fn an_amount_past_a_stored_bound_moves_the_calls_that_stored_it() {
         pc: 7,
         kind: CostKind::Jump,
         nth: 0,
+        checked: false,
     };
     let start = [2i128, 142, 241];
     assert_eq!(instalments(&start).last().unwrap().pc, 7);

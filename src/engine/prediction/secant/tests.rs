@@ -176,6 +176,7 @@ fn an_equality_the_line_misses_gets_one_xor_step() {
         pc: 1,
         kind: CostKind::Jump,
         nth: 0,
+        checked: false,
     };
     let prediction = Prediction {
         sequence: seq,
@@ -218,6 +219,7 @@ fn roots_outside_a_bound_are_clamped_and_closed_addresses_are_not_predicted() {
         pc: 1,
         kind: CostKind::Jump,
         nth: 0,
+        checked: false,
     };
     let run = |function: usize, arg: DynSolValue, distance: u64| {
         let seq = Sequence {
