@@ -174,25 +174,32 @@ impl Chain {
         }
     }
 
-    /// Whether [`Chain::checking`] runs the invariant checks observed, into a trace of
-    /// their own ([`Chain::checks_trace`]); off by default: observing costs the checks time.
-    pub(crate) fn observe_checks(&mut self, on: bool) {
-        self.vm.get_mut().observe_checks(on);
+    internal! {
+        /// Whether [`Chain::checking`] runs the invariant checks observed, into a trace of
+        /// their own ([`Chain::checks_trace`]); off by default: observing costs the checks
+        /// time.
+        fn observe_checks(&mut self, on: bool) {
+            self.vm.get_mut().observe_checks(on);
+        }
     }
 
-    /// Runs `checks` (the invariant checks after a transaction), observed when
-    /// [`Chain::observe_checks`] is on; [`Chain::last_trace`] stays the transaction's.
-    pub(crate) fn checking<R>(&mut self, checks: impl FnOnce(&mut Chain) -> R) -> R {
-        self.vm.get_mut().start_checks();
-        let result = checks(self);
-        self.vm.get_mut().end_checks();
-        result
+    internal! {
+        /// Runs `checks` (the invariant checks after a transaction), observed when
+        /// [`Chain::observe_checks`] is on; [`Chain::last_trace`] stays the transaction's.
+        fn checking<R>(&mut self, checks: impl FnOnce(&mut Chain) -> R) -> R {
+            self.vm.get_mut().start_checks();
+            let result = checks(self);
+            self.vm.get_mut().end_checks();
+            result
+        }
     }
 
-    /// What the last observed [`Chain::checking`] did: every comparison and branch of its
-    /// calls; `None` unless checks are observed.
-    pub(crate) fn checks_trace(&mut self) -> Option<&Trace> {
-        self.vm.get_mut().checks_trace()
+    internal! {
+        /// What the last observed [`Chain::checking`] did: every comparison and branch of
+        /// its calls; `None` unless checks are observed.
+        fn checks_trace(&mut self) -> Option<&Trace> {
+            self.vm.get_mut().checks_trace()
+        }
     }
 
     /// Records what a transaction run into the pending state left besides its state: its

@@ -615,6 +615,49 @@ fn find_comparison(chain: &mut Chain, ops: &[CmpOp], a: U256, b: U256) -> Option
 }
 
 #[test]
+fn observed_checks_have_a_trace_of_their_own_and_leave_the_transaction_s_alone() {
+    let mut chain = chain();
+    let probe = chain.deploy("Probe", ()).unwrap();
+    chain
+        .execute(&tx(&chain, probe, "check(uint256)", &[uint(7)]))
+        .unwrap();
+    let transaction = chain.last_trace().comparisons().to_vec();
+    let below = |chain: &mut Chain, x: u64| -> bool {
+        chain
+            .view(probe, "below(uint256)", (U256::from(x),))
+            .unwrap()
+    };
+    // Off (the default): the checks run unobserved.
+    assert!(chain.checking(|chain| below(chain, 3)));
+    assert!(chain.checks_trace().is_none());
+    chain.observe_checks(true);
+    let answers = chain.checking(|chain| (below(chain, 3), below(chain, 12)));
+    assert_eq!(answers, (true, false));
+    assert_eq!(chain.last_trace().comparisons(), transaction);
+    // Both views' `x < 10`, in order, in the checks' one trace.
+    let ten = U256::from(10);
+    let compared: Vec<U256> = chain
+        .checks_trace()
+        .expect("observed")
+        .comparisons()
+        .iter()
+        .filter(|c| c.code == probe && (c.lhs == ten || c.rhs == ten))
+        .map(|c| if c.lhs == ten { c.rhs } else { c.lhs })
+        .collect();
+    assert_eq!(compared, [U256::from(3), U256::from(12)]);
+    // The next checks start a trace afresh.
+    chain.checking(|chain| below(chain, 5));
+    let again = chain.checks_trace().expect("observed").comparisons();
+    assert_eq!(
+        again
+            .iter()
+            .filter(|c| c.lhs == ten || c.rhs == ten)
+            .count(),
+        1
+    );
+}
+
+#[test]
 fn observer_records_the_operands_of_a_known_branch() {
     for (build, mut chain) in both_chains() {
         let probe = chain.deploy("Probe", ()).unwrap();
