@@ -343,9 +343,10 @@ pub struct Stats {
     pub edges: usize,
     /// Corpus entries (distinct path ids of last transactions) at the end, over all workers.
     pub corpus: usize,
-    /// Of those, the runs kept by invariant guidance (the `invariant_guidance` setting): they
+    /// Runs the workers kept for invariant guidance (the `invariant_guidance` setting): they
     /// brought an invariant's comparison closer to failing more often than any run before,
-    /// whatever their path ids.
+    /// whatever their path ids. Counted as kept, per worker: a run another worker imports
+    /// and keeps counts again, and an entry later replaced stays counted.
     pub guided: u64,
     /// Sequences replayed from the regression file.
     pub replayed: usize,

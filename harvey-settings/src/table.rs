@@ -332,10 +332,10 @@ settings! {
     parse parse::switch;
 
     /// Invariant guidance: observe the invariant checks after each transaction; a sequence
-    /// that brings one of their comparisons closer to failing than any before (by a power
-    /// of two) is kept, and input prediction aims at those comparisons too. It finds bugs
-    /// that only an invariant's comparison sees (no branch of the contracts leads there),
-    /// at the price of observing every check.
+    /// whose transactions of one path brought one of their comparisons closer to failing
+    /// more times than in any sequence before is kept, and input prediction aims at those
+    /// comparisons too. It finds bugs that only an invariant's comparison sees (no branch
+    /// of the contracts leads there), at the price of observing every check.
     invariant_guidance: bool = false;
     "invariant_guidance" as Literal::Bool, expected "`true` or `false`";
     "HARVEY_INVARIANT_GUIDANCE";

@@ -20,7 +20,7 @@ use alloy_primitives::{Address, U256};
 
 use crate::engine::executor::{Seen, Sink};
 use crate::engine::input::Sequence;
-use crate::engine::prediction::cost::{CostKind, branch_costs};
+use crate::engine::prediction::cost::{CostKind, Occurrences, branch_costs, next_occurrence};
 use crate::hash::{FastMap, KeyHasher};
 use crate::observe::Trace;
 
@@ -45,7 +45,7 @@ pub(crate) struct InvariantGuidance {
     /// This run: steps closer per site and transaction path.
     steps: FastMap<Stepper, u32>,
     /// Occurrences per comparison in the check being read.
-    seen: FastMap<(Address, u32), u32>,
+    seen: Occurrences,
     /// The path id of the last transaction alone.
     path: u64,
     /// The corpus key of this run, once it made more steps than any run before.
@@ -103,9 +103,7 @@ impl Sink for InvariantGuidance {
     fn checked(&mut self, _index: usize, trace: &Trace) {
         self.seen.clear();
         for cmp in trace.comparisons() {
-            let occurrence = self.seen.entry((cmp.code, cmp.jumpi_pc)).or_insert(0);
-            let nth = *occurrence;
-            *occurrence += 1;
+            let nth = next_occurrence(&mut self.seen, cmp.code, cmp.jumpi_pc, false);
             let (jump, fall) = branch_costs(cmp);
             for (kind, distance) in [(CostKind::Jump, jump), (CostKind::Fall, fall)] {
                 let site = (cmp.code, cmp.jumpi_pc, kind);

@@ -50,7 +50,7 @@ pub fn summary(outcome: &Outcome) -> String {
         String::new()
     };
     let guided = if stats.guided > 0 {
-        format!(" ({} of them kept by invariant guidance)", stats.guided)
+        format!(", {} runs kept by invariant guidance", stats.guided)
     } else {
         String::new()
     };

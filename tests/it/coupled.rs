@@ -57,6 +57,12 @@ fn called(failure: &harvey::Failure) -> Vec<&str> {
     failure.calls.iter().map(|c| c.function_name()).collect()
 }
 
+/// The distinct senders of `failure`'s calls.
+fn senders(failure: &harvey::Failure) -> usize {
+    let senders: std::collections::HashSet<_> = failure.calls.iter().map(|c| c.sender).collect();
+    senders.len()
+}
+
 /// `from` calls `signature` on `to` with `args`; whether it succeeded.
 fn succeeds(
     chain: &mut Chain,
@@ -155,8 +161,7 @@ fn a_campaign_guided_by_the_invariant_finds_two_pulls_that_overdraw_an_allowance
     let pulls = names.iter().filter(|&&name| name == "transferFrom").count();
     assert!(pulls >= 2, "{names:?}");
     // The owner approves, the spender pulls.
-    let senders: std::collections::HashSet<_> = failure.calls.iter().map(|c| c.sender).collect();
-    assert!(senders.len() >= 2, "{:?}", failure.calls);
+    assert!(senders(&failure) >= 2, "{:?}", failure.calls);
 }
 
 #[test]
@@ -295,6 +300,5 @@ fn a_campaign_finds_a_withdrawal_that_takes_value_from_another_holder() {
     assert_eq!(names.last(), Some(&"withdraw"), "{names:?}");
     assert!(names.contains(&"harvest"), "{names:?}");
     // Two actors: the withdrawal is not the only holder's.
-    let senders: std::collections::HashSet<_> = failure.calls.iter().map(|c| c.sender).collect();
-    assert!(senders.len() >= 2, "{:?}", failure.calls);
+    assert!(senders(&failure) >= 2, "{:?}", failure.calls);
 }
