@@ -121,7 +121,16 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
         self.frames.push(self.created.len());
         if let Some(cheats) = self.cheats.as_deref_mut() {
             if inputs.target_address == CHEATCODE_ADDRESS {
-                return Some(cheats.apply(context, inputs));
+                let outcome = cheats.apply(context, inputs);
+                if let Some(decided) = cheats.decision.take().filter(|_| self.observing) {
+                    self.observer.record_decision(
+                        decided.op,
+                        decided.lhs,
+                        decided.rhs,
+                        decided.negations,
+                    );
+                }
+                return Some(outcome);
             }
             if let Some(outcome) = mocked(cheats, context, inputs) {
                 return Some(outcome);

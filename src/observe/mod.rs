@@ -309,6 +309,34 @@ impl Observer {
         });
     }
 
+    /// Records a decision that code made without a comparison opcode: a forge assertion
+    /// cheatcode compared `op(lhs, rhs)` (with `negations`, true when the assertion holds)
+    /// for the CALL that ran last. It is recorded there as a data decision (see the module
+    /// docs), so that its outcome counts as coverage and its operands give a cost metric,
+    /// as `require(lhs <= rhs)` in the contract would.
+    pub(crate) fn record_decision(&mut self, op: CmpOp, lhs: U256, rhs: U256, negations: u8) {
+        let Some((code, pc)) = self.call_site.filter(|_| !self.without_data_decisions) else {
+            return;
+        };
+        let taken = op.eval(lhs, rhs) != (negations % 2 == 1);
+        self.trace.edges.push(Edge {
+            code,
+            pc,
+            dest: pc + 1,
+            taken,
+        });
+        self.trace.comparisons.push(Comparison {
+            code,
+            cmp_pc: pc,
+            jumpi_pc: pc,
+            op,
+            lhs,
+            rhs,
+            negations,
+            taken,
+        });
+    }
+
     /// `a - b` is non-zero exactly when `a != b`: solc's peephole optimizer (on even with
     /// the optimizer off) compiles `if (a == b)` to `SUB` + `JUMPI`. So a `SUB` that
     /// reaches a JUMPI is an equality test, negated once.

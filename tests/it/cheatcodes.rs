@@ -4,9 +4,10 @@
 
 use alloy_sol_types::SolValue;
 use harvey::chain::{CHEATCODE_ADDRESS, RevertReason, Tx, TxOutcome, is_assume_rejection};
+use harvey::observe::{CmpOp, Comparison};
 use harvey::prelude::*;
 
-use crate::support::{calldata, chain};
+use crate::support::{calldata, chain, tx, uint};
 
 const ALICE: Address = address!("0x00000000000000000000000000000000000a11ce");
 const BOB: Address = address!("0x0000000000000000000000000000000000000b0b");
@@ -378,6 +379,49 @@ fn assertions_revert_with_forges_messages() {
         ),
         "{far}"
     );
+}
+
+#[test]
+fn an_assertion_is_observed_as_a_comparison_of_its_operands() {
+    let (mut chain, user) = cheating();
+    let assertions = [(2u64, 2u64, true), (1, 2, false)];
+    for (left, right, holds) in assertions {
+        let args = [uint(left), uint(right)];
+        let outcome = chain
+            .execute(&tx(&chain, user, "checkEq(uint256,uint256)", &args))
+            .unwrap();
+        assert_eq!(outcome.is_success(), holds);
+        // Recorded where `checkEq` calls the cheatcode, as a decision (cmp_pc == jumpi_pc)
+        // that holds exactly when the assertion does: the cost metrics see how far the
+        // operands are from equal.
+        let decided: Vec<Comparison> = chain
+            .last_trace()
+            .comparisons()
+            .iter()
+            .copied()
+            .filter(|c| c.code == user && c.cmp_pc == c.jumpi_pc)
+            .filter(|c| (c.lhs, c.rhs) == (U256::from(left), U256::from(right)))
+            .collect();
+        assert_eq!(decided.len(), 1, "{decided:?}");
+        let decision = decided[0];
+        assert_eq!((decision.op, decision.negations), (CmpOp::Eq, 0));
+        assert_eq!(decision.taken, holds);
+        let at = decision.jumpi_pc;
+        let edge = chain.last_trace().edges().iter().find(|e| e.pc == at);
+        assert_eq!(edge.map(|e| e.taken), Some(holds));
+    }
+    // A relative approximation compares a ratio: no one distance, no decision.
+    let close = [uint(100), uint(101)];
+    chain
+        .execute(&tx(&chain, user, "checkClose(uint256,uint256)", &close))
+        .unwrap();
+    let hundred = U256::from(100);
+    let compared = chain
+        .last_trace()
+        .comparisons()
+        .iter()
+        .any(|c| c.code == user && c.lhs == hundred && c.cmp_pc == c.jumpi_pc);
+    assert!(!compared);
 }
 
 #[test]

@@ -13,6 +13,7 @@ use alloy_primitives::utils::format_units;
 use alloy_primitives::{Selector, U256, U512, hex, keccak256};
 
 use super::{Answer, fail};
+use crate::observe::CmpOp;
 
 /// What an assertion checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -179,8 +180,28 @@ fn table() -> HashMap<Selector, Assertion> {
     table
 }
 
+/// An assertion's comparison of one-word operands, as the EVM would have made it had the
+/// test compared them itself: `op(lhs, rhs)` with `negations` ISZEROs after it, true
+/// exactly when the assertion holds. The observer records it as a decision, so that an
+/// invariant written with `assertLe(borrowed, supplied)` has a distance to failing, as
+/// `require(borrowed <= supplied)` would.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::chain) struct Decision {
+    pub(in crate::chain) op: CmpOp,
+    pub(in crate::chain) lhs: U256,
+    pub(in crate::chain) rhs: U256,
+    pub(in crate::chain) negations: u8,
+}
+
+/// What running an assertion gave: the call's answer, and its comparison when it compared
+/// words.
+pub(super) struct Asserted {
+    pub(super) answer: Answer,
+    pub(super) decision: Option<Decision>,
+}
+
 /// Runs the assertion `data` calls, or `None` when `selector` is no assertion.
-pub(super) fn run(selector: Selector, data: &[u8]) -> Option<Answer> {
+pub(super) fn run(selector: Selector, data: &[u8]) -> Option<Asserted> {
     let assertion = ASSERTIONS.get(&selector)?;
     let mut types = assertion.params.clone();
     if assertion.with_error {
@@ -189,7 +210,12 @@ pub(super) fn run(selector: Selector, data: &[u8]) -> Option<Answer> {
     let decoded = match DynSolType::Tuple(types).abi_decode_params(&data[4..]) {
         Ok(DynSolValue::Tuple(values)) => values,
         Ok(single) => vec![single],
-        Err(e) => return Some(Err(fail(e.to_string()))),
+        Err(e) => {
+            return Some(Asserted {
+                answer: Err(fail(e.to_string())),
+                decision: None,
+            });
+        }
     };
     let (args, error) = match decoded.split_last() {
         Some((error, args)) if assertion.with_error => {
@@ -197,7 +223,7 @@ pub(super) fn run(selector: Selector, data: &[u8]) -> Option<Answer> {
         }
         _ => (decoded, None),
     };
-    Some(match check(assertion.check, &args) {
+    let answer = match check(assertion.check, &args) {
         Ok(()) => Ok(Vec::new()),
         Err(detail) => {
             let prefix = error.unwrap_or_else(|| "assertion failed".into());
@@ -206,7 +232,63 @@ pub(super) fn run(selector: Selector, data: &[u8]) -> Option<Answer> {
                 None => prefix,
             }))
         }
+    };
+    Some(Asserted {
+        answer,
+        decision: decision(assertion.check, &args),
     })
+}
+
+/// The comparison of words `check` makes of `args`, when it makes one: equality of any
+/// one-word values, the order of two integers, `|left - right| <= max`. Not for
+/// `assertTrue`/`assertFalse` (the flag's own comparison is the contract's), arrays,
+/// strings and bytes (no one distance), nor the relative approximation (a ratio).
+fn decision(check: Check, args: &[DynSolValue]) -> Option<Decision> {
+    let decided = |op, lhs, rhs, negations| {
+        Some(Decision {
+            op,
+            lhs,
+            rhs,
+            negations,
+        })
+    };
+    match check {
+        Check::Compare { op, .. } => {
+            let (lhs, rhs) = (word(args.first()?)?, word(args.get(1)?)?);
+            let signed = matches!(args[0], DynSolValue::Int(..));
+            let (lt, gt) = if signed {
+                (CmpOp::Slt, CmpOp::Sgt)
+            } else {
+                (CmpOp::Lt, CmpOp::Gt)
+            };
+            match op {
+                Op::Eq => decided(CmpOp::Eq, lhs, rhs, 0),
+                Op::Ne => decided(CmpOp::Eq, lhs, rhs, 1),
+                Op::Lt => decided(lt, lhs, rhs, 0),
+                Op::Gt => decided(gt, lhs, rhs, 0),
+                // `l <= r` is `!(l > r)`, as solc compiles it.
+                Op::Le => decided(gt, lhs, rhs, 1),
+                Op::Ge => decided(lt, lhs, rhs, 1),
+            }
+        }
+        Check::ApproxAbs { .. } => {
+            let max = args.get(2)?.as_uint()?.0;
+            decided(CmpOp::Gt, delta(args.first()?, args.get(1)?), max, 1)
+        }
+        Check::Is(_) | Check::ApproxRel { .. } => None,
+    }
+}
+
+/// A one-word value as the EVM holds it; `None` for strings, bytes and arrays.
+fn word(value: &DynSolValue) -> Option<U256> {
+    match value {
+        DynSolValue::Bool(b) => Some(U256::from(*b)),
+        DynSolValue::Uint(u, _) => Some(*u),
+        DynSolValue::Int(i, _) => Some(i.into_raw()),
+        DynSolValue::Address(a) => Some(a.into_word().into()),
+        DynSolValue::FixedBytes(word, _) => Some((*word).into()),
+        _ => None,
+    }
 }
 
 /// `Ok` when the assertion holds; else the detail forge shows after the prefix (none for
@@ -363,7 +445,7 @@ mod tests {
     use super::*;
     use alloy_dyn_abi::JsonAbiExt;
     use alloy_json_abi::Function;
-    use alloy_primitives::I256;
+    use alloy_primitives::{Address, B256, I256};
     use alloy_sol_types::{Revert, SolError};
 
     /// Runs `signature` with `args` and returns the revert message, `None` when it holds.
@@ -371,7 +453,10 @@ mod tests {
         let function = Function::parse(signature).unwrap();
         // `abi_encode_input` starts with the selector.
         let calldata = function.abi_encode_input(args).unwrap();
-        match run(function.selector(), &calldata).expect("an assertion") {
+        match run(function.selector(), &calldata)
+            .expect("an assertion")
+            .answer
+        {
             Ok(_) => None,
             Err(revert) => Some(Revert::abi_decode(&revert).unwrap().reason),
         }
@@ -526,5 +611,85 @@ mod tests {
                 "{signature} {args:?}"
             );
         }
+    }
+
+    /// Small values and extremes, so that ties, neighbours and sign changes all occur.
+    fn words() -> impl proptest::strategy::Strategy<Value = U256> {
+        use proptest::prelude::*;
+        prop_oneof![
+            (0u64..4).prop_map(U256::from),
+            any::<u64>().prop_map(U256::from),
+            (0u64..4).prop_map(|d| U256::MAX - U256::from(d)),
+            any::<[u8; 32]>().prop_map(U256::from_be_bytes),
+        ]
+    }
+
+    proptest::proptest! {
+        /// The decision the observer records is true exactly when the assertion holds, for
+        /// every ordered comparison, signed and unsigned, equality of every one-word type
+        /// and the absolute approximation.
+        #[test]
+        fn a_decision_holds_exactly_when_its_assertion_does(
+            l in words(), r in words(), max in words(), flag in proptest::bool::ANY,
+        ) {
+            let (sl, sr) = (I256::from_raw(l), I256::from_raw(r));
+            let cases: Vec<(&str, Vec<DynSolValue>)> = vec![
+                ("assertEq(uint256,uint256)", vec![l.into(), r.into()]),
+                ("assertNotEq(int256,int256)", vec![sl.into(), sr.into()]),
+                ("assertEq(bytes32,bytes32)", vec![B256::from(l).into(), B256::from(r).into()]),
+                ("assertEq(address,address)", vec![
+                    Address::from_word(l.into()).into(), Address::from_word(r.into()).into(),
+                ]),
+                ("assertEq(bool,bool)", vec![flag.into(), (l.bit(0)).into()]),
+                ("assertLt(uint256,uint256)", vec![l.into(), r.into()]),
+                ("assertGt(int256,int256)", vec![sl.into(), sr.into()]),
+                ("assertLe(uint256,uint256)", vec![l.into(), r.into()]),
+                ("assertLe(int256,int256)", vec![sl.into(), sr.into()]),
+                ("assertGe(uint256,uint256,string)", vec![l.into(), r.into(), text("e")]),
+                ("assertGe(int256,int256)", vec![sl.into(), sr.into()]),
+                ("assertLtDecimal(int256,int256,uint256)", vec![sl.into(), sr.into(), uint(6)]),
+                ("assertApproxEqAbs(uint256,uint256,uint256)", vec![l.into(), r.into(), max.into()]),
+                ("assertApproxEqAbs(int256,int256,uint256)", vec![sl.into(), sr.into(), max.into()]),
+            ];
+            for (signature, args) in cases {
+                let function = Function::parse(signature).unwrap();
+                let calldata = function.abi_encode_input(&args).unwrap();
+                let asserted = run(function.selector(), &calldata).expect("an assertion");
+                let d = asserted.decision.expect("a comparison of words");
+                let decided = d.op.eval(d.lhs, d.rhs) != (d.negations % 2 == 1);
+                proptest::prop_assert_eq!(decided, asserted.answer.is_ok(), "{} {:?}", signature, args);
+            }
+        }
+    }
+
+    #[test]
+    fn assertions_without_one_distance_make_no_decision() {
+        let words = |signature: &str, args: &[DynSolValue]| {
+            let function = Function::parse(signature).unwrap();
+            let calldata = function.abi_encode_input(args).unwrap();
+            run(function.selector(), &calldata).unwrap().decision
+        };
+        assert_eq!(words("assertTrue(bool)", &[true.into()]), None);
+        assert_eq!(
+            words("assertEq(string,string)", &[text("a"), text("b")]),
+            None
+        );
+        assert_eq!(
+            words(
+                "assertApproxEqRel(uint256,uint256,uint256)",
+                &[uint(1), uint(2), uint(3)]
+            ),
+            None
+        );
+        assert_eq!(
+            words(
+                "assertEq(uint256[],uint256[])",
+                &[
+                    DynSolValue::Array(vec![uint(1)]),
+                    DynSolValue::Array(vec![uint(1)]),
+                ]
+            ),
+            None
+        );
     }
 }

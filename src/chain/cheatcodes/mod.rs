@@ -241,6 +241,9 @@ pub(super) struct Cheatcodes {
     pub(super) expected_emits: emit::ExpectedEmits,
     /// The latest CALL to the cheatcode address, to place an unsupported cheatcode's call.
     pub(super) call_site: Option<CallSite>,
+    /// The comparison the assertion just answered made, until the hooks hand it to the
+    /// observer.
+    pub(super) decision: Option<assert::Decision>,
     /// Active pranks (per sequence: [`Cheatcodes::reset`] clears them).
     pub(super) pranks: Pranks,
     /// Labels given with `vm.label`; the chain merges them after each transaction.
@@ -459,8 +462,9 @@ impl Cheatcodes {
             self.touched = Effect::Writes;
             return Err(self.unknown(data));
         };
-        if let Some(answer) = assert::run(selector, data) {
-            return answer;
+        if let Some(asserted) = assert::run(selector, data) {
+            self.decision = asserted.decision;
+            return asserted.answer;
         }
         if !Vm::VmCalls::valid_selector(selector.0) {
             self.touched = Effect::Writes;
