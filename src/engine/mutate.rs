@@ -32,6 +32,10 @@ const BLOCK_TIME: u64 = 12;
 enum TxMutation {
     /// Copy another transaction's argument of the same type (commit/reveal).
     ReuseArgument,
+    /// Copy every argument another transaction passes under the same name and type: a
+    /// handler's `withdraw(actorIndex, marketIndex, ...)` on the account and market a
+    /// `deposit(actorIndex, marketIndex, ...)` used.
+    CoupleNames,
     /// Fuzz one argument leaf.
     Argument,
     /// Couple an address to another transaction's sender: an address argument becomes it,
@@ -50,9 +54,10 @@ enum TxMutation {
 /// operations. A roll picks one; one that does not apply falls through to the next. (Where
 /// no address can be coupled, coupling's share falls through to the sender's: 10, as
 /// before coupling existed.)
-const INPUT_MUTATIONS: [(TxMutation, u32); 6] = [
+const INPUT_MUTATIONS: [(TxMutation, u32); 7] = [
     (TxMutation::ReuseArgument, 7),
-    (TxMutation::Argument, 28),
+    (TxMutation::CoupleNames, 5),
+    (TxMutation::Argument, 23),
     (TxMutation::CoupleAddress, 6),
     (TxMutation::Sender, 4),
     (TxMutation::Value, 5),
@@ -354,6 +359,10 @@ impl<'a> Mutator<'a> {
                 self.surface.conform(&mut seq.txs[at]);
                 Some(Change::Leaf { tx: at, path })
             }
+            TxMutation::CoupleNames => {
+                self.couple_names(seq, at, mask, rng)?;
+                Some(Change::Structure)
+            }
             TxMutation::CoupleAddress if !self.coupling => None,
             TxMutation::CoupleAddress => self.couple_address(seq, at, mask, rng),
             TxMutation::Argument => {
@@ -439,6 +448,59 @@ impl<'a> Mutator<'a> {
         let value = seq.txs[from].args[source].clone();
         seq.txs[at].args[target] = value;
         Some(LeafPath(vec![target as u32]))
+    }
+
+    /// Copies into transaction `at` of `seq` every argument that one other transaction
+    /// (drawn among those that would change something) passes under the same parameter
+    /// name and type, where `mask` leaves it free; `None` when no transaction would. Names
+    /// say what types cannot: of a handler's three `uint8` selectors, `marketIndex` is the
+    /// one to share with another call's `marketIndex`.
+    fn couple_names(
+        &self,
+        seq: &mut Sequence,
+        at: usize,
+        mask: &Mask,
+        rng: &mut StdRng,
+    ) -> Option<()> {
+        let function = &self.surface.functions[seq.txs[at].function];
+        let shared = |other: &TxInput| -> Vec<(usize, usize)> {
+            let theirs = &self.surface.functions[other.function];
+            let mut pairs = Vec::new();
+            for (target, name) in function.params.iter().enumerate() {
+                if name.is_empty() || !mask.is_free(at, Input::Argument(target)) {
+                    continue;
+                }
+                let source = theirs
+                    .params
+                    .iter()
+                    .zip(&theirs.types)
+                    .position(|(n, ty)| n == name && *ty == function.types[target]);
+                if let Some(source) = source {
+                    if other.args[source] != seq.txs[at].args[target] {
+                        pairs.push((source, target));
+                    }
+                }
+            }
+            pairs
+        };
+        let options: Vec<(usize, Vec<(usize, usize)>)> = seq
+            .txs
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != at)
+            .map(|(i, other)| (i, shared(other)))
+            .filter(|(_, pairs)| !pairs.is_empty())
+            .collect();
+        if options.is_empty() {
+            return None;
+        }
+        let (from, pairs) = &options[rng.random_range(0..options.len())];
+        for &(source, target) in pairs {
+            let value = seq.txs[*from].args[source].clone();
+            seq.txs[at].args[target] = value;
+        }
+        self.surface.conform(&mut seq.txs[at]);
+        Some(())
     }
 
     /// A transaction of `seq` to change: uniformly among those with an input `mask`
@@ -574,9 +636,11 @@ impl<'a> Mutator<'a> {
     }
 
     /// A sequence operation relative to a random transaction t (HARVEY §5): insert new
-    /// transactions before t (one, or a short writer-before-reader chain), replace the transactions before t with another sequence,
-    /// repeat a self-dependent call, remove t, or replace t; without demand-driven
-    /// fuzzing also append.
+    /// transactions before t (one, or a short writer-before-reader chain), replace the
+    /// transactions before t with another sequence, repeat a self-dependent call, remove t,
+    /// replace t, or append (with demand-driven fuzzing, a state-dependent reader of what
+    /// the last transaction writes). New and moved transactions are often coupled by
+    /// parameter names to the others ([`Mutator::couple_names`]).
     fn mutate_structure(
         &self,
         seq: &mut Sequence,
@@ -602,13 +666,10 @@ impl<'a> Mutator<'a> {
                 }
                 true
             }
-            8 if room > 0 && !self.demand_driven => {
-                let tx = self.new_tx(None, rng, dict, guide);
-                seq.txs.push(tx);
-                true
-            }
+            8 if room > 0 => self.append(seq, rng, dict, guide),
             9 => {
                 seq.txs[t] = self.new_tx(None, rng, dict, guide);
+                self.maybe_couple_names(seq, t, rng);
                 true
             }
             _ => false,
@@ -629,9 +690,20 @@ impl<'a> Mutator<'a> {
                 let tx = self.new_tx(Some(reader), rng, dict, guide);
                 reader = tx.function;
                 seq.txs.insert(t, tx);
+                self.maybe_couple_names(seq, t, rng);
             }
         } else {
             seq.txs[t] = self.new_tx(None, rng, dict, guide);
+            self.maybe_couple_names(seq, t, rng);
+        }
+    }
+
+    /// Half the time, couples the names of transaction `at`, just put into `seq`, to
+    /// another transaction's ([`Mutator::couple_names`]): a new call mostly acts on what
+    /// the calls around it act on (the market and account a deposit used).
+    fn maybe_couple_names(&self, seq: &mut Sequence, at: usize, rng: &mut StdRng) {
+        if rng.random_bool(0.5) {
+            self.couple_names(seq, at, &Mask::default(), rng);
         }
     }
 
@@ -691,6 +763,46 @@ impl<'a> Mutator<'a> {
         }
         let start = prefix.len().saturating_sub(room);
         seq.txs.splice(..t, prefix[start..].iter().cloned());
+        // What was t now follows another prefix: it may act on what that one set up.
+        self.maybe_couple_names(seq, prefix.len() - start, rng);
+        true
+    }
+
+    /// Appends a transaction to `seq`. Without demand-driven fuzzing, any new one. With it,
+    /// a call of a function whose coverage depends on state and that reads what the last
+    /// transaction writes (dataflow's readers of it): the sequence grows at its end only
+    /// where the call there may take a new path because of what came before (a withdrawal
+    /// after a borrow that used up the market). Whether it appended.
+    fn append(
+        &self,
+        seq: &mut Sequence,
+        rng: &mut StdRng,
+        dict: &Dictionary,
+        guide: Guide<'_>,
+    ) -> bool {
+        let tx = if self.demand_driven {
+            let last = seq.txs[seq.txs.len() - 1].function;
+            let readers: Vec<usize> = match self.dataflow {
+                true => guide.dataflow.readers_of(last).to_vec(),
+                false => Vec::new(),
+            };
+            let readers: Vec<usize> = readers
+                .into_iter()
+                .filter(|&f| self.may_extend(f, guide))
+                .collect();
+            if readers.is_empty() {
+                return false;
+            }
+            let reader = readers[rng.random_range(0..readers.len())];
+            match guide.pools.tx(Some(reader), rng) {
+                Some(pooled) if pooled.function == reader && rng.random_bool(0.5) => pooled.clone(),
+                _ => self.tx_for(reader, rng, dict),
+            }
+        } else {
+            self.new_tx(None, rng, dict, guide)
+        };
+        seq.txs.push(tx);
+        self.maybe_couple_names(seq, seq.txs.len() - 1, rng);
         true
     }
 
@@ -972,6 +1084,87 @@ mod tests {
             mutator.reuse_argument(&mut seq, 1, &free, &mut rng),
             None,
             "already equal"
+        );
+    }
+
+    #[test]
+    fn names_couple_every_argument_one_other_transaction_passes_under_them() {
+        let named = |name: &str, params: &[(&str, DynSolType)]| FuzzFunction {
+            params: params.iter().map(|(n, _)| n.to_string()).collect(),
+            ..function(name, params.iter().map(|(_, t)| t.clone()).collect())
+        };
+        let u8 = DynSolType::Uint(8);
+        let surface = Surface {
+            functions: vec![
+                named(
+                    "deposit",
+                    &[
+                        ("actor", u8.clone()),
+                        ("market", u8.clone()),
+                        ("assets", DynSolType::Uint(256)),
+                    ],
+                ),
+                // Same names, other order; `market` of another type does not couple.
+                named(
+                    "withdraw",
+                    &[
+                        ("market", u8.clone()),
+                        ("shares", DynSolType::Uint(256)),
+                        ("actor", u8.clone()),
+                    ],
+                ),
+                named(
+                    "price",
+                    &[("market", DynSolType::Uint(16)), ("", u8.clone())],
+                ),
+            ],
+            deployed: 3,
+            kinds: Vec::new(),
+            senders: vec![Address::ZERO],
+            addresses: None,
+            delays: Delays::default(),
+        };
+        let small = |v: u64, bits| DynSolValue::Uint(U256::from(v), bits);
+        let mut seq = Sequence {
+            txs: vec![
+                TxInput::of(0, vec![small(2, 8), small(1, 8), small(500, 256)]),
+                TxInput::of(1, vec![small(7, 8), small(9, 256), small(4, 8)]),
+                TxInput::of(2, vec![small(3, 16), small(5, 8)]),
+            ],
+        };
+        let mutator = Mutator::new(&surface, 8, true, true);
+        let mut rng = StdRng::seed_from_u64(1);
+        let free = Mask::default();
+        // Only the deposit shares names and types with the withdrawal: both selectors are
+        // copied, the amount (another name) is not.
+        assert!(mutator.couple_names(&mut seq, 1, &free, &mut rng).is_some());
+        assert_eq!(
+            seq.txs[1].args,
+            vec![small(1, 8), small(9, 256), small(2, 8)]
+        );
+        assert_eq!(
+            mutator.couple_names(&mut seq, 1, &free, &mut rng),
+            None,
+            "already equal"
+        );
+        assert_eq!(
+            mutator.couple_names(&mut seq, 2, &free, &mut rng),
+            None,
+            "no name matches"
+        );
+        // The mask keeps an argument it holds.
+        let mut seq = Sequence {
+            txs: vec![
+                seq.txs[0].clone(),
+                TxInput::of(1, vec![small(7, 8), small(9, 256), small(4, 8)]),
+            ],
+        };
+        let mut mask = Mask::default();
+        mask.hold(1, Input::Argument(0));
+        assert!(mutator.couple_names(&mut seq, 1, &mask, &mut rng).is_some());
+        assert_eq!(
+            seq.txs[1].args,
+            vec![small(7, 8), small(9, 256), small(2, 8)]
         );
     }
 
