@@ -289,10 +289,12 @@ settings! {
     "HARVEY_DATA_DECISIONS";
     parse parse::switch;
 
-    /// Address coupling: a mutation that makes an address argument another transaction's
-    /// sender, or a sender an address another transaction names (`approve(spender)` by one
-    /// sender, then a call by that spender naming the approver). Default on; off is for
-    /// measuring what it brings.
+    /// Address and name coupling: a mutation that makes an address argument another
+    /// transaction's sender, or a sender an address another transaction names
+    /// (`approve(spender)` by one sender, then a call by that spender naming the approver);
+    /// and one that copies the arguments another transaction passes under the same
+    /// parameter names (`withdraw(actorIndex, marketIndex)` after `deposit(actorIndex,
+    /// marketIndex)`). Default on; off is for measuring what it brings.
     coupling: bool = true;
     "coupling" as Literal::Bool, expected "`true` or `false`";
     "HARVEY_COUPLING";

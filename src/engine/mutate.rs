@@ -84,7 +84,8 @@ pub(crate) struct Mutator<'a> {
     /// New transactions prefer writers of what the next one reads; self-dependent calls
     /// are repeated.
     dataflow: bool,
-    /// Whether address arguments and senders are coupled across transactions.
+    /// Whether address arguments and senders, and same-named arguments, are coupled across
+    /// transactions.
     coupling: bool,
     /// The deployed contracts' functions that change state (neither `view` nor `pure`),
     /// which [`Mutator::random_tx`] draws again in place of a reader.
@@ -117,7 +118,7 @@ impl<'a> Mutator<'a> {
         }
     }
 
-    /// The mutator with address coupling on (the default) or off.
+    /// The mutator with address and name coupling on (the default) or off.
     pub(crate) fn coupling(mut self, on: bool) -> Self {
         self.coupling = on;
         self
@@ -359,6 +360,7 @@ impl<'a> Mutator<'a> {
                 self.surface.conform(&mut seq.txs[at]);
                 Some(Change::Leaf { tx: at, path })
             }
+            TxMutation::CoupleNames if !self.coupling => None,
             TxMutation::CoupleNames => {
                 self.couple_names(seq, at, mask, rng)?;
                 Some(Change::Structure)
@@ -702,7 +704,7 @@ impl<'a> Mutator<'a> {
     /// another transaction's ([`Mutator::couple_names`]): a new call mostly acts on what
     /// the calls around it act on (the market and account a deposit used).
     fn maybe_couple_names(&self, seq: &mut Sequence, at: usize, rng: &mut StdRng) {
-        if rng.random_bool(0.5) {
+        if self.coupling && rng.random_bool(0.5) {
             self.couple_names(seq, at, &Mask::default(), rng);
         }
     }
@@ -1152,6 +1154,20 @@ mod tests {
             None,
             "no name matches"
         );
+        // `coupling = false` turns it off.
+        let mut fresh = seq.clone();
+        fresh.txs[1].args[0] = small(6, 8);
+        let off = Mutator::new(&surface, 8, true, true).coupling(false);
+        let dict = Dictionary::new(vec![]);
+        let change = off.mutate_tx(
+            TxMutation::CoupleNames,
+            &mut fresh,
+            1,
+            &free,
+            &mut rng,
+            &dict,
+        );
+        assert_eq!(change, None);
         // The mask keeps an argument it holds.
         let mut seq = Sequence {
             txs: vec![
