@@ -468,12 +468,12 @@ fn a_raffle_drawn_from_block_data_is_block_dependent_and_one_drawn_from_picks_is
     // The picks raffle has another bug, which the transaction-order detector reports: the
     // last entrant's pick decides the winner, so whoever enters just before the draw (or
     // sees an entry pending) chooses it. Block data decides nothing there. Finding the
-    // order takes a heavy-tailed number of sequences: measured at 6bb1c9f over seeds 1-5,
-    // 79,228, none in 120,000, 3,304, 6,236 and 11,215. Seed 3 runs, with twelve times its
-    // 3,304 as the budget; whatever it reports must be exactly that.
+    // order takes a heavy-tailed number of sequences: measured at 39832b5 over seeds 1-5,
+    // 330, 79,527, none in 120,000, 5,317 and 3,444. Seed 1 runs, with twelve times its 330
+    // as the budget; whatever it reports must be exactly that.
     let twin = fuzzing(funded("PickRaffle", U256::ZERO))
-        .seed(3)
-        .runs(40_000)
+        .seed(1)
+        .runs(4_000)
         .run()
         .unwrap();
     assert_eq!(
