@@ -28,6 +28,8 @@ use syn::{ItemFn, ItemMod, parse_macro_input};
 /// - `time` (`HARVEY_TIME`; a duration string such as "30s"): Wall-clock budget, at most (`"500ms"`, `"30s"`, `"5m"`, `"1h"`).
 /// - `calls` (`HARVEY_CALLS`; an unsigned integer without a suffix, e.g. 1000): Fuzzed calls (transactions) to execute, at most, over all sequences (the last sequence started runs to its end): the budget forge's `runs` × `depth` means, which a Solidity suite's foundry.toml becomes (with `runs` or `time`: whichever ends first).
 /// - `depth` (`HARVEY_DEPTH`; an unsigned integer without a suffix, e.g. 1000): Maximum transactions per sequence.
+/// - `walks` (`HARVEY_WALKS`; a whole number from 0 to 100): Random walks: the share of transactions, in percent, spent on sequences of `walk_length` fresh random calls whose integer arguments are mostly drawn uniformly over their type, run as forge, Echidna and Medusa run their invariant campaigns and never kept in the corpus.
+/// - `walk_length` (`HARVEY_WALK_LENGTH`; an unsigned integer without a suffix, e.g. 1000): Calls per random walk (see `walks`).
 /// - `seed` (`HARVEY_SEED`; an unsigned integer without a suffix, e.g. 1000): Seed of worker 0's RNG (worker `i` uses `seed + i`), decimal or `0x`-hex.
 /// - `workers` (`HARVEY_WORKERS`; an unsigned integer without a suffix, e.g. 1000): Worker threads.
 /// - `prediction` (`HARVEY_PREDICTION`; `true` or `false`): Input prediction (HARVEY §4: cost metrics and the secant method).
@@ -145,6 +147,8 @@ pub fn invariants(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// - `time` (`HARVEY_TIME`; a duration string such as "30s"): Wall-clock budget, at most (`"500ms"`, `"30s"`, `"5m"`, `"1h"`).
 /// - `calls` (`HARVEY_CALLS`; an unsigned integer without a suffix, e.g. 1000): Fuzzed calls (transactions) to execute, at most, over all sequences (the last sequence started runs to its end): the budget forge's `runs` × `depth` means, which a Solidity suite's foundry.toml becomes (with `runs` or `time`: whichever ends first).
 /// - `depth` (`HARVEY_DEPTH`; an unsigned integer without a suffix, e.g. 1000): Maximum transactions per sequence.
+/// - `walks` (`HARVEY_WALKS`; a whole number from 0 to 100): Random walks: the share of transactions, in percent, spent on sequences of `walk_length` fresh random calls whose integer arguments are mostly drawn uniformly over their type, run as forge, Echidna and Medusa run their invariant campaigns and never kept in the corpus.
+/// - `walk_length` (`HARVEY_WALK_LENGTH`; an unsigned integer without a suffix, e.g. 1000): Calls per random walk (see `walks`).
 /// - `seed` (`HARVEY_SEED`; an unsigned integer without a suffix, e.g. 1000): Seed of worker 0's RNG (worker `i` uses `seed + i`), decimal or `0x`-hex.
 /// - `workers` (`HARVEY_WORKERS`; an unsigned integer without a suffix, e.g. 1000): Worker threads.
 /// - `prediction` (`HARVEY_PREDICTION`; `true` or `false`): Input prediction (HARVEY §4: cost metrics and the secant method).

@@ -209,6 +209,24 @@ settings! {
     "HARVEY_DEPTH";
     parse parse::small_count;
 
+    /// Random walks: the share of transactions, in percent, spent on sequences of
+    /// `walk_length` fresh random calls whose integer arguments are mostly drawn uniformly
+    /// over their type, run as forge, Echidna and Medusa run their invariant campaigns and
+    /// never kept in the corpus. They build state that takes many unrelated calls (a market
+    /// lent out by many borrows), which sequences of at most `depth` calls kept for new
+    /// paths rarely reach. Default 0 (off).
+    walks: u32 = 0;
+    "walks" as Literal::Integer, expected "a whole number from 0 to 100";
+    "HARVEY_WALKS";
+    parse parse::percent;
+
+    /// Calls per random walk (see `walks`). Default 100, Echidna's and Medusa's sequence
+    /// length (forge's depth is 500).
+    walk_length: u32 = 100;
+    "walk_length" as Literal::Integer, expected "an unsigned integer without a suffix, e.g. 1000";
+    "HARVEY_WALK_LENGTH";
+    parse parse::small_count;
+
     /// Seed of worker 0's RNG (worker `i` uses `seed + i`), decimal or `0x`-hex. Default:
     /// none, and the campaign draws one from the clock when it starts, printed in every
     /// report so the run can be replayed.
@@ -502,6 +520,8 @@ mod tests {
         ),
         ("calls", &["4096", "1_000"], &["0", "many", "-1"]),
         ("depth", &["8", "1"], &["0", "deep", "5000000000"]),
+        ("walks", &["0", "25", "100"], &["101", "-1", "half"]),
+        ("walk_length", &["1", "500"], &["0", "long"]),
         (
             "seed",
             &["0", "7", "0x10"],

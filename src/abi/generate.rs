@@ -14,6 +14,19 @@ pub(super) const MAX_ARRAY_LEN: usize = 8;
 /// Bytes a generated `bytes` or `string` holds at most.
 pub(super) const MAX_BYTES_LEN: usize = 100;
 
+/// Redraws `value` uniformly over its integer type's whole range; other values stay. forge
+/// draws most integers that way, and a handler's `bound(x, lo, hi)` then spreads them
+/// evenly over its range, where [`generate`]'s small numbers and boundaries gather at the
+/// range's ends.
+pub(crate) fn redraw_uniform(value: &mut DynSolValue, rng: &mut StdRng) {
+    let mut uniform = || U256::from_be_bytes(rng.random::<[u8; 32]>());
+    match value {
+        DynSolValue::Uint(v, bits) => *v = to_uint(uniform(), *bits),
+        DynSolValue::Int(v, bits) => *v = to_int(uniform(), *bits),
+        _ => {}
+    }
+}
+
 /// A fresh random value of type `ty`.
 pub(crate) fn generate(ty: &DynSolType, rng: &mut StdRng, dict: &Dictionary) -> DynSolValue {
     match ty {

@@ -16,7 +16,7 @@ use alloy_dyn_abi::{DynSolType, DynSolValue};
 pub(crate) use bound::Bound;
 pub(crate) use callable::{Callable, callable, changes_state};
 pub(crate) use dictionary::Dictionary;
-pub(crate) use generate::generate;
+pub(crate) use generate::{generate, redraw_uniform};
 pub(crate) use mutate::{mutate, mutate_uint, mutate_where};
 #[cfg(feature = "solver")]
 pub(crate) use simplify::head_leaves;

@@ -98,6 +98,18 @@ proptest! {
     }
 
     #[test]
+    fn uniform_redraws_fit_the_type_and_leave_other_values_alone(ty in scalar(), seed: u64) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let value = generate(&ty, &mut rng, &dictionary());
+        let mut redrawn = value.clone();
+        redraw_uniform(&mut redrawn, &mut rng);
+        prop_assert!(ty.matches(&redrawn) && round_trips(&ty, &redrawn), "{ty}: {redrawn:?}");
+        if !matches!(ty, DynSolType::Uint(_) | DynSolType::Int(_)) {
+            prop_assert_eq!(redrawn, value);
+        }
+    }
+
+    #[test]
     fn shrinking_by_first_candidates_terminates_well_typed(ty in any_type(), seed: u64) {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut value = generate(&ty, &mut rng, &dictionary());
@@ -243,4 +255,19 @@ fn integers_shrink_toward_zero() {
         assert!(v.unsigned_abs() < negative.unsigned_abs());
     }
     assert!(simplifications(&DynSolValue::Address(Address::with_last_byte(1))).is_empty());
+}
+
+#[test]
+fn uniform_redraws_spread_over_the_whole_range() {
+    let mut rng = StdRng::seed_from_u64(1);
+    let mut high = 0;
+    for _ in 0..1_000 {
+        let mut value = DynSolValue::Uint(U256::ZERO, 256);
+        redraw_uniform(&mut value, &mut rng);
+        if value.as_uint().unwrap().0 > U256::from(1u8) << 200 {
+            high += 1;
+        }
+    }
+    // 1 - 2^-56 of the range lies above 2^200.
+    assert!(high > 990, "{high}");
 }

@@ -348,6 +348,20 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// Spends `percent` of the transactions on random walks of [`Campaign::walk_length`]
+    /// fresh calls, as forge, Echidna and Medusa fuzz (see the settings reference; 0, the
+    /// default, runs none).
+    pub fn walks(mut self, percent: u32) -> Self {
+        self.config.walks = percent.min(100);
+        self
+    }
+
+    /// Calls per random walk (default 100; see [`Campaign::walks`]).
+    pub fn walk_length(mut self, calls: u32) -> Self {
+        self.config.walk_length = calls.max(1);
+        self
+    }
+
     /// Whether the invariant checks guide the fuzzer: sequences that bring an invariant's
     /// comparison closer to failing are kept, and prediction aims at those comparisons
     /// (see the settings reference).

@@ -20,6 +20,10 @@ use crate::engine::surface::Surface;
 /// that change state (see [`Mutator::random_tx`]).
 const READER_REDRAW: f64 = 0.75;
 
+/// The probability that a random walk's call has an integer argument drawn uniformly over
+/// its type (see [`Mutator::walk_tx`]) rather than as [`abi::generate`] draws it.
+const WALK_UNIFORM: f64 = 0.6;
+
 /// Durations a time warp likes to take: a second, a block, a minute, an hour, a day, a
 /// week, thirty days, a year.
 const WARP_SECONDS: [u64; 8] = [1, 12, 60, 3_600, 86_400, 604_800, 2_592_000, 31_536_000];
@@ -177,6 +181,21 @@ impl<'a> Mutator<'a> {
             function = self.writers[rng.random_range(0..self.writers.len())];
         }
         self.tx_for(function, rng, dict)
+    }
+
+    /// A fresh transaction for a random walk: [`Mutator::random_tx`]'s, each integer
+    /// argument then redrawn uniformly over its type with probability [`WALK_UNIFORM`] (a
+    /// random walk builds state by many ordinary calls, and forge's, whose walks find such
+    /// state, draws most integers so).
+    pub(crate) fn walk_tx(&self, rng: &mut StdRng, dict: &Dictionary, guide: Guide<'_>) -> TxInput {
+        let mut tx = self.random_tx(rng, dict, guide);
+        for arg in &mut tx.args {
+            if rng.random_bool(WALK_UNIFORM) {
+                abi::redraw_uniform(arg, rng);
+            }
+        }
+        self.surface.conform(&mut tx);
+        tx
     }
 
     /// Whether sequences ending in a call of `function` may be longer than one

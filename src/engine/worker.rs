@@ -236,6 +236,14 @@ pub(crate) struct Worker<'a> {
     /// The identities of the violations this worker reported: a violation found again
     /// (many inputs show a bug once found) costs no lock on what the workers share.
     reported: HashSet<String>,
+    /// The share of transactions (percent) random walks take, 0 for none, and their length.
+    walks: u64,
+    walk_length: usize,
+    /// Transactions this worker ran, and how many of them in random walks.
+    ran: u64,
+    walked: u64,
+    /// Whether the sequence running is a random walk (never kept in the corpus).
+    walking: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -289,6 +297,11 @@ impl<'a> Worker<'a> {
             targeting,
             guidance: (config.invariant_guidance && invariants).then(InvariantGuidance::default),
             reported: HashSet::new(),
+            walks: u64::from(config.walks),
+            walk_length: config.walk_length.max(1) as usize,
+            ran: 0,
+            walked: 0,
+            walking: false,
             seeds: &plan.seeds.sequences,
         }
     }
@@ -325,6 +338,7 @@ impl<'a> Worker<'a> {
                 energy
             };
             since_exchange += self.fuzz_entry(index, energy, mutator)?;
+            since_exchange += self.walks(mutator)?;
             self.seed_created(mutator)?;
             if since_exchange >= EXCHANGE_EVERY && self.shared.workers > 1 {
                 since_exchange = 0;
@@ -332,6 +346,29 @@ impl<'a> Worker<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Random walks (the `walks` setting), while they took less than their share of this
+    /// worker's transactions: sequences of `walk_length` fresh calls
+    /// ([`Mutator::walk_tx`]), run and checked like any other but never kept in the corpus,
+    /// forge's, Echidna's and Medusa's way of fuzzing. Many unrelated calls build state
+    /// that sequences kept for a new path of their last call rarely reach: a market that
+    /// borrows lent out, then a withdrawal. Returns the runs.
+    fn walks(&mut self, mutator: &Mutator<'_>) -> Result<u64, Stop> {
+        let mut runs = 0;
+        while self.walks > 0 && self.walked * 100 < self.ran * self.walks {
+            let guide = self.sequencing.guide();
+            let txs: Vec<TxInput> = (0..self.walk_length)
+                .map(|_| mutator.walk_tx(&mut self.rng, &self.dict, guide))
+                .collect();
+            self.walked += txs.len() as u64;
+            self.walking = true;
+            let ran = self.execute(&Sequence { txs });
+            self.walking = false;
+            ran?;
+            runs += 1;
+        }
+        Ok(runs)
     }
 
     /// HARVEY's Alg. 1, lines 4–18, for one picked entry: `energy` mutants, each possibly
@@ -570,6 +607,7 @@ impl<'a> Worker<'a> {
             ],
         );
         self.last_path = run.path;
+        self.ran += sequence.txs.len() as u64;
         let executed = match run.violations.first() {
             Some(found) if self.shared.fail_fast() => found.tx + 1,
             _ => sequence.txs.len(),
@@ -590,8 +628,9 @@ impl<'a> Worker<'a> {
             }
         }
         let costs = self.predictor.as_ref().map_or(&[][..], Predictor::costs);
-        let mut kept = self.corpus.observe(run.path, sequence, costs);
-        if let Some(guidance) = self.guidance.as_mut().filter(|_| !kept) {
+        // A walk is longer than the depth: its mutants could not be made.
+        let mut kept = !self.walking && self.corpus.observe(run.path, sequence, costs);
+        if let Some(guidance) = self.guidance.as_mut().filter(|_| !kept && !self.walking) {
             // Its last transaction's path is known, but the state it left is closer to
             // breaking an invariant than any before.
             if let Some(key) = guidance.closer() {

@@ -92,6 +92,30 @@ fn counter_is_incremented_forty_times_in_a_row() {
 }
 
 #[test]
+fn random_walks_reach_state_beyond_the_depth_and_stay_out_of_the_corpus() {
+    // Depth 8: a repeated climb gets 8 steps at most; the twentieth is out of reach.
+    let short = campaign("Stairs").depth(8).runs(3_000).run().unwrap();
+    assert!(short.passed(), "{:?}", short.failures);
+    let walks = campaign("Stairs")
+        .depth(8)
+        .runs(3_000)
+        .walks(50)
+        .walk_length(30)
+        .run()
+        .unwrap();
+    let failure = failure(&walks);
+    assert_eq!(names(failure), ["climb"; 20]);
+    assert!(failure.last_status.contains("Panic(0x01)"));
+    let sequencing = &walks.stats.sequencing;
+    assert!(sequencing.runs_by_length.get(30).is_some_and(|&n| n > 0));
+    assert!(
+        sequencing.corpus_by_length.iter().skip(9).all(|&n| n == 0),
+        "a walk entered the corpus: {:?}",
+        sequencing.corpus_by_length
+    );
+}
+
+#[test]
 fn commit_reveal_repeats_the_committed_value() {
     let outcome = campaign("CommitReveal").run().unwrap();
     let failure = failure(&outcome);

@@ -86,6 +86,17 @@ fn counter_asserts_on_the_fortieth_increment_without_reset() {
 }
 
 #[test]
+fn the_stairs_assert_on_the_twentieth_climb() {
+    let mut chain = chain();
+    let at = chain.deploy("Stairs", ()).unwrap();
+    let a = chain.senders()[0];
+    for _ in 0..19 {
+        assert!(send(&mut chain, a, at, "climb()", &[], U256::ZERO).is_success());
+    }
+    assert_assert(&send(&mut chain, a, at, "climb()", &[], U256::ZERO));
+}
+
+#[test]
 fn commit_reveal_needs_the_same_value_from_the_same_sender() {
     let mut chain = chain();
     let at = chain.deploy("CommitReveal", ()).unwrap();
