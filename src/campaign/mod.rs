@@ -356,7 +356,7 @@ impl<'a> Campaign<'a> {
         self
     }
 
-    /// Calls per random walk (default 100; see [`Campaign::walks`]).
+    /// Calls per random walk (default 500, forge's depth; see [`Campaign::walks`]).
     pub fn walk_length(mut self, calls: u32) -> Self {
         self.config.walk_length = calls.max(1);
         self
