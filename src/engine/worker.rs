@@ -628,7 +628,7 @@ impl<'a> Worker<'a> {
             }
         }
         let costs = self.predictor.as_ref().map_or(&[][..], Predictor::costs);
-        // A walk is longer than the depth: its mutants could not be made.
+        // A walk is usually longer than the depth, and mutants of it could not be made.
         let mut kept = !self.walking && self.corpus.observe(run.path, sequence, costs);
         if let Some(guidance) = self.guidance.as_mut().filter(|_| !kept && !self.walking) {
             // Its last transaction's path is known, but the state it left is closer to
