@@ -46,6 +46,24 @@ fn second_compile_is_a_cache_hit() {
 }
 
 #[test]
+fn a_source_deleted_since_the_last_compile_is_gone_not_an_error() {
+    let gate = GUARD.replace("Guard", "Gate");
+    let dir = project("", &[("Guard.sol", GUARD), ("Gate.sol", gate.as_str())]);
+    let config = discover(dir.path()).unwrap();
+    let first = config.compile_in(&environment()).unwrap();
+    assert!(first.get("Gate").is_ok());
+    // The cached build that compiled both files still lists the deleted one.
+    std::fs::remove_file(dir.path().join("contracts").join("Gate.sol")).unwrap();
+    let second = config.compile_in(&environment()).unwrap();
+    assert_eq!(
+        second.get("Guard").unwrap().runtime_code,
+        first.get("Guard").unwrap().runtime_code
+    );
+    let gone = second.get("Gate").unwrap_err().to_string();
+    assert!(gone.contains("Guard"), "{gone}");
+}
+
+#[test]
 fn artifacts_carry_abi_bytecode_and_a_pc_to_line_index() {
     let dir = project("", &[("Guard.sol", GUARD)]);
     let artifacts = discover(dir.path())

@@ -249,9 +249,13 @@ fn convert(config: &ProjectConfig, output: &Output) -> Result<Artifacts> {
             // turns CRLF line breaks into LF before handing sources to solc, and solc's
             // source-map offsets index that text. Reading through the same reader keeps
             // every offset on its line in a file with Windows line endings.
-            let content = Source::read(&absolute)
-                .map_err(|e| Error::io(&absolute, e.source()))?
-                .content;
+            let content = match Source::read(&absolute) {
+                Ok(source) => source.content,
+                // Deleted since the build that compiled it, which the cache still serves
+                // for the build's other files: no contract is in it any more.
+                Err(e) if e.source().kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(Error::io(&absolute, e.source())),
+            };
             files.push(SourceFile::new(
                 id,
                 relative(root, &absolute),
