@@ -579,6 +579,12 @@ pub struct SequenceStats {
     pub corpus_by_length: Vec<u64>,
     /// Runs that fuzzed storage directly before their last transaction.
     pub aggressive_runs: u64,
+    /// Random walks run (the `walks` setting).
+    pub walks: u64,
+    /// Transactions random walks ran.
+    pub walk_transactions: u64,
+    /// Transactions all regular runs and walks ran, the walks' share's denominator.
+    pub run_transactions: u64,
     /// The functions whose sequences may be longer than one transaction, and why (with
     /// demand-driven fuzzing off every function's may, and this lists what was learned).
     pub state_dependent: Vec<StateDependent>,

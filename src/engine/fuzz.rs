@@ -119,6 +119,9 @@ fn merge(reports: Vec<WorkerReport>, surface: &Surface, stats: &mut Stats) {
         SequenceStats::add_lengths(&mut sequencing.runs_by_length, &report.lengths);
         SequenceStats::add_lengths(&mut sequencing.corpus_by_length, &report.corpus_lengths);
         sequencing.aggressive_runs += report.aggressive_runs;
+        sequencing.walks += report.walks;
+        sequencing.walk_transactions += report.walked;
+        sequencing.run_transactions += report.ran;
         sequencing.masks.add(report.masks);
         lookahead.add(report.lookahead);
         for (known, learned) in dependence.iter_mut().zip(report.dependence) {

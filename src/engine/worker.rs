@@ -89,6 +89,10 @@ pub(crate) struct WorkerReport {
     pub(crate) masks: MaskStats,
     /// Runs kept by invariant guidance.
     pub(crate) guided: u64,
+    /// Random walks run, their transactions, and the transactions of every run.
+    pub(crate) walks: u64,
+    pub(crate) walked: u64,
+    pub(crate) ran: u64,
 }
 
 /// The comparison operands of the last regular run (capped), which the dictionary takes
@@ -239,9 +243,10 @@ pub(crate) struct Worker<'a> {
     /// The share of transactions (percent) random walks take, 0 for none, and their length.
     walks: u64,
     walk_length: usize,
-    /// Transactions this worker ran, and how many of them in random walks.
+    /// Transactions this worker ran, how many of them in random walks, and the walks.
     ran: u64,
     walked: u64,
+    walks_run: u64,
     /// Whether the sequence running is a random walk (never kept in the corpus).
     walking: bool,
 }
@@ -301,6 +306,7 @@ impl<'a> Worker<'a> {
             walk_length: config.walk_length.max(1) as usize,
             ran: 0,
             walked: 0,
+            walks_run: 0,
             walking: false,
             seeds: &plan.seeds.sequences,
         }
@@ -362,6 +368,7 @@ impl<'a> Worker<'a> {
                 .map(|_| mutator.walk_tx(&mut self.rng, &self.dict, guide))
                 .collect();
             self.walked += txs.len() as u64;
+            self.walks_run += 1;
             self.walking = true;
             let ran = self.execute(&Sequence { txs });
             self.walking = false;
@@ -710,6 +717,9 @@ impl<'a> Worker<'a> {
             aggressive_runs: self.sequencing.aggressive_runs(),
             masks: self.masks_learned,
             guided: self.guidance.as_ref().map_or(0, |g| g.kept),
+            walks: self.walks_run,
+            walked: self.walked,
+            ran: self.ran,
             dependence: self.sequencing.dependence().to_vec(),
             time: self.executor.time(),
             blocks,

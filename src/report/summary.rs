@@ -338,6 +338,20 @@ pub(crate) fn render_accounts_line(out: &mut String, stats: &Stats) {
     );
 }
 
+/// What random walks ran, when there were any: `"; random walks: 12 (6,000 transactions,
+/// 49% of all)"`.
+fn walks(s: &SequenceStats) -> String {
+    if s.walks == 0 {
+        return String::new();
+    }
+    let share = s.walk_transactions * 100 / s.run_transactions.max(1);
+    format!(
+        "; random walks: {} ({} transactions, {share}% of all)",
+        thousands(s.walks),
+        thousands(s.walk_transactions)
+    )
+}
+
 /// The sequence-fuzzing lines: runs and corpus by length, aggressive runs, and the
 /// functions whose sequences grew.
 pub(crate) fn render_sequencing(out: &mut String, s: &SequenceStats) {
@@ -346,14 +360,15 @@ pub(crate) fn render_sequencing(out: &mut String, s: &SequenceStats) {
     }
     let _ = writeln!(
         out,
-        "  sequences by length: {}; corpus: {}{}",
+        "  sequences by length: {}; corpus: {}{}{}",
         by_length(&s.runs_by_length),
         by_length(&s.corpus_by_length),
         if s.independent_calls {
             " (one call each: no fuzzed call can change what another sees)"
         } else {
             ""
-        }
+        },
+        walks(s)
     );
     let functions: Vec<String> = s
         .state_dependent

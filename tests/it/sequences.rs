@@ -110,6 +110,13 @@ fn random_walks_reach_state_beyond_the_depth_and_stay_out_of_the_corpus() {
     assert!(failure.last_status.contains("Panic(0x01)"));
     let sequencing = &walks.stats.sequencing;
     assert!(sequencing.runs_by_length.get(30).is_some_and(|&n| n > 0));
+    // Half of the transactions, give or take the last entry's turn; the summary says so.
+    assert!(sequencing.walks > 0);
+    assert_eq!(sequencing.walk_transactions, sequencing.walks * 30);
+    assert!(sequencing.walk_transactions * 100 >= sequencing.run_transactions * 40);
+    let summary = harvey::report::summary(&walks);
+    assert!(summary.contains("; random walks: "), "{summary}");
+    assert!(!harvey::report::summary(&short).contains("random walks"));
     assert!(
         sequencing.corpus_by_length.iter().skip(9).all(|&n| n == 0),
         "a walk entered the corpus: {:?}",
