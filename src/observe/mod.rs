@@ -290,15 +290,8 @@ impl Observer {
         else {
             return;
         };
-        let code = code_address(interp);
-        self.trace.edges.push(Edge {
-            code,
-            pc: p.pc,
-            dest: p.pc + 1,
-            taken: p.value,
-        });
-        self.trace.comparisons.push(Comparison {
-            code,
+        self.push_decision(Comparison {
+            code: code_address(interp),
             cmp_pc: p.pc,
             jumpi_pc: p.pc,
             op: p.op,
@@ -307,6 +300,19 @@ impl Observer {
             negations: p.negations,
             taken: p.value,
         });
+    }
+
+    /// Records a data decision (`cmp_pc == jumpi_pc`): an edge at its pc, so that its
+    /// outcome counts as coverage, and the comparison, for its cost metric.
+    #[inline]
+    fn push_decision(&mut self, decision: Comparison) {
+        self.trace.edges.push(Edge {
+            code: decision.code,
+            pc: decision.cmp_pc,
+            dest: decision.cmp_pc + 1,
+            taken: decision.taken,
+        });
+        self.trace.comparisons.push(decision);
     }
 
     /// Records a decision that code made without a comparison opcode: a forge assertion
@@ -318,14 +324,7 @@ impl Observer {
         let Some((code, pc)) = self.call_site.filter(|_| !self.without_data_decisions) else {
             return;
         };
-        let taken = op.eval(lhs, rhs) != (negations % 2 == 1);
-        self.trace.edges.push(Edge {
-            code,
-            pc,
-            dest: pc + 1,
-            taken,
-        });
-        self.trace.comparisons.push(Comparison {
+        self.push_decision(Comparison {
             code,
             cmp_pc: pc,
             jumpi_pc: pc,
@@ -333,7 +332,7 @@ impl Observer {
             lhs,
             rhs,
             negations,
-            taken,
+            taken: op.eval(lhs, rhs) != (negations % 2 == 1),
         });
     }
 
