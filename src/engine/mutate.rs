@@ -270,10 +270,8 @@ impl<'a> Mutator<'a> {
                     .any(|tx| creators.contains(&tx.function));
             if uncreated && seq.txs.len() < self.depth {
                 let creator = creators[rng.random_range(0..creators.len())];
-                let tx = match guide.pools.tx(Some(creator), rng) {
-                    Some(pooled) if pooled.function == creator => pooled.clone(),
-                    _ => self.tx_for(creator, rng, dict),
-                };
+                let tx =
+                    pooled(creator, rng, guide).unwrap_or_else(|| self.tx_for(creator, rng, dict));
                 // Checked next in turn: the creator may be a created contract's function.
                 seq.txs.insert(i, tx);
                 inserted = true;
@@ -745,12 +743,8 @@ impl<'a> Mutator<'a> {
         if !writers.is_empty() && rng.random_bool(0.5) {
             let writer = writers[rng.random_range(0..writers.len())];
             if rng.random_bool(0.5) {
-                if let Some(tx) = guide
-                    .pools
-                    .tx(Some(writer), rng)
-                    .filter(|tx| tx.function == writer)
-                {
-                    return tx.clone();
+                if let Some(tx) = pooled(writer, rng, guide) {
+                    return tx;
                 }
             }
             return self.tx_for(writer, rng, dict);
@@ -803,20 +797,22 @@ impl<'a> Mutator<'a> {
     ) -> bool {
         let tx = if self.demand_driven {
             let last = seq.txs[seq.txs.len() - 1].function;
-            let readers: Vec<usize> = match self.dataflow {
-                true => guide.dataflow.readers_of(last).to_vec(),
-                false => Vec::new(),
+            let readers = if self.dataflow {
+                guide.dataflow.readers_of(last)
+            } else {
+                &[]
             };
             let readers: Vec<usize> = readers
-                .into_iter()
+                .iter()
+                .copied()
                 .filter(|&f| self.may_extend(f, guide))
                 .collect();
             if readers.is_empty() {
                 return false;
             }
             let reader = readers[rng.random_range(0..readers.len())];
-            match guide.pools.tx(Some(reader), rng) {
-                Some(pooled) if pooled.function == reader && rng.random_bool(0.5) => pooled.clone(),
+            match pooled(reader, rng, guide) {
+                Some(tx) if rng.random_bool(0.5) => tx,
                 _ => self.tx_for(reader, rng, dict),
             }
         } else {
@@ -854,6 +850,15 @@ impl<'a> Mutator<'a> {
             .splice(at + 1..at + 1, std::iter::repeat_n(copy, copies));
         true
     }
+}
+
+/// A pooled transaction calling `function`, when the pool holds one.
+fn pooled(function: usize, rng: &mut StdRng, guide: Guide<'_>) -> Option<TxInput> {
+    guide
+        .pools
+        .tx(Some(function), rng)
+        .filter(|tx| tx.function == function)
+        .cloned()
 }
 
 /// Which created contract of its kind a call names, counted back from the newest: the few
