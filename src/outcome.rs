@@ -581,10 +581,8 @@ pub struct SequenceStats {
     pub aggressive_runs: u64,
     /// Random walks run (the `walks` setting).
     pub walks: u64,
-    /// Transactions random walks ran.
+    /// Transactions random walks ran (a share of [`Stats::transactions`]).
     pub walk_transactions: u64,
-    /// Transactions all regular runs and walks ran, the walks' share's denominator.
-    pub run_transactions: u64,
     /// The functions whose sequences may be longer than one transaction, and why (with
     /// demand-driven fuzzing off every function's may, and this lists what was learned).
     pub state_dependent: Vec<StateDependent>,

@@ -121,7 +121,6 @@ fn merge(reports: Vec<WorkerReport>, surface: &Surface, stats: &mut Stats) {
         sequencing.aggressive_runs += report.aggressive_runs;
         sequencing.walks += report.walks;
         sequencing.walk_transactions += report.walked;
-        sequencing.run_transactions += report.ran;
         sequencing.masks.add(report.masks);
         lookahead.add(report.lookahead);
         for (known, learned) in dependence.iter_mut().zip(report.dependence) {

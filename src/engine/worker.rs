@@ -89,10 +89,9 @@ pub(crate) struct WorkerReport {
     pub(crate) masks: MaskStats,
     /// Runs kept by invariant guidance.
     pub(crate) guided: u64,
-    /// Random walks run, their transactions, and the transactions of every run.
+    /// Random walks run, and their transactions.
     pub(crate) walks: u64,
     pub(crate) walked: u64,
-    pub(crate) ran: u64,
 }
 
 /// The comparison operands of the last regular run (capped), which the dictionary takes
@@ -719,7 +718,6 @@ impl<'a> Worker<'a> {
             guided: self.guidance.as_ref().map_or(0, |g| g.kept),
             walks: self.walks_run,
             walked: self.walked,
-            ran: self.ran,
             dependence: self.sequencing.dependence().to_vec(),
             time: self.executor.time(),
             blocks,

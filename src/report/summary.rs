@@ -116,7 +116,7 @@ pub fn summary(outcome: &Outcome) -> String {
     if p.solver_failure.is_some() {
         let _ = writeln!(out, "  solver: stopped (see the warning)");
     }
-    render_sequencing(&mut out, &stats.sequencing);
+    render_sequencing(&mut out, &stats.sequencing, stats.transactions);
     render_violations(&mut out, &outcome.failures);
     render_targets(&mut out, stats);
     let _ = writeln!(out, "  calls / reverts per function:");
@@ -338,13 +338,13 @@ pub(crate) fn render_accounts_line(out: &mut String, stats: &Stats) {
     );
 }
 
-/// What random walks ran, when there were any: `"; random walks: 12 (6,000 transactions,
-/// 49% of all)"`.
-fn walks(s: &SequenceStats) -> String {
+/// What random walks ran, when there were any, and their share of the campaign's
+/// `transactions`: `"; random walks: 12 (6,000 transactions, 49% of all)"`.
+fn walks(s: &SequenceStats, transactions: u64) -> String {
     if s.walks == 0 {
         return String::new();
     }
-    let share = s.walk_transactions * 100 / s.run_transactions.max(1);
+    let share = s.walk_transactions * 100 / transactions.max(1);
     format!(
         "; random walks: {} ({} transactions, {share}% of all)",
         thousands(s.walks),
@@ -354,7 +354,7 @@ fn walks(s: &SequenceStats) -> String {
 
 /// The sequence-fuzzing lines: runs and corpus by length, aggressive runs, and the
 /// functions whose sequences grew.
-pub(crate) fn render_sequencing(out: &mut String, s: &SequenceStats) {
+pub(crate) fn render_sequencing(out: &mut String, s: &SequenceStats, transactions: u64) {
     if s.runs_by_length.iter().all(|&n| n == 0) {
         return;
     }
@@ -368,7 +368,7 @@ pub(crate) fn render_sequencing(out: &mut String, s: &SequenceStats) {
         } else {
             ""
         },
-        walks(s)
+        walks(s, transactions)
     );
     let functions: Vec<String> = s
         .state_dependent
