@@ -254,6 +254,8 @@ fn decision(check: Check, args: &[DynSolValue]) -> Option<Decision> {
     };
     match check {
         Check::Compare { op, .. } => {
+            // One word each, as the EVM holds them; `None` for strings, bytes and arrays.
+            let word = |value: &DynSolValue| value.as_word().map(|w| U256::from_be_bytes(w.0));
             let (lhs, rhs) = (word(args.first()?)?, word(args.get(1)?)?);
             let signed = matches!(args[0], DynSolValue::Int(..));
             let (lt, gt) = if signed {
@@ -276,18 +278,6 @@ fn decision(check: Check, args: &[DynSolValue]) -> Option<Decision> {
             decided(CmpOp::Gt, delta(args.first()?, args.get(1)?), max, 1)
         }
         Check::Is(_) | Check::ApproxRel { .. } => None,
-    }
-}
-
-/// A one-word value as the EVM holds it; `None` for strings, bytes and arrays.
-fn word(value: &DynSolValue) -> Option<U256> {
-    match value {
-        DynSolValue::Bool(b) => Some(U256::from(*b)),
-        DynSolValue::Uint(u, _) => Some(*u),
-        DynSolValue::Int(i, _) => Some(i.into_raw()),
-        DynSolValue::Address(a) => Some(a.into_word().into()),
-        DynSolValue::FixedBytes(word, _) => Some((*word).into()),
-        _ => None,
     }
 }
 
