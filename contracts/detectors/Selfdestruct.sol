@@ -29,3 +29,22 @@ contract OwnedClosable {
         selfdestruct(payable(msg.sender));
     }
 }
+
+/// Destroys itself in its constructor, handing back what it was given: the one-shot
+/// contract some factories create to do a thing in a single transaction.
+contract OneShot {
+    constructor() payable {
+        selfdestruct(payable(msg.sender));
+    }
+}
+
+/// Anyone may spawn a `OneShot`: what destroys itself is a contract the same transaction
+/// created, which held nothing before it (no unprotected selfdestruct).
+contract OneShotFactory {
+    uint256 public spawned;
+
+    function spawn() external returns (address) {
+        spawned += 1;
+        return address(new OneShot());
+    }
+}

@@ -8,6 +8,11 @@ use crate::table::{Config, SETTINGS, Setting};
 /// Sequences a campaign runs when none of `runs`, `time` and `calls` is set.
 pub const RUNS_WITHOUT_BUDGET: u64 = 10_000;
 
+/// The share of transactions (percent) a forge invariant suite spends on random walks when
+/// the settings set no `walks`: forge fuzzes such a suite only by walks of its depth, and
+/// deep protocol bugs it finds need them (the book's "A lending suite").
+pub const FORGE_SUITE_WALKS: u32 = 50;
+
 /// The settings that make up the budget: an environment variable for either replaces the
 /// attribute's whole budget, so `HARVEY_TIME=5m` turns a run-bounded test into a timed one.
 const BUDGET: [&str; 3] = ["runs", "time", "calls"];

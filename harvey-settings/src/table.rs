@@ -214,11 +214,13 @@ settings! {
     /// over their type, run as forge, Echidna and Medusa run their invariant campaigns and
     /// never kept in the corpus. They build state that takes many unrelated calls (a market
     /// lent out by many borrows), which sequences of at most `depth` calls kept for new
-    /// paths rarely reach. Default 0 (off).
-    walks: u32 = 0;
+    /// paths rarely reach. Default: none, which is 50 in forge invariant suites (forge fuzzes
+    /// only so) and 0 (off) in Rust invariants and Echidna/Medusa harnesses. Never run where
+    /// every case is one call (fuzz tests, properties, independent calls, `depth = 1`).
+    walks: Option<u32> = None;
     "walks" as Literal::Integer, expected "a whole number from 0 to 100";
     "HARVEY_WALKS";
-    parse parse::percent;
+    parse |text| parse::percent(text).map(Some);
 
     /// Calls per random walk (see `walks`). Default 500, forge's invariant depth (Echidna's
     /// and Medusa's sequences are 100 calls; on the lending fixture 500 found what 100 did

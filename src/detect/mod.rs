@@ -14,7 +14,9 @@
 //!   counting the attackers as one party does not, and still reports an attacker that
 //!   deposited once and withdrew twice.
 //! - **unprotected selfdestruct**: a SELFDESTRUCT runs in a successful transaction an
-//!   attacker sent (ConFuzzius's definition).
+//!   attacker sent (ConFuzzius's definition), except in a contract that transaction
+//!   created: init code that destroys its own contract (what a factory taking code runs)
+//!   destroys nothing that was there.
 //! - **unsafe delegatecall**: a DELEGATECALL (or CALLCODE) in a successful transaction an
 //!   attacker sent goes to an address the attackers wrote in their calldata in this
 //!   sequence (an argument now, or stored by an earlier call) that has no code or is an
@@ -357,9 +359,22 @@ impl Moves {
                 .filter(|c| matches!(c.kind, CallKind::DelegateCall | CallKind::CallCode))
                 .copied()
                 .collect(),
-            destructs: trace.selfdestructs().to_vec(),
+            // A contract created in this transaction held nothing before it, and what
+            // destroys it is its creator's code (an attacker's init code, say): no
+            // contract that was there is lost.
+            destructs: (trace.selfdestructs().iter())
+                .filter(|d| !created_in(trace, d.contract))
+                .copied()
+                .collect(),
         }
     }
+}
+
+/// Whether `trace`'s transaction created `account` (its creation ended with it).
+fn created_in(trace: &Trace, account: Address) -> bool {
+    trace.calls().iter().any(|c| {
+        matches!(c.kind, CallKind::Create | CallKind::Create2) && c.target == account
+    })
 }
 
 /// An account as an explanation names it: `Vault@0xC588…9611`, `0x10000`, or the attacker

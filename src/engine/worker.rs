@@ -301,7 +301,13 @@ impl<'a> Worker<'a> {
             targeting,
             guidance: (config.invariant_guidance && invariants).then(InvariantGuidance::default),
             reported: HashSet::new(),
-            walks: u64::from(config.walks),
+            // A one-call case (a fuzz test's, a property's, independent calls' or a depth of
+            // 1) starts from setup's state every time: a walk would break that.
+            walks: if config.depth > 1 {
+                u64::from(config.walks.unwrap_or(0))
+            } else {
+                0
+            },
             walk_length: config.walk_length.max(1) as usize,
             ran: 0,
             walked: 0,

@@ -128,6 +128,18 @@ fn an_unprotected_selfdestruct_is_reported_and_the_owned_one_is_not() {
 }
 
 #[test]
+fn a_contract_destroying_itself_in_the_transaction_that_created_it_is_no_finding() {
+    let outcome = fuzzing(funded("OneShotFactory", U256::ZERO)).run().unwrap();
+    assert!(outcome.passed(), "{}", harvey::report::summary(&outcome));
+    let spawn = outcome.stats.functions.iter().find(|f| f.signature == "spawn()");
+    assert!(
+        spawn.is_some_and(|f| f.calls > 0 && f.reverts < f.calls),
+        "spawn() succeeded: {:?}",
+        outcome.stats.functions
+    );
+}
+
+#[test]
 fn a_delegatecall_to_an_address_the_attacker_chose_is_reported_now_or_stored_earlier() {
     let outcome = fuzzing(funded("OpenForwarder", U256::ZERO)).run().unwrap();
     assert_eq!(

@@ -73,6 +73,15 @@ fn fuzz_tests_that_hold_pass_as_in_forge() {
     // Half the inputs of the even test are rejected, and rejected calls are no cases.
     let outcome = run(fuzz_test("StatelessSoundTest", "testFuzz_assumeKeepsEven").calls(300));
     assert!(outcome.stats.rejected > 0, "{:?}", outcome.stats);
+    // Random walks, if set, leave a case what it is: one call from setUp's state.
+    let fresh = fuzz_test("StatelessSoundTest", "testFuzz_everyCaseStartsFresh").walks(50);
+    let outcome = run(fresh.calls(300));
+    assert!(
+        outcome.passed(),
+        "{}",
+        harvey::report::failures_report(&outcome.failures, None)
+    );
+    assert_eq!(outcome.stats.sequencing.walks, 0, "{:?}", outcome.stats);
 }
 
 /// forge's failure flag set without a revert (ds-test's `fail()`) fails a case, as forge

@@ -85,6 +85,22 @@ fn the_correct_twin_passes() {
     assert!(!fuzzed.iter().any(|s| s.starts_with("drain")), "{fuzzed:?}");
 }
 
+/// A forge invariant suite spends half its transactions on random walks unless the settings
+/// say otherwise, as forge fuzzes only so; an Echidna harness, like a Rust campaign, runs none.
+#[test]
+fn a_forge_invariant_suite_walks_by_default_and_an_echidna_harness_does_not() {
+    let outcome = run(suite("VaultTest").runs(1_000));
+    let sequencing = &outcome.stats.sequencing;
+    assert!(sequencing.walks > 0, "{sequencing:?}");
+    let share = sequencing.walk_transactions * 100 / outcome.stats.transactions;
+    assert!((45..=60).contains(&share), "{share}% in walks: {sequencing:?}");
+    let outcome = run(suite("VaultTest").runs(1_000).walks(0));
+    assert_eq!(outcome.stats.sequencing.walks, 0);
+    let outcome = run(suite("LockProperties").runs(1_000));
+    assert_eq!(outcome.stats.sequencing.walks, 0);
+    assert!(outcome.stats.transactions > 0);
+}
+
 #[test]
 fn rejected_assumptions_are_not_violations_and_after_invariant_runs() {
     let outcome = run(suite("TokenTest").runs(1_000).fail_on_revert(true));
