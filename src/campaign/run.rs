@@ -25,10 +25,10 @@ use crate::report::{
     IndexRow, Page, SourceText, TestSite, index_page, index_row, sarif_results, test_page,
 };
 use crate::suite::{self, Suite};
-use harvey_project::suite::Style;
-use harvey_settings::FORGE_SUITE_WALKS;
 use crate::targets::{self, TargetSpec};
 use crate::{Error, Result};
+use harvey_project::suite::Style;
+use harvey_settings::FORGE_SUITE_WALKS;
 
 use super::{Campaign, PropertySpec, SetupFnRef};
 
@@ -99,8 +99,8 @@ impl Campaign<'_> {
         // forge fuzzes an invariant suite only by walks: where the settings choose none,
         // such a suite gets its share of them (its fuzz tests, whose cases are one call,
         // never walk).
-        let forge_invariants = (suite.as_ref())
-            .is_some_and(|s| s.style == Style::Forge && s.fuzz_test.is_none());
+        let forge_invariants =
+            (suite.as_ref()).is_some_and(|s| s.style == Style::Forge && s.fuzz_test.is_none());
         (self.config.walks).get_or_insert(if forge_invariants {
             FORGE_SUITE_WALKS
         } else {

@@ -372,9 +372,10 @@ impl Moves {
 
 /// Whether `trace`'s transaction created `account` (its creation ended with it).
 fn created_in(trace: &Trace, account: Address) -> bool {
-    trace.calls().iter().any(|c| {
-        matches!(c.kind, CallKind::Create | CallKind::Create2) && c.target == account
-    })
+    trace
+        .calls()
+        .iter()
+        .any(|c| matches!(c.kind, CallKind::Create | CallKind::Create2) && c.target == account)
 }
 
 /// An account as an explanation names it: `Vault@0xC588…9611`, `0x10000`, or the attacker

@@ -14,7 +14,7 @@ use crate::outcome::{Outcome, Progress, Stats};
 
 use super::failure::{ViolationDisplay, origin, render_failure, replay_command};
 use super::format::{contract_name, duration, percent, thousands};
-use super::summary::{length_groups, reach_text};
+use super::summary::{length_groups, reach_text, walks};
 
 /// One Solidity source a page shows.
 #[derive(Debug, Clone, Copy)]
@@ -293,7 +293,12 @@ fn plots(out: &mut String, stats: &Stats) {
         &over_time(|p| p.violations as f64),
     );
     let bars = length_groups(&stats.sequencing.runs_by_length);
-    bar_plot(out, "lengths", "sequences by length", &bars);
+    // Walks are the long bars; say so, with their share of the transactions.
+    let title = match walks(&stats.sequencing, stats.transactions) {
+        Some(walks) => format!("sequences by length · {walks}"),
+        None => "sequences by length".to_string(),
+    };
+    bar_plot(out, "lengths", &title, &bars);
 }
 
 /// The plots' size, and the margins left for labels.
@@ -628,6 +633,27 @@ mod tests {
 
     use super::*;
     use crate::outcome::LineCoverage;
+
+    #[test]
+    fn the_length_plot_says_what_walks_ran() {
+        let mut stats = Stats::default();
+        stats.transactions = 2_000;
+        stats.sequencing.runs_by_length = vec![0, 90, 10];
+        stats.timeline = vec![Progress::default()];
+        let plotted = |stats: &Stats| {
+            let mut out = String::new();
+            plots(&mut out, stats);
+            out
+        };
+        assert!(!plotted(&stats).contains("random walks"));
+        stats.sequencing.walks = 2;
+        stats.sequencing.walk_transactions = 1_000;
+        let page = plotted(&stats);
+        assert!(
+            page.contains("sequences by length · random walks: 2 (1,000 transactions, 50% of all)"),
+            "{page}"
+        );
+    }
 
     #[test]
     fn sources_are_escaped_and_lines_classified() {

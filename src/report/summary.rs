@@ -339,17 +339,17 @@ pub(crate) fn render_accounts_line(out: &mut String, stats: &Stats) {
 }
 
 /// What random walks ran, when there were any, and their share of the campaign's
-/// `transactions`: `"; random walks: 12 (6,000 transactions, 49% of all)"`.
-fn walks(s: &SequenceStats, transactions: u64) -> String {
+/// `transactions`: `"random walks: 12 (6,000 transactions, 49% of all)"`.
+pub(crate) fn walks(s: &SequenceStats, transactions: u64) -> Option<String> {
     if s.walks == 0 {
-        return String::new();
+        return None;
     }
     let share = s.walk_transactions * 100 / transactions.max(1);
-    format!(
-        "; random walks: {} ({} transactions, {share}% of all)",
+    Some(format!(
+        "random walks: {} ({} transactions, {share}% of all)",
         thousands(s.walks),
         thousands(s.walk_transactions)
-    )
+    ))
 }
 
 /// The sequence-fuzzing lines: runs and corpus by length, aggressive runs, and the
@@ -368,7 +368,7 @@ pub(crate) fn render_sequencing(out: &mut String, s: &SequenceStats, transaction
         } else {
             ""
         },
-        walks(s, transactions)
+        walks(s, transactions).map_or(String::new(), |w| format!("; {w}"))
     );
     let functions: Vec<String> = s
         .state_dependent

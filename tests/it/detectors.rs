@@ -131,7 +131,11 @@ fn an_unprotected_selfdestruct_is_reported_and_the_owned_one_is_not() {
 fn a_contract_destroying_itself_in_the_transaction_that_created_it_is_no_finding() {
     let outcome = fuzzing(funded("OneShotFactory", U256::ZERO)).run().unwrap();
     assert!(outcome.passed(), "{}", harvey::report::summary(&outcome));
-    let spawn = outcome.stats.functions.iter().find(|f| f.signature == "spawn()");
+    let spawn = outcome
+        .stats
+        .functions
+        .iter()
+        .find(|f| f.signature == "spawn()");
     assert!(
         spawn.is_some_and(|f| f.calls > 0 && f.reverts < f.calls),
         "spawn() succeeded: {:?}",

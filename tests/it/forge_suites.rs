@@ -93,7 +93,10 @@ fn a_forge_invariant_suite_walks_by_default_and_an_echidna_harness_does_not() {
     let sequencing = &outcome.stats.sequencing;
     assert!(sequencing.walks > 0, "{sequencing:?}");
     let share = sequencing.walk_transactions * 100 / outcome.stats.transactions;
-    assert!((45..=60).contains(&share), "{share}% in walks: {sequencing:?}");
+    assert!(
+        (45..=60).contains(&share),
+        "{share}% in walks: {sequencing:?}"
+    );
     let outcome = run(suite("VaultTest").runs(1_000).walks(0));
     assert_eq!(outcome.stats.sequencing.walks, 0);
     let outcome = run(suite("LockProperties").runs(1_000));
