@@ -17,7 +17,7 @@ use crate::engine::input::{Sequence, TxInput};
 use crate::engine::surface::{At, Entry, Surface};
 use crate::hash::FastSet;
 use crate::observe::{Edge, Trace};
-use crate::oracle::{CaseEnd, Oracles};
+use crate::oracle::{CaseEnd, Invariant, Oracles};
 use crate::outcome::{Call, CaseCall, FunctionStats, RevertCauses, TimeSplit, Violation};
 use crate::targets::line_coverage::BlockCounts;
 use std::time::{Duration, Instant};
@@ -145,6 +145,19 @@ pub(crate) struct Executor<'a> {
     detectors: Detectors,
     /// What each invariant read when it last held, to skip it while none of that changes.
     held: HeldInvariants,
+    /// Whether `held` skips unchanged invariants (the setting), to start it afresh.
+    skip_unchanged: bool,
+    /// While shrinking a violation, the checks that can show it (see [`Executor::focus`]).
+    focus: Option<Focus>,
+}
+
+/// The checks a focused run makes beside the Panic and assertion oracles.
+#[derive(Debug, Clone, Copy)]
+struct Focus {
+    /// The one invariant checked (its index), if the violation is an invariant's.
+    invariant: Option<usize>,
+    /// Whether the detectors run (the violation is a detector's).
+    detectors: bool,
 }
 
 /// Calls of one function and how many reverted.
@@ -188,13 +201,47 @@ impl<'a> Executor<'a> {
             blocks: None,
             revert_causes: None,
             held: HeldInvariants::new(oracles.invariants.len(), true),
+            skip_unchanged: true,
+            focus: None,
         }
     }
 
     /// Whether invariants that nothing a transaction wrote can have changed are skipped
     /// (on unless the `skip_unchanged_invariants` setting turns it off).
     pub(crate) fn skip_unchanged_invariants(&mut self, on: bool) {
+        self.skip_unchanged = on;
         self.held = HeldInvariants::new(self.oracles.invariants.len(), on);
+    }
+
+    /// Runs check only what can show `violation` (its invariant, or the detectors for a
+    /// detector's finding; the Panic and assertion oracles and `afterInvariant` always):
+    /// shrinking a sequence a long walk found in a suite of a dozen invariants otherwise
+    /// spends nearly all its time on the other eleven. `None` checks everything again.
+    pub(crate) fn focus(&mut self, violation: Option<&Violation>) {
+        self.focus = violation.map(|violation| Focus {
+            invariant: match violation {
+                Violation::Invariant { name, .. } => {
+                    (self.oracles.invariants.iter()).position(|i| &i.name == name)
+                }
+                _ => None,
+            },
+            detectors: matches!(violation, Violation::Vulnerability { .. }),
+        });
+        let checked = self.checked_invariants().len();
+        self.held = HeldInvariants::new(checked, self.skip_unchanged);
+    }
+
+    /// The invariants runs check: all of them, or the focused one.
+    fn checked_invariants(&self) -> &'a [Invariant<'a>] {
+        let all = &self.oracles.invariants[..];
+        match self.focus {
+            None => all,
+            Some(Focus {
+                invariant: Some(index),
+                ..
+            }) => &all[index..=index],
+            Some(_) => &[],
+        }
     }
 
     /// Whether regular runs observe the invariant checks after each transaction and feed
@@ -371,7 +418,7 @@ impl<'a> Executor<'a> {
             let started = timed.then(Instant::now);
             let mut shown = self.oracles.check(&mut self.chain, &outcome);
             if !unchanged {
-                let invariants = &self.oracles.invariants;
+                let invariants = self.checked_invariants();
                 shown.extend(self.held.check(invariants, &mut self.chain));
                 if let Some(trace) = self.chain.checks_trace() {
                     sink.checked(index, trace);
@@ -384,7 +431,9 @@ impl<'a> Executor<'a> {
             } else {
                 crate::oracle::messages(self.chain.last_trace())
             };
-            shown.extend(self.detectors.check(&mut self.chain, &tx, !reverted));
+            if self.focus.is_none_or(|focus| focus.detectors) {
+                shown.extend(self.detectors.check(&mut self.chain, &tx, !reverted));
+            }
             if let Some(started) = started {
                 self.time.checks += sampled(started);
             }

@@ -1,5 +1,5 @@
 //! Shrinking a failing sequence while the same violation still shows: first remove
-//! transactions (carrying their time warps forward, and renumbering later calls of created
+//! transactions (runs of them, halving, then one at a time; carrying their time warps forward, and renumbering later calls of created
 //! contracts where a removed creation shifted them) or merge two calls of one function
 //! (their amounts summed), then rename senders to earlier ones throughout (first all of
 //! them in order of appearance), then simplify each transaction's sender, created
@@ -124,6 +124,7 @@ pub(crate) fn shrink(
     let start = Instant::now();
     let transactions = executor.transactions();
     let from = sequence.txs.len();
+    let (original, original_found) = (sequence.clone(), found.clone());
     let mut shrinker = Shrinker {
         executor,
         best: sequence,
@@ -135,13 +136,17 @@ pub(crate) fn shrink(
         kept: 0,
         settled: HashMap::new(),
     };
-    loop {
-        let removed = shrinker.remove_transactions() | shrinker.merge_repeated_calls();
-        let renamed = shrinker.rename_senders();
-        let simplified = shrinker.simplify_transactions();
-        if !(removed || renamed || simplified) || shrinker.exhausted {
-            break;
-        }
+    // Candidates are run with only the checks that can show the violation; the result is
+    // then run with every check, which must show it too (another invariant failing first
+    // would stop a replay there). When it does not, shrinking starts over with every check.
+    shrinker.executor.focus(Some(&original_found.violation));
+    shrinker.shrink_all();
+    shrinker.executor.focus(None);
+    if shrinker.kept > 0 && !shrinker.confirm() {
+        shrinker.best = original;
+        shrinker.found = original_found;
+        shrinker.settled.clear();
+        shrinker.shrink_all();
     }
     let stats = ShrinkStats {
         from,
@@ -157,6 +162,36 @@ pub(crate) fn shrink(
 }
 
 impl Shrinker<'_, '_> {
+    /// Every simplification in turn, until none changes the sequence or the budget is spent.
+    fn shrink_all(&mut self) {
+        loop {
+            let removed = self.remove_transactions() | self.merge_repeated_calls();
+            let renamed = self.rename_senders();
+            let simplified = self.simplify_transactions();
+            if !(removed || renamed || simplified) || self.exhausted {
+                break;
+            }
+        }
+    }
+
+    /// Whether the best sequence shows the violation with every check made (a run beyond
+    /// the budget: without it, what shrinking found could not be trusted); takes that
+    /// run's sighting of it.
+    fn confirm(&mut self) -> bool {
+        self.runs += 1;
+        let run = self.executor.run(&self.best, &mut ());
+        let same = (run.violations.into_iter())
+            .find(|found| found.violation.same_bug(&self.found.violation));
+        match same {
+            Some(found) => {
+                self.best.txs.truncate(found.tx + 1);
+                self.found = found;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Whether the budget is spent (remembered, for the summary).
     fn spent(&mut self) -> bool {
         self.exhausted |= self.runs >= self.budget.runs || Instant::now() >= self.deadline;
@@ -187,9 +222,30 @@ impl Shrinker<'_, '_> {
         }
     }
 
-    /// Removes transactions one at a time, front to back. True when any went.
+    /// Removes transactions: first runs of them, halving the run's length down to two
+    /// (a violation a long random walk found rests on a few of its calls, and removing
+    /// 500 calls one at a time would cost hundreds of runs of hundreds of calls), then one
+    /// at a time, front to back. True when any went.
     fn remove_transactions(&mut self) -> bool {
         let mut any = false;
+        let mut chunk = self.best.txs.len() / 2;
+        while chunk >= 2 && !self.spent() {
+            let mut start = 0;
+            while start < self.best.txs.len() && !self.spent() {
+                let end = (start + chunk).min(self.best.txs.len());
+                if self.attempt(without(
+                    &self.best,
+                    start,
+                    end,
+                    self.executor.surface().delays,
+                )) {
+                    any = true;
+                } else {
+                    start = end;
+                }
+            }
+            chunk /= 2;
+        }
         let mut index = 0;
         while index < self.best.txs.len() && !self.spent() {
             let mut candidate = self.best.clone();
@@ -430,6 +486,19 @@ impl Shrinker<'_, '_> {
     }
 }
 
+/// `seq` without transactions `start..end`, their warps carried to the transaction after
+/// them (within `delays`). Calls of created contracts are left as they are: the one at a
+/// time removal after this tries the shifted counts.
+fn without(seq: &Sequence, start: usize, end: usize, delays: Delays) -> Sequence {
+    let mut rest = seq.clone();
+    let removed: Vec<TxInput> = rest.txs.drain(start..end).collect();
+    if let Some(next) = rest.txs.get_mut(start) {
+        let carried = (removed.iter()).fold(Warp::default(), |w, tx| add_warps(w, tx.warp, delays));
+        next.warp = add_warps(carried, next.warp, delays);
+    }
+    rest
+}
+
 /// `seq` with every call from transaction `from` on that names an older created contract
 /// (instance above 0) naming the next newer one; `None` when no call does.
 fn instances_shifted(seq: &Sequence, from: usize) -> Option<Sequence> {
@@ -541,6 +610,27 @@ mod tests {
         assert_eq!(merged(&wide, 0, 1, Delays::default()), None);
         let zero = seq(vec![tx(0, 0, vec![uint(5)]), tx(0, 0, vec![uint(0)])]);
         assert_eq!(merged(&zero, 0, 1, Delays::default()), None);
+    }
+
+    #[test]
+    fn a_removed_run_of_calls_hands_its_waits_to_the_call_after_it() {
+        let wait = |seconds| Warp { seconds, blocks: 0 };
+        let seq = Sequence {
+            txs: (0..5)
+                .map(|function| TxInput {
+                    warp: wait(10 * function as u64),
+                    ..TxInput::of(function, Vec::new())
+                })
+                .collect(),
+        };
+        let rest = without(&seq, 1, 3, Delays::default());
+        let kept: Vec<(usize, u64)> = (rest.txs.iter())
+            .map(|tx| (tx.function, tx.warp.seconds))
+            .collect();
+        // Calls 1 and 2 waited 10 s and 20 s before them: call 3 now waits 60 s.
+        assert_eq!(kept, [(0, 0), (3, 60), (4, 40)]);
+        // A run at the end leaves nothing to carry its waits.
+        assert_eq!(without(&seq, 3, 5, Delays::default()).txs, seq.txs[..3]);
     }
 
     #[test]
