@@ -636,10 +636,12 @@ mod tests {
 
     #[test]
     fn the_length_plot_says_what_walks_ran() {
-        let mut stats = Stats::default();
-        stats.transactions = 2_000;
+        let mut stats = Stats {
+            transactions: 2_000,
+            timeline: vec![Progress::default()],
+            ..Stats::default()
+        };
         stats.sequencing.runs_by_length = vec![0, 90, 10];
-        stats.timeline = vec![Progress::default()];
         let plotted = |stats: &Stats| {
             let mut out = String::new();
             plots(&mut out, stats);
