@@ -1,11 +1,13 @@
 //! Shrinking a failing sequence while the same violation still shows: first remove
-//! transactions (runs of them, halving, then one at a time; carrying their time warps forward, and renumbering later calls of created
-//! contracts where a removed creation shifted them) or merge two calls of one function
-//! (their amounts summed), then rename senders to earlier ones throughout (first all of
-//! them in order of appearance), then simplify each transaction's sender, created
-//! contract, value, warp and arguments (structure first, then every number by a search
-//! toward the smallest failing one: 0, powers of two, bisection), and repeat until nothing
-//! changes or the budget is spent.
+//! transactions (runs of them, halving, then one at a time; carrying their time warps
+//! forward, and renumbering later calls of created contracts where a removed creation
+//! shifted them) or merge two calls of one function (their amounts summed), then rename
+//! senders to earlier ones throughout (first all of them in order of appearance), then
+//! simplify each transaction's sender, created contract, value, warp and arguments
+//! (structure first, then every number by a search toward the smallest failing one: 0,
+//! powers of two, bisection), and repeat until nothing changes or the budget is spent.
+//! Candidates run with only the checks that can show the violation
+//! ([`Executor::focus`]); the result is confirmed with every check.
 //!
 //! Shrinking has its own budget, a share of the campaign's ([`ShrinkBudget::for_campaign`]),
 //! and its own statistics: its runs are not the campaign's sequences.
