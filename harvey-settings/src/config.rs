@@ -87,6 +87,13 @@ mod tests {
     use super::*;
     use crate::{PanicSet, Steering};
 
+    #[test]
+    fn the_walks_doc_states_the_forge_suite_default() {
+        let walks = Setting::named("walks").unwrap();
+        let stated = format!("which is {FORGE_SUITE_WALKS} in forge invariant suites");
+        assert!(walks.doc().contains(&stated), "{}", walks.doc());
+    }
+
     fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
         let owned: Vec<(String, String)> = pairs
             .iter()
