@@ -16,7 +16,7 @@ use crate::engine::held::HeldInvariants;
 use crate::engine::input::{Sequence, TxInput};
 use crate::engine::surface::{At, Entry, Surface};
 use crate::hash::FastSet;
-use crate::observe::{Edge, Trace};
+use crate::observe::{Edge, FlowSet, Trace};
 use crate::oracle::{CaseEnd, Invariant, Oracles};
 use crate::outcome::{Call, CaseCall, FunctionStats, RevertCauses, TimeSplit, Violation};
 use crate::targets::line_coverage::BlockCounts;
@@ -213,8 +213,9 @@ impl<'a> Executor<'a> {
         self.held = HeldInvariants::new(self.oracles.invariants.len(), on);
     }
 
-    /// Runs check only what can show `violation` (its invariant, or the detectors for a
-    /// detector's finding; the Panic and assertion oracles and `afterInvariant` always):
+    /// Runs check only what can show `violation` (its invariant, or the detectors, and the
+    /// data flows they follow, for a detector's finding; the Panic and assertion oracles and
+    /// `afterInvariant` always):
     /// shrinking a sequence a long walk found in a suite of a dozen invariants otherwise
     /// spends nearly all its time on the other eleven. `None` checks everything again.
     pub(crate) fn focus(&mut self, violation: Option<&Violation>) {
@@ -229,6 +230,14 @@ impl<'a> Executor<'a> {
         });
         let checked = self.checked_invariants().len();
         self.held = HeldInvariants::new(checked, self.skip_unchanged);
+        // Only the detectors read the data flows the observer follows, at a shadow-stack
+        // update per instruction.
+        let flows = if self.focus.is_none_or(|focus| focus.detectors) {
+            self.detectors.flows()
+        } else {
+            FlowSet::default()
+        };
+        self.chain.follow_flows(flows);
     }
 
     /// The invariants runs check: all of them, or the focused one.
