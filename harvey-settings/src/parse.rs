@@ -60,12 +60,11 @@ pub(crate) fn whole(text: &str) -> Result<u32, Invalid> {
 
 /// A percentage: a whole number from 0 to 100.
 pub(crate) fn percent(text: &str) -> Result<u32, Invalid> {
-    match text.trim().replace('_', "").parse::<u32>() {
-        Ok(n) if n <= 100 => Ok(n),
-        _ => Err(Invalid::new(format!(
+    whole(text).ok().filter(|&n| n <= 100).ok_or_else(|| {
+        Invalid::new(format!(
             "`{text}` is not a percentage (a whole number from 0 to 100)"
-        ))),
-    }
+        ))
+    })
 }
 
 /// A positive integer that fits in a `u32` (depth, workers).

@@ -145,8 +145,6 @@ pub(crate) struct Executor<'a> {
     detectors: Detectors,
     /// What each invariant read when it last held, to skip it while none of that changes.
     held: HeldInvariants,
-    /// Whether `held` skips unchanged invariants (the setting), to start it afresh.
-    skip_unchanged: bool,
     /// While shrinking a violation, the checks that can show it (see [`Executor::focus`]).
     focus: Option<Focus>,
 }
@@ -201,7 +199,6 @@ impl<'a> Executor<'a> {
             blocks: None,
             revert_causes: None,
             held: HeldInvariants::new(oracles.invariants.len(), true),
-            skip_unchanged: true,
             focus: None,
         }
     }
@@ -209,7 +206,6 @@ impl<'a> Executor<'a> {
     /// Whether invariants that nothing a transaction wrote can have changed are skipped
     /// (on unless the `skip_unchanged_invariants` setting turns it off).
     pub(crate) fn skip_unchanged_invariants(&mut self, on: bool) {
-        self.skip_unchanged = on;
         self.held = HeldInvariants::new(self.oracles.invariants.len(), on);
     }
 
@@ -228,8 +224,7 @@ impl<'a> Executor<'a> {
             },
             detectors: matches!(violation, Violation::Vulnerability { .. }),
         });
-        let checked = self.checked_invariants().len();
-        self.held = HeldInvariants::new(checked, self.skip_unchanged);
+        self.held.track(self.checked_invariants().len());
         // Only the detectors read the data flows the observer follows, at a shadow-stack
         // update per instruction.
         let flows = if self.focus.is_none_or(|focus| focus.detectors) {

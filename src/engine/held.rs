@@ -37,6 +37,12 @@ impl HeldInvariants {
         }
     }
 
+    /// Tracks `count` invariants from now on, nothing known of them yet; whether it skips
+    /// and its counts stay (a shrinking run checks only the invariant it shrinks for).
+    pub(crate) fn track(&mut self, count: usize) {
+        self.reads = vec![None; count];
+    }
+
     /// Forgets every invariant's reads: the state changed in a way they do not show (a new
     /// run from the snapshot, a cheatcode that wrote state, code created or destroyed).
     pub(crate) fn forget(&mut self) {

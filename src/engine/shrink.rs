@@ -250,11 +250,7 @@ impl Shrinker<'_, '_> {
         }
         let mut index = 0;
         while index < self.best.txs.len() && !self.spent() {
-            let mut candidate = self.best.clone();
-            let removed = candidate.txs.remove(index);
-            if let Some(next) = candidate.txs.get_mut(index) {
-                next.warp = add_warps(removed.warp, next.warp, self.executor.surface().delays);
-            }
+            let candidate = without(&self.best, index, index + 1, self.executor.surface().delays);
             // A removed creation shifts which contract a later call names, counted back
             // from the newest of its kind: try it with those counts one lower too.
             let shifted = instances_shifted(&candidate, index);
@@ -489,8 +485,8 @@ impl Shrinker<'_, '_> {
 }
 
 /// `seq` without transactions `start..end`, their warps carried to the transaction after
-/// them (within `delays`). Calls of created contracts are left as they are: the one at a
-/// time removal after this tries the shifted counts.
+/// them (within `delays`). Calls of created contracts are left as they are: removing one
+/// transaction at a time tries the shifted counts.
 fn without(seq: &Sequence, start: usize, end: usize, delays: Delays) -> Sequence {
     let mut rest = seq.clone();
     let removed: Vec<TxInput> = rest.txs.drain(start..end).collect();
