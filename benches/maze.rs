@@ -52,7 +52,8 @@
 //! `HARVEY_MAZE_HARVEY` (comma-separated, default `default`) says which configurations of
 //! harvey run, each a row: `default`, `no-solver` (joint prediction without the
 //! solver-backed step) and `one-dimensional` (joint prediction and solver off: HARVEY's
-//! secant method on one input at a time), for the ablation; `HARVEY_MAZE_FORGE=0` leaves
+//! secant method on one input at a time), and `flipped-novelty` (the defaults with the
+//! `state_novelty` setting flipped), for the ablations; `HARVEY_MAZE_FORGE=0` leaves
 //! forge out. The solver's rows need z3 (`HARVEY_Z3`; `.cargo/config.toml` names the
 //! repository's shim).
 //!
@@ -152,6 +153,8 @@ enum Harvey {
     /// Joint prediction without the solver-backed step.
     NoSolver,
     OneDimensional,
+    /// The defaults with `state_novelty` flipped (issue 43's ablation).
+    FlippedNovelty,
 }
 
 impl Harvey {
@@ -164,8 +167,9 @@ impl Harvey {
                 "default" => Harvey::Default,
                 "no-solver" => Harvey::NoSolver,
                 "one-dimensional" => Harvey::OneDimensional,
+                "flipped-novelty" => Harvey::FlippedNovelty,
                 other => panic!(
-                    "HARVEY_MAZE_HARVEY: unknown configuration {other:?} (known: default, no-solver, one-dimensional)"
+                    "HARVEY_MAZE_HARVEY: unknown configuration {other:?} (known: default, no-solver, one-dimensional, flipped-novelty)"
                 ),
             })
             .collect()
@@ -177,6 +181,7 @@ impl Harvey {
             Harvey::Default => "harvey",
             Harvey::NoSolver => "harvey, no solver",
             Harvey::OneDimensional => "harvey, one-dimensional prediction",
+            Harvey::FlippedNovelty => "harvey, state novelty flipped",
         }
     }
 
@@ -186,6 +191,9 @@ impl Harvey {
             Harvey::Default => campaign,
             Harvey::NoSolver => campaign.solver(false),
             Harvey::OneDimensional => campaign.joint_prediction(false).solver(false),
+            Harvey::FlippedNovelty => {
+                campaign.state_novelty(!harvey::Config::default().state_novelty)
+            }
         }
     }
 }

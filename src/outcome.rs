@@ -348,6 +348,10 @@ pub struct Stats {
     /// whatever their path ids. Counted as kept, per worker: a run another worker imports
     /// and keeps counts again, and an entry later replaced stays counted.
     pub guided: u64,
+    /// Runs the workers kept for a new state (the `state_novelty` setting): a transaction of
+    /// theirs left a storage word of a class, or a combination of classes, no run had left,
+    /// whatever their path ids. Counted per worker, as [`Stats::guided`].
+    pub novel: u64,
     /// Sequences replayed from the regression file.
     pub replayed: usize,
     /// Per fuzzed function: calls and reverts.

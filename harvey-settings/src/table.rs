@@ -364,6 +364,16 @@ settings! {
     "HARVEY_INVARIANT_GUIDANCE";
     parse parse::switch;
 
+    /// State novelty: a sequence whose transactions left a word in storage of a class no
+    /// earlier run left there (zero, a small number up to 32, a sender, any other word; per
+    /// fixed slot, or per write site for mapping slots), or a new combination of such
+    /// words in one transaction (a maze's `x` and `y`), is kept even when its last call
+    /// took a known path: it reached a state that code further on may need.
+    state_novelty: bool = false;
+    "state_novelty" as Literal::Bool, expected "`true` or `false`";
+    "HARVEY_STATE_NOVELTY";
+    parse parse::switch;
+
     /// Stop at the first violation (`true`, the default: the quick answer a local `cargo
     /// test` wants), or keep fuzzing to the budget and report every distinct violation, each
     /// shrunk and saved (`false`: for CI runs and long campaigns, as cargo's `--no-fail-fast`
@@ -543,6 +553,7 @@ mod tests {
         ("independent_calls", &["false", "true"], &["maybe"]),
         ("skip_unchanged_invariants", &["false", "true"], &["maybe"]),
         ("invariant_guidance", &["false", "true"], &["maybe"]),
+        ("state_novelty", &["false", "true"], &["maybe"]),
         ("fail_fast", &["false", "true", "0"], &["sometimes"]),
         ("fail_on_revert", &["true", "false", "1"], &["often"]),
         (

@@ -371,6 +371,13 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// Whether sequences that leave storage in a state no run left before are kept, whatever
+    /// their last call's path (see the settings reference).
+    pub fn state_novelty(mut self, on: bool) -> Self {
+        self.config.state_novelty = on;
+        self
+    }
+
     /// Targets: the lines a change touched (`"diff:origin/main"`) or explicit lines
     /// (`"src/Vault.sol:42"`); the outcome reports whether and when each was reached.
     /// Errors (a bad specification, git failing) surface from [`Campaign::run`].

@@ -129,6 +129,7 @@ fn merge(reports: Vec<WorkerReport>, surface: &Surface, stats: &mut Stats) {
         coverage.extend(report.coverage);
         paths.extend(report.paths);
         stats.guided += report.guided;
+        stats.novel += report.novel;
         if functions.is_empty() {
             functions = report.functions;
         } else {

@@ -15,6 +15,7 @@
 //! - `cost`, `predict`: input prediction (HARVEY §4);
 //! - `dataflow`: what each function reads and writes, which functions depend on state;
 //! - `pools`: transactions and prefixes that reached new state (HARVEY §5);
+//! - `novelty`: sequences kept for the classes of the storage words they left;
 //! - `reach`: which targets (changed lines) runs reached;
 //! - `worker`: one worker's loop and what the workers share;
 //! - `replay`: saved failures rebuilt against today's surface;
@@ -31,6 +32,7 @@ mod input;
 mod mask;
 mod minimise;
 mod mutate;
+mod novelty;
 mod plan;
 mod prediction;
 mod replay;

@@ -22,6 +22,7 @@ use crate::engine::guidance::InvariantGuidance;
 use crate::engine::input::{Change, Sequence, TxInput};
 use crate::engine::mask::Mask;
 use crate::engine::mutate::Mutator;
+use crate::engine::novelty::StateNovelty;
 use crate::engine::plan::Fuzz;
 use crate::engine::prediction::Predictor;
 use crate::engine::prediction::cost::{self, CostMap};
@@ -89,6 +90,8 @@ pub(crate) struct WorkerReport {
     pub(crate) masks: MaskStats,
     /// Runs kept by invariant guidance.
     pub(crate) guided: u64,
+    /// Runs kept for a new state.
+    pub(crate) novel: u64,
     /// Random walks run, and their transactions.
     pub(crate) walks: u64,
     pub(crate) walked: u64,
@@ -236,6 +239,8 @@ pub(crate) struct Worker<'a> {
     targeting: Option<Targeting>,
     /// Keeping runs that bring the invariants closer to failing, when on.
     guidance: Option<InvariantGuidance>,
+    /// Keeping runs that leave a new state, when on.
+    novelty: Option<StateNovelty>,
     /// The identities of the violations this worker reported: a violation found again
     /// (many inputs show a bug once found) costs no lock on what the workers share.
     reported: HashSet<String>,
@@ -274,6 +279,7 @@ impl<'a> Worker<'a> {
         }
         let functions = executor.surface().functions.len();
         let invariants = executor.has_invariants();
+        let senders = executor.surface().senders.clone();
         Worker {
             id,
             rng: StdRng::seed_from_u64(seed),
@@ -300,6 +306,8 @@ impl<'a> Worker<'a> {
             sequencing: Sequencing::new(functions, invariants, config.demand_driven),
             targeting,
             guidance: (config.invariant_guidance && invariants).then(InvariantGuidance::default),
+            novelty: (config.state_novelty && config.depth > 1)
+                .then(|| StateNovelty::new(senders)),
             reported: HashSet::new(),
             // A one-call case (a fuzz test's, a property's, independent calls' or a depth of
             // 1) starts from setup's state every time: a walk would break that.
@@ -375,8 +383,14 @@ impl<'a> Worker<'a> {
             self.walked += txs.len() as u64;
             self.walks_run += 1;
             self.walking = true;
+            if let Some(novelty) = &mut self.novelty {
+                novelty.observe(false);
+            }
             let ran = self.execute(&Sequence { txs });
             self.walking = false;
+            if let Some(novelty) = &mut self.novelty {
+                novelty.observe(true);
+            }
             ran?;
             runs += 1;
         }
@@ -616,6 +630,7 @@ impl<'a> Worker<'a> {
                 &mut self.sequencing,
                 &mut self.targeting,
                 &mut self.guidance,
+                &mut self.novelty,
             ],
         );
         self.last_path = run.path;
@@ -648,6 +663,14 @@ impl<'a> Worker<'a> {
             if let Some(key) = guidance.closer() {
                 kept = self.corpus.observe(key, sequence, costs);
                 guidance.kept += u64::from(kept);
+            }
+        }
+        if let Some(novelty) = self.novelty.as_mut().filter(|_| !kept && !self.walking) {
+            // Its last transaction's path is known, but a transaction of it left the
+            // contracts in a state no run had.
+            if let Some(key) = novelty.novel() {
+                kept = self.corpus.observe(key, sequence, costs);
+                novelty.kept += u64::from(kept);
             }
         }
         if kept {
@@ -722,6 +745,7 @@ impl<'a> Worker<'a> {
             aggressive_runs: self.sequencing.aggressive_runs(),
             masks: self.masks_learned,
             guided: self.guidance.as_ref().map_or(0, |g| g.kept),
+            novel: self.novelty.as_ref().map_or(0, |n| n.kept),
             walks: self.walks_run,
             walked: self.walked,
             dependence: self.sequencing.dependence().to_vec(),

@@ -516,6 +516,12 @@ impl Trace {
         self.storage.push(access);
     }
 
+    /// Appends a call record, for tests of trace consumers elsewhere in the crate.
+    #[cfg(test)]
+    pub(crate) fn push_call(&mut self, call: CallRecord) {
+        self.calls.push(call);
+    }
+
     /// Appends a comparison, for tests of trace consumers elsewhere in the crate.
     #[cfg(test)]
     pub(crate) fn push_comparison(&mut self, comparison: Comparison) {

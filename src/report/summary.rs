@@ -54,9 +54,14 @@ pub fn summary(outcome: &Outcome) -> String {
     } else {
         String::new()
     };
+    let novel = if stats.novel > 0 {
+        format!(", {} runs kept for a new state", stats.novel)
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "  coverage: {} edges, corpus: {} paths{guided}{replayed}",
+        "  coverage: {} edges, corpus: {} paths{guided}{novel}{replayed}",
         stats.edges, stats.corpus
     );
     // A created contract's function is listed once a run created one to call.

@@ -1,0 +1,202 @@
+//! State novelty (issue 43): path ids cover the last transaction only, so a sequence that
+//! moves a contract into a state no run has left before is dropped when its last call took
+//! a known path: `right()` into a new cell of a maze, a deposit into a market's first
+//! nonzero balance, the first time a counter reaches 3. Such a sequence is the only way to
+//! the code that needs that state, yet nothing kept it.
+//!
+//! This stage keeps it. Every word a transaction leaves in storage gets a value class:
+//! zero, each small number up to [`SMALL`] exactly, one of the senders, or "another
+//! nonzero word". A storage location is a slot of the contract's fixed layout (below
+//! 2^64: declared variables and what sits right after them), or, for a slot hashed out of a
+//! mapping key or a dynamic array, the `SSTORE` that wrote it (one location per mapping
+//! write site, whatever the key). A transaction left a new state when it stored a class at
+//! a location that no earlier run had, or a combination of (location, class) pairs over
+//! everything it wrote that no earlier transaction had (a maze's `x` and `y` together).
+//!
+//! Bounded: the classes per location are few (zero, [`SMALL`] numbers, the senders, one
+//! for the rest), the locations are the fixed slots a contract writes and its `SSTORE`
+//! sites, and past [`MAX_KEYS`] states seen, nothing more is kept for novelty alone.
+
+use std::hash::Hasher;
+
+use alloy_primitives::{Address, U256};
+
+use crate::engine::executor::{Seen, Sink};
+use crate::engine::input::Sequence;
+use crate::hash::{FastSet, KeyHasher};
+use crate::observe::{StorageOp, Trace};
+
+/// Salt of the corpus keys of runs kept for a new state, apart from path ids.
+const NOVEL_SALT: u64 = 0x5747_e0f0_0e11;
+
+/// The largest number that is its own value class: grid coordinates, modes, counters and
+/// the indices of a protocol's markets are small.
+const SMALL: u64 = 32;
+
+/// Slots below this are the fixed layout's; above it, keccak outputs.
+const FIXED_LAYOUT: u64 = 1 << 32;
+
+/// States (location classes and combinations) remembered at most: past this many, a run
+/// is no longer kept for a new state.
+const MAX_KEYS: usize = 1 << 14;
+
+/// Where a value was stored, for its class: a fixed slot of an account, or the write site
+/// of a hashed slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Location {
+    Fixed(Address, U256),
+    Site(Address, Address, u32),
+}
+
+/// What kind of word was stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Class {
+    Zero,
+    /// 1 to [`SMALL`].
+    Small(u8),
+    /// The sender at this index.
+    Sender(u8),
+    Other,
+}
+
+/// The class of `value`, with `senders` the campaign's.
+fn class_of(value: U256, senders: &[Address]) -> Class {
+    if value.is_zero() {
+        return Class::Zero;
+    }
+    if value <= U256::from(SMALL) {
+        return Class::Small(value.to::<u8>());
+    }
+    if value.bit_len() <= 160 {
+        let address = Address::from_word(value.into());
+        if let Some(i) = senders.iter().position(|s| *s == address) {
+            return Class::Sender(i as u8);
+        }
+    }
+    Class::Other
+}
+
+/// The classes of the states transactions left, over one worker's regular runs.
+#[derive(Debug)]
+pub(crate) struct StateNovelty {
+    senders: Vec<Address>,
+    /// Every (location, class) pair and every transaction's combination of them seen.
+    seen: FastSet<u64>,
+    /// Whether the current run counts (random walks, which are never kept, do not: the
+    /// state they reach first would be seen and lost).
+    observing: bool,
+    /// The corpus key of this run, once one of its transactions left a new state.
+    novel: Option<u64>,
+    /// This transaction's persisted writes, last one per slot.
+    writes: Vec<(Address, U256, Location, U256)>,
+    /// Runs kept for a new state.
+    pub(crate) kept: u64,
+}
+
+impl StateNovelty {
+    /// Nothing seen yet, with the campaign's `senders`.
+    pub(crate) fn new(senders: Vec<Address>) -> Self {
+        StateNovelty {
+            senders,
+            seen: FastSet::default(),
+            observing: true,
+            novel: None,
+            writes: Vec::new(),
+            kept: 0,
+        }
+    }
+
+    /// Whether the runs that follow count: off for random walks.
+    pub(crate) fn observe(&mut self, on: bool) {
+        self.observing = on;
+    }
+
+    /// The corpus key under which to keep the last run, when a transaction of it left a
+    /// state no run had. Keys differ per state, so each is kept once.
+    pub(crate) fn novel(&self) -> Option<u64> {
+        self.novel
+    }
+
+    /// Notes `key` as seen; the run becomes novel if it was not.
+    fn see(&mut self, key: u64) {
+        if self.seen.len() < MAX_KEYS && self.seen.insert(key) {
+            self.novel.get_or_insert(key ^ NOVEL_SALT);
+        }
+    }
+
+    /// The stores of `trace` that persist (their frame and every frame around it
+    /// succeeded), the last per slot, into `writes`.
+    fn persisted_writes(&mut self, trace: &Trace) {
+        self.writes.clear();
+        let calls = trace.calls();
+        let persists = |frame: u32| {
+            let mut frame = Some(frame);
+            while let Some(f) = frame {
+                let Some(call) = calls.get(f as usize) else {
+                    // Outside any frame: the transaction's success decides.
+                    return true;
+                };
+                if !call.succeeded {
+                    return false;
+                }
+                frame = call.parent;
+            }
+            true
+        };
+        for store in trace.storage() {
+            if store.op != StorageOp::Store || !persists(store.frame) {
+                continue;
+            }
+            let location = if store.slot < U256::from(FIXED_LAYOUT) {
+                Location::Fixed(store.address, store.slot)
+            } else {
+                Location::Site(store.address, store.code, store.pc)
+            };
+            match (self.writes.iter_mut()).find(|w| w.0 == store.address && w.1 == store.slot) {
+                Some(write) => write.3 = store.value,
+                None => (self.writes).push((store.address, store.slot, location, store.value)),
+            }
+        }
+    }
+}
+
+/// The key of `class` at `location`.
+fn key(location: &Location, class: Class) -> u64 {
+    let mut key = KeyHasher::default();
+    std::hash::Hash::hash(location, &mut key);
+    std::hash::Hash::hash(&class, &mut key);
+    key.finish()
+}
+
+impl Sink for StateNovelty {
+    fn start(&mut self, _sequence: &Sequence) {
+        self.novel = None;
+    }
+
+    fn transaction(&mut self, seen: &Seen<'_>) {
+        if !self.observing || seen.reverted {
+            return;
+        }
+        self.persisted_writes(seen.trace);
+        let mut keys: Vec<u64> = (self.writes.iter())
+            .map(|(_, _, location, value)| key(location, class_of(*value, &self.senders)))
+            .collect();
+        for &key in &keys {
+            self.see(key);
+        }
+        if keys.len() > 1 {
+            // Several locations at once: their classes together are a state of their own
+            // (a cell is an `x` and a `y`), in whatever order they were written.
+            keys.sort_unstable();
+            keys.dedup();
+            let mut combined = KeyHasher::default();
+            for key in keys {
+                combined.write_u64(key);
+            }
+            self.see(combined.finish());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,173 @@
+use super::*;
+use crate::observe::{CallKind, CallRecord, StorageAccess};
+
+const MAZE: Address = Address::repeat_byte(7);
+const SENDER: Address = Address::repeat_byte(0x10);
+
+/// A store of `value` at `slot` of the maze contract, by `pc`, in `frame`.
+fn store(slot: U256, value: u64, pc: u32, frame: u32) -> StorageAccess {
+    StorageAccess {
+        op: StorageOp::Store,
+        address: MAZE,
+        code: MAZE,
+        pc,
+        slot,
+        value: U256::from(value),
+        frame,
+    }
+}
+
+/// The transaction's own frame (index 0) and, when `inner` is given, a call from it that
+/// succeeded or not (index 1).
+fn frames(trace: &mut Trace, inner: Option<bool>) {
+    let frame = |depth, parent, succeeded| CallRecord {
+        kind: CallKind::Call,
+        caller: SENDER,
+        target: MAZE,
+        code: MAZE,
+        value: U256::ZERO,
+        gas: 1_000_000,
+        depth,
+        site: None,
+        parent,
+        succeeded,
+    };
+    trace.push_call(frame(0, None, true));
+    if let Some(succeeded) = inner {
+        trace.push_call(frame(1, Some(0), succeeded));
+    }
+}
+
+/// A maze move to (x, y): both slots written, as `(x, y) = (nx, ny)` does.
+fn moved(x: u64, y: u64) -> Trace {
+    let mut trace = Trace::default();
+    frames(&mut trace, None);
+    trace.push_storage(store(U256::ZERO, x, 100, 0));
+    trace.push_storage(store(U256::from(1), y, 102, 0));
+    trace
+}
+
+/// Runs one sequence of `traces` (each a transaction; `reverted` for all of them) and
+/// returns its corpus key, if kept.
+fn run(novelty: &mut StateNovelty, traces: &[Trace], reverted: bool) -> Option<u64> {
+    novelty.start(&Sequence::default());
+    for (index, trace) in traces.iter().enumerate() {
+        novelty.transaction(&Seen {
+            index,
+            last: index + 1 == traces.len(),
+            function: 0,
+            calls: 1,
+            trace,
+            path: 1,
+            reverted,
+            new_edges: false,
+            created: &[],
+            enabled: &[],
+        });
+    }
+    novelty.novel()
+}
+
+#[test]
+fn words_are_classed_as_zero_small_numbers_senders_or_other() {
+    let senders = [SENDER];
+    assert_eq!(class_of(U256::ZERO, &senders), Class::Zero);
+    assert_eq!(class_of(U256::from(1), &senders), Class::Small(1));
+    assert_eq!(class_of(U256::from(SMALL), &senders), Class::Small(SMALL as u8));
+    assert_eq!(class_of(U256::from(SMALL + 1), &senders), Class::Other);
+    let sender = U256::from_be_slice(SENDER.as_slice());
+    assert_eq!(class_of(sender, &senders), Class::Sender(0));
+    assert_eq!(class_of(sender + U256::from(1), &senders), Class::Other);
+    assert_eq!(class_of(U256::MAX, &senders), Class::Other);
+}
+
+#[test]
+fn a_new_cell_is_a_new_state_even_when_each_coordinate_was_seen() {
+    let mut novelty = StateNovelty::new(vec![SENDER]);
+    assert!(run(&mut novelty, &[moved(1, 0)], false).is_some());
+    assert!(run(&mut novelty, &[moved(0, 1)], false).is_some());
+    // x = 1 and y = 1 were each seen, (1, 1) was not.
+    assert!(run(&mut novelty, &[moved(1, 1)], false).is_some());
+    // Every cell of these three again, in any order: nothing new.
+    assert_eq!(
+        run(&mut novelty, &[moved(1, 1), moved(0, 1), moved(1, 0)], false),
+        None
+    );
+    // A sequence is new if any of its transactions leaves a new state.
+    let key = run(&mut novelty, &[moved(1, 0), moved(2, 0), moved(1, 0)], false);
+    assert!(key.is_some());
+    // Keys differ per state: the corpus keeps one run for each.
+    let other = run(&mut novelty, &[moved(2, 1)], false);
+    assert!(other.is_some() && other != key);
+}
+
+#[test]
+fn writes_that_did_not_last_are_no_state() {
+    let mut novelty = StateNovelty::new(vec![SENDER]);
+    // The transaction reverted.
+    assert_eq!(run(&mut novelty, &[moved(3, 3)], true), None);
+    // An inner call that reverted wrote it.
+    let mut undone = Trace::default();
+    frames(&mut undone, Some(false));
+    undone.push_storage(store(U256::from(5), 7, 110, 1));
+    assert_eq!(run(&mut novelty, &[undone], false), None);
+    // The same write in an inner call that succeeded.
+    let mut done = Trace::default();
+    frames(&mut done, Some(true));
+    done.push_storage(store(U256::from(5), 7, 110, 1));
+    assert!(run(&mut novelty, &[done], false).is_some());
+    // A walk's run counts for nothing, and leaves the state to the next regular run.
+    novelty.observe(false);
+    assert_eq!(run(&mut novelty, &[moved(3, 3)], false), None);
+    novelty.observe(true);
+    assert!(run(&mut novelty, &[moved(3, 3)], false).is_some());
+}
+
+#[test]
+fn the_last_write_to_a_slot_is_the_state_it_leaves() {
+    let mut novelty = StateNovelty::new(vec![SENDER]);
+    let mut trace = Trace::default();
+    frames(&mut trace, None);
+    trace.push_storage(store(U256::from(2), 9, 120, 0));
+    trace.push_storage(store(U256::from(2), 0, 120, 0));
+    assert!(run(&mut novelty, &[trace], false).is_some());
+    // 9 was overwritten within the transaction: storing 9 for good is new.
+    let mut nine = Trace::default();
+    frames(&mut nine, None);
+    nine.push_storage(store(U256::from(2), 9, 120, 0));
+    assert!(run(&mut novelty, &[nine], false).is_some());
+}
+
+#[test]
+fn hashed_slots_are_classed_by_the_store_that_wrote_them() {
+    let mut novelty = StateNovelty::new(vec![SENDER]);
+    // balances[key] = 5 for one key, then for another: the second is no new state.
+    let hashed = |key: u64, value: u64, pc: u32| {
+        let mut trace = Trace::default();
+        frames(&mut trace, None);
+        trace.push_storage(store(U256::MAX - U256::from(key), value, pc, 0));
+        trace
+    };
+    assert!(run(&mut novelty, &[hashed(1, 5, 200)], false).is_some());
+    assert_eq!(run(&mut novelty, &[hashed(2, 5, 200)], false), None);
+    // Another class there is, and so is another store writing the same class.
+    assert!(run(&mut novelty, &[hashed(2, 6, 200)], false).is_some());
+    assert!(run(&mut novelty, &[hashed(3, 6, 210)], false).is_some());
+}
+
+#[test]
+fn the_states_remembered_are_bounded() {
+    let mut novelty = StateNovelty::new(vec![SENDER]);
+    let mut kept = 0;
+    // Each fixed slot takes up to 34 classes; 6,000 slots × 3 classes exceed the bound.
+    for slot in 0..6_000u64 {
+        for value in 0..3 {
+            let mut trace = Trace::default();
+            frames(&mut trace, None);
+            trace.push_storage(store(U256::from(slot), value, 100, 0));
+            kept += u64::from(run(&mut novelty, &[trace], false).is_some());
+        }
+    }
+    assert_eq!(novelty.seen.len(), MAX_KEYS);
+    assert_eq!(kept, MAX_KEYS as u64);
+}
