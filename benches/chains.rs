@@ -236,7 +236,7 @@ fn run(
         .time(budget())
         .detectors(DetectorSet::none());
     let campaign = match fixture.flag {
-        Some(view) => campaign.invariant(contract, move |chain: &harvey::Chain| {
+        Some(view) => campaign.invariant(contract, move |chain: &harvey::chain::Chain| {
             let raised: bool = chain.view(chain.get(contract), view, ())?;
             Ok::<bool, harvey::Error>(!raised)
         }),

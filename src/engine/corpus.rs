@@ -118,6 +118,15 @@ impl Corpus {
         true
     }
 
+    /// Counts one more executed input that reached the entry kept under `key`, if there is
+    /// one: for keys other than path ids, which `observe` sees only when new.
+    pub(crate) fn count(&mut self, key: u64) {
+        if self.by_path.contains_key(&key) {
+            *self.hits.entry(key).or_insert(0) += 1;
+            self.total_hits += 1;
+        }
+    }
+
     /// Removes the entry of the most exercised path among [`EVICTION_SAMPLE`] entries
     /// chosen from `seed` (the new path id: deterministic, and as good as random).
     fn evict(&mut self, seed: u64) {

@@ -10,8 +10,9 @@
 //! 2^64: declared variables and what sits right after them), or, for a slot hashed out of a
 //! mapping key or a dynamic array, the `SSTORE` that wrote it (one location per mapping
 //! write site, whatever the key). A transaction left a new state when it stored a class at
-//! a location that no earlier run had, or a combination of (location, class) pairs over
-//! everything it wrote that no earlier transaction had (a maze's `x` and `y` together).
+//! a location that no earlier run had, or a combination of (location, class) pairs no
+//! earlier transaction had: over everything it wrote (a maze's `x` and `y` together), or
+//! over the fixed slots the run has written so far (an `x` one call set, a `y` another).
 //!
 //! Bounded: the classes per location are few (zero, [`SMALL`] numbers, the senders, one
 //! for the rest), the locations are the fixed slots a contract writes and its `SSTORE`
@@ -87,8 +88,13 @@ pub(crate) struct StateNovelty {
     observing: bool,
     /// The corpus key of this run, once one of its transactions left a new state.
     novel: Option<u64>,
+    /// The corpus keys of every state this run's transactions left, new or not.
+    reached: Vec<u64>,
     /// This transaction's persisted writes, last one per slot.
     writes: Vec<(Address, U256, Location, U256)>,
+    /// The class each fixed slot written so far in this run holds: the run's state as far
+    /// as it changed it.
+    run_state: Vec<(Location, Class)>,
     /// Runs kept for a new state.
     pub(crate) kept: u64,
 }
@@ -101,7 +107,9 @@ impl StateNovelty {
             seen: FastSet::default(),
             observing: true,
             novel: None,
+            reached: Vec::new(),
             writes: Vec::new(),
+            run_state: Vec::new(),
             kept: 0,
         }
     }
@@ -117,10 +125,26 @@ impl StateNovelty {
         self.novel
     }
 
+    /// The corpus keys of the states the last run left (each once), but the one it was
+    /// kept for: the schedule counts how often each kept state is reached again, as it
+    /// counts path ids, or a state reached once would always look rare and take the most
+    /// energy.
+    pub(crate) fn reached_again(&mut self) -> impl Iterator<Item = u64> + '_ {
+        self.reached.sort_unstable();
+        self.reached.dedup();
+        let novel = self.novel;
+        self.reached.iter().copied().filter(move |&key| Some(key) != novel)
+    }
+
     /// Notes `key` as seen; the run becomes novel if it was not.
     fn see(&mut self, key: u64) {
-        if self.seen.len() < MAX_KEYS && self.seen.insert(key) {
-            self.novel.get_or_insert(key ^ NOVEL_SALT);
+        let salted = key ^ NOVEL_SALT;
+        if self.seen.contains(&key) {
+            self.reached.push(salted);
+        } else if self.seen.len() < MAX_KEYS {
+            self.seen.insert(key);
+            self.novel.get_or_insert(salted);
+            self.reached.push(salted);
         }
     }
 
@@ -171,6 +195,8 @@ fn key(location: &Location, class: Class) -> u64 {
 impl Sink for StateNovelty {
     fn start(&mut self, _sequence: &Sequence) {
         self.novel = None;
+        self.reached.clear();
+        self.run_state.clear();
     }
 
     fn transaction(&mut self, seen: &Seen<'_>) {
@@ -178,24 +204,46 @@ impl Sink for StateNovelty {
             return;
         }
         self.persisted_writes(seen.trace);
-        let mut keys: Vec<u64> = (self.writes.iter())
-            .map(|(_, _, location, value)| key(location, class_of(*value, &self.senders)))
-            .collect();
+        let mut keys = Vec::with_capacity(self.writes.len());
+        let mut fixed_written = false;
+        for (_, _, location, value) in &self.writes {
+            let class = class_of(*value, &self.senders);
+            keys.push(key(location, class));
+            if matches!(location, Location::Fixed(..)) {
+                fixed_written = true;
+                match self.run_state.iter_mut().find(|(l, _)| l == location) {
+                    Some(state) => state.1 = class,
+                    None => self.run_state.push((*location, class)),
+                }
+            }
+        }
         for &key in &keys {
             self.see(key);
         }
         if keys.len() > 1 {
             // Several locations at once: their classes together are a state of their own
             // (a cell is an `x` and a `y`), in whatever order they were written.
-            keys.sort_unstable();
-            keys.dedup();
-            let mut combined = KeyHasher::default();
-            for key in keys {
-                combined.write_u64(key);
-            }
-            self.see(combined.finish());
+            self.see(combined(keys));
+        }
+        if fixed_written && self.run_state.len() > 1 {
+            // The same across transactions: an `x` set by one call and a `y` by another.
+            let keys = (self.run_state.iter())
+                .map(|(location, class)| key(location, *class))
+                .collect();
+            self.see(combined(keys));
         }
     }
+}
+
+/// The key of several (location, class) `keys` together, whatever their order.
+fn combined(mut keys: Vec<u64>) -> u64 {
+    keys.sort_unstable();
+    keys.dedup();
+    let mut combined = KeyHasher::default();
+    for key in keys {
+        combined.write_u64(key);
+    }
+    combined.finish()
 }
 
 #[cfg(test)]

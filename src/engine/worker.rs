@@ -673,6 +673,11 @@ impl<'a> Worker<'a> {
                 novelty.kept += u64::from(kept);
             }
         }
+        if let Some(novelty) = &mut self.novelty {
+            for key in novelty.reached_again() {
+                self.corpus.count(key);
+            }
+        }
         if kept {
             for &operand in &self.operands.0 {
                 self.dict.observe(operand);

@@ -214,3 +214,32 @@ fn without_dataflow_no_call_is_repeated_and_counter_stays_out_of_reach() {
         outcome.failures
     );
 }
+
+#[test]
+fn state_novelty_keeps_the_moves_towards_a_corner_no_path_announces() {
+    // Ten moves, each on a path every cell shares, then the dock: path ids keep nothing on
+    // the way, so without state novelty no campaign gets there in the budget.
+    let rover = |novelty: bool| {
+        campaign("Rover")
+            .depth(16)
+            .runs(20_000)
+            .detectors(harvey::DetectorSet::none())
+            .state_novelty(novelty)
+            .run()
+            .unwrap()
+    };
+    let without = rover(false);
+    assert!(without.passed(), "{:?}", without.failures);
+    assert_eq!(without.stats.novel, 0);
+    let with = rover(true);
+    let failure = failure(&with);
+    assert_eq!(names(failure).last(), Some(&"dock"));
+    let count = |name: &str| names(failure).iter().filter(|&&n| n == name).count();
+    assert_eq!((count("east"), count("north")), (5, 5), "{:?}", names(failure));
+    assert!(with.stats.novel > 0);
+    assert!(
+        harvey::report::summary(&with).contains("runs kept for a new state"),
+        "{}",
+        harvey::report::summary(&with)
+    );
+}

@@ -174,3 +174,26 @@ fn guarded_level_stays_below_ten_so_only_fuzzed_storage_reaches_the_assert() {
     chain.set_storage(at, U256::ZERO, U256::from(1000));
     assert_assert(&send(&mut chain, a, at, "probe()", &[], U256::ZERO));
 }
+
+#[test]
+fn rover_docks_at_the_far_corner_only() {
+    let mut chain = chain();
+    let at = chain.deploy("Rover", ()).unwrap();
+    let a = chain.senders()[0];
+    // Off the grid: a revert.
+    assert!(!send(&mut chain, a, at, "west()", &[], U256::ZERO).is_success());
+    // Every other cell docks: the whole bottom row, the whole right column but the corner.
+    for _ in 0..5 {
+        assert!(send(&mut chain, a, at, "dock()", &[], U256::ZERO).is_success());
+        assert!(send(&mut chain, a, at, "east()", &[], U256::ZERO).is_success());
+    }
+    assert!(!send(&mut chain, a, at, "east()", &[], U256::ZERO).is_success());
+    for _ in 0..5 {
+        assert!(send(&mut chain, a, at, "dock()", &[], U256::ZERO).is_success());
+        assert!(send(&mut chain, a, at, "north()", &[], U256::ZERO).is_success());
+    }
+    assert_assert(&send(&mut chain, a, at, "dock()", &[], U256::ZERO));
+    // One step back, and it docks again.
+    assert!(send(&mut chain, a, at, "south()", &[], U256::ZERO).is_success());
+    assert!(send(&mut chain, a, at, "dock()", &[], U256::ZERO).is_success());
+}

@@ -171,3 +171,32 @@ fn the_states_remembered_are_bounded() {
     assert_eq!(novelty.seen.len(), MAX_KEYS);
     assert_eq!(kept, MAX_KEYS as u64);
 }
+
+#[test]
+fn fixed_slots_set_by_different_calls_make_one_state_per_run() {
+    let mut novelty = StateNovelty::new(vec![SENDER]);
+    // One call moves east, another north: each writes one coordinate.
+    let set = |slot: u64, value: u64| {
+        let mut trace = Trace::default();
+        frames(&mut trace, None);
+        trace.push_storage(store(U256::from(slot), value, 100 + slot as u32, 0));
+        trace
+    };
+    assert!(run(&mut novelty, &[set(1, 1)], false).is_some());
+    assert!(run(&mut novelty, &[set(0, 5)], false).is_some());
+    // y = 1 and x = 5 were each seen, but not in one run: (5, 1) is new.
+    assert!(run(&mut novelty, &[set(0, 5), set(1, 1)], false).is_some());
+    // In the other order it is the same state.
+    assert_eq!(run(&mut novelty, &[set(1, 1), set(0, 5)], false), None);
+}
+
+#[test]
+fn the_schedule_hears_of_every_kept_state_reached_again() {
+    let mut novelty = StateNovelty::new(vec![SENDER]);
+    let first = run(&mut novelty, &[moved(1, 0)], false).unwrap();
+    assert!(!novelty.reached_again().any(|key| key == first));
+    assert_eq!(run(&mut novelty, &[moved(1, 0), moved(1, 0)], false), None);
+    let again: Vec<u64> = novelty.reached_again().collect();
+    assert!(again.contains(&first), "{again:?}");
+    assert_eq!(again.len(), 3, "x = 1, y = 0 and the cell, once each: {again:?}");
+}
