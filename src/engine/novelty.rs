@@ -5,8 +5,8 @@
 //! the code that needs that state, yet nothing kept it.
 //!
 //! This stage keeps it. Every word a transaction leaves in storage gets a value class:
-//! zero, each small number up to [`SMALL`] exactly, one of the senders, or "another
-//! nonzero word". A storage location is a slot of the contract's fixed layout (below
+//! zero, a small number up to [`SMALL`] (each its own class in a fixed slot; 1, or the
+//! others together, in a hashed one), one of the senders, or "another nonzero word". A storage location is a slot of the contract's fixed layout (below
 //! 2^64: declared variables and what sits right after them), or, for a slot hashed out of a
 //! mapping key or a dynamic array, the `SSTORE` that wrote it (one location per mapping
 //! write site, whatever the key). A transaction left a new state when it stored a class at
@@ -53,20 +53,27 @@ enum Location {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Class {
     Zero,
-    /// 1 to [`SMALL`].
+    /// 1 to [`SMALL`]: each its own class in a fixed slot (a coordinate, a mode, a count);
+    /// in a hashed slot only 1 (a flag) and 2 for all the others, since there the value is
+    /// mostly an amount under some key, and a class per amount would keep a sequence per
+    /// small balance.
     Small(u8),
     /// The sender at this index.
     Sender(u8),
     Other,
 }
 
-/// The class of `value`, with `senders` the campaign's.
-fn class_of(value: U256, senders: &[Address]) -> Class {
+/// The class of `value` stored at `location`, with `senders` the campaign's.
+fn class_of(value: U256, location: &Location, senders: &[Address]) -> Class {
     if value.is_zero() {
         return Class::Zero;
     }
     if value <= U256::from(SMALL) {
-        return Class::Small(value.to::<u8>());
+        let small = value.to::<u8>();
+        return match location {
+            Location::Fixed(..) => Class::Small(small),
+            Location::Site(..) => Class::Small(small.min(2)),
+        };
     }
     if value.bit_len() <= 160 {
         let address = Address::from_word(value.into());
@@ -207,7 +214,7 @@ impl Sink for StateNovelty {
         let mut keys = Vec::with_capacity(self.writes.len());
         let mut fixed_written = false;
         for (_, _, location, value) in &self.writes {
-            let class = class_of(*value, &self.senders);
+            let class = class_of(*value, location, &self.senders);
             keys.push(key(location, class));
             if matches!(location, Location::Fixed(..)) {
                 fixed_written = true;

@@ -71,14 +71,23 @@ fn run(novelty: &mut StateNovelty, traces: &[Trace], reverted: bool) -> Option<u
 #[test]
 fn words_are_classed_as_zero_small_numbers_senders_or_other() {
     let senders = [SENDER];
-    assert_eq!(class_of(U256::ZERO, &senders), Class::Zero);
-    assert_eq!(class_of(U256::from(1), &senders), Class::Small(1));
-    assert_eq!(class_of(U256::from(SMALL), &senders), Class::Small(SMALL as u8));
-    assert_eq!(class_of(U256::from(SMALL + 1), &senders), Class::Other);
+    let fixed = Location::Fixed(MAZE, U256::ZERO);
+    let class = |value: U256| class_of(value, &fixed, &senders);
+    assert_eq!(class(U256::ZERO), Class::Zero);
+    assert_eq!(class(U256::from(1)), Class::Small(1));
+    assert_eq!(class(U256::from(7)), Class::Small(7));
+    assert_eq!(class(U256::from(SMALL)), Class::Small(SMALL as u8));
+    assert_eq!(class(U256::from(SMALL + 1)), Class::Other);
     let sender = U256::from_be_slice(SENDER.as_slice());
-    assert_eq!(class_of(sender, &senders), Class::Sender(0));
-    assert_eq!(class_of(sender + U256::from(1), &senders), Class::Other);
-    assert_eq!(class_of(U256::MAX, &senders), Class::Other);
+    assert_eq!(class(sender), Class::Sender(0));
+    assert_eq!(class(sender + U256::from(1)), Class::Other);
+    assert_eq!(class(U256::MAX), Class::Other);
+    // In a mapping's slot a small number is a flag or a small amount.
+    let hashed = Location::Site(MAZE, MAZE, 200);
+    let class = |value: u64| class_of(U256::from(value), &hashed, &senders);
+    assert_eq!(class(1), Class::Small(1));
+    assert_eq!([class(2), class(7), class(SMALL)], [Class::Small(2); 3]);
+    assert_eq!(class(0), Class::Zero);
 }
 
 #[test]
@@ -150,9 +159,11 @@ fn hashed_slots_are_classed_by_the_store_that_wrote_them() {
     };
     assert!(run(&mut novelty, &[hashed(1, 5, 200)], false).is_some());
     assert_eq!(run(&mut novelty, &[hashed(2, 5, 200)], false), None);
-    // Another class there is, and so is another store writing the same class.
-    assert!(run(&mut novelty, &[hashed(2, 6, 200)], false).is_some());
-    assert!(run(&mut novelty, &[hashed(3, 6, 210)], false).is_some());
+    // Another class there is (a flag), and so is another store writing the same class.
+    assert!(run(&mut novelty, &[hashed(2, 1, 200)], false).is_some());
+    assert!(run(&mut novelty, &[hashed(3, 1, 210)], false).is_some());
+    // Small amounts are one class there.
+    assert_eq!(run(&mut novelty, &[hashed(3, 6, 200)], false), None);
 }
 
 #[test]
