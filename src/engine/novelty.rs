@@ -140,7 +140,10 @@ impl StateNovelty {
         self.reached.sort_unstable();
         self.reached.dedup();
         let novel = self.novel;
-        self.reached.iter().copied().filter(move |&key| Some(key) != novel)
+        self.reached
+            .iter()
+            .copied()
+            .filter(move |&key| Some(key) != novel)
     }
 
     /// Notes `key` as seen; the run becomes novel if it was not.

@@ -306,8 +306,7 @@ impl<'a> Worker<'a> {
             sequencing: Sequencing::new(functions, invariants, config.demand_driven),
             targeting,
             guidance: (config.invariant_guidance && invariants).then(InvariantGuidance::default),
-            novelty: (config.state_novelty && config.depth > 1)
-                .then(|| StateNovelty::new(senders)),
+            novelty: (config.state_novelty && config.depth > 1).then(|| StateNovelty::new(senders)),
             reported: HashSet::new(),
             // A one-call case (a fuzz test's, a property's, independent calls' or a depth of
             // 1) starts from setup's state every time: a walk would break that.

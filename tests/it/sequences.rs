@@ -235,7 +235,12 @@ fn state_novelty_keeps_the_moves_towards_a_corner_no_path_announces() {
     let failure = failure(&with);
     assert_eq!(names(failure).last(), Some(&"dock"));
     let count = |name: &str| names(failure).iter().filter(|&&n| n == name).count();
-    assert_eq!((count("east"), count("north")), (5, 5), "{:?}", names(failure));
+    assert_eq!(
+        (count("east"), count("north")),
+        (5, 5),
+        "{:?}",
+        names(failure)
+    );
     assert!(with.stats.novel > 0);
     assert!(
         harvey::report::summary(&with).contains("runs kept for a new state"),

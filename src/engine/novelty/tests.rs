@@ -99,11 +99,19 @@ fn a_new_cell_is_a_new_state_even_when_each_coordinate_was_seen() {
     assert!(run(&mut novelty, &[moved(1, 1)], false).is_some());
     // Every cell of these three again, in any order: nothing new.
     assert_eq!(
-        run(&mut novelty, &[moved(1, 1), moved(0, 1), moved(1, 0)], false),
+        run(
+            &mut novelty,
+            &[moved(1, 1), moved(0, 1), moved(1, 0)],
+            false
+        ),
         None
     );
     // A sequence is new if any of its transactions leaves a new state.
-    let key = run(&mut novelty, &[moved(1, 0), moved(2, 0), moved(1, 0)], false);
+    let key = run(
+        &mut novelty,
+        &[moved(1, 0), moved(2, 0), moved(1, 0)],
+        false,
+    );
     assert!(key.is_some());
     // Keys differ per state: the corpus keeps one run for each.
     let other = run(&mut novelty, &[moved(2, 1)], false);
@@ -209,5 +217,9 @@ fn the_schedule_hears_of_every_kept_state_reached_again() {
     assert_eq!(run(&mut novelty, &[moved(1, 0), moved(1, 0)], false), None);
     let again: Vec<u64> = novelty.reached_again().collect();
     assert!(again.contains(&first), "{again:?}");
-    assert_eq!(again.len(), 3, "x = 1, y = 0 and the cell, once each: {again:?}");
+    assert_eq!(
+        again.len(),
+        3,
+        "x = 1, y = 0 and the cell, once each: {again:?}"
+    );
 }
