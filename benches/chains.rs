@@ -11,13 +11,14 @@
 //! table shows what each brings; `no-solver` and `one-dimensional` are issue 30's prediction
 //! ablations (the solver-backed step off; joint prediction off too), which need z3 for the
 //! defaults (`HARVEY_Z3`); `guidance` and `novelty` turn on issue 43's invariant guidance
-//! and state novelty (both off by default), and `guidance+novelty` both. `HARVEY_CHAINS_ONLY=LinearChain,XorChain` narrows the
-//! fixtures, `HARVEY_CHAINS_CONFIGS=defaults,no-chained` the configurations.
+//! and state novelty (both off by default), and `guidance+novelty` both.
+//! `HARVEY_CHAINS_ONLY=LinearChain,XorChain` narrows the fixtures,
+//! `HARVEY_CHAINS_CONFIGS=defaults,no-chained` the configurations.
 //!
-//! Each fixture's bug is a failed `assert` or its invariant; the campaigns run with the vulnerability
-//! detectors off (so "defaults" is the defaults but for them), and the bench panics unless
-//! the violation found is that assert or invariant (its line, and the last call's function:
-//! `support/expect.rs`). Each cell gives the median sequences to the violation beside the
+//! Each fixture's bug is a failed `assert` or its invariant; the campaigns run with the
+//! vulnerability detectors off (so "defaults" is the defaults but for them), and the bench
+//! panics unless the violation found is that assert (its line) or that invariant, in a
+//! call of the expected function (`support/expect.rs`). Each cell gives the median sequences to the violation beside the
 //! time.
 //!
 //! Run with `cargo bench --bench chains`; the table at the end is markdown.

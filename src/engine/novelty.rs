@@ -6,8 +6,9 @@
 //!
 //! This stage keeps it. Every word a transaction leaves in storage gets a value class:
 //! zero, a small number up to [`SMALL`] (each its own class in a fixed slot; 1, or the
-//! others together, in a hashed one), one of the senders, or "another nonzero word". A storage location is a slot of the contract's fixed layout (below
-//! 2^64: declared variables and what sits right after them), or, for a slot hashed out of a
+//! others together, in a hashed one), one of the senders, or "another nonzero word". A
+//! storage location is a slot of the contract's fixed layout (below [`FIXED_LAYOUT`]:
+//! declared variables and what sits right after them), or, for a slot hashed out of a
 //! mapping key or a dynamic array, the `SSTORE` that wrote it (one location per mapping
 //! write site, whatever the key). A transaction left a new state when it stored a class at
 //! a location that no earlier run had, or a combination of (location, class) pairs no

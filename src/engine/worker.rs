@@ -280,6 +280,10 @@ impl<'a> Worker<'a> {
         let functions = executor.surface().functions.len();
         let invariants = executor.has_invariants();
         let senders = executor.surface().senders.clone();
+        // A one-call case (a fuzz test's, a property's, independent calls' or a depth of 1)
+        // starts from setup's state every time: neither walks nor states reached across
+        // calls apply.
+        let sequences = config.depth > 1;
         Worker {
             id,
             rng: StdRng::seed_from_u64(seed),
@@ -306,11 +310,9 @@ impl<'a> Worker<'a> {
             sequencing: Sequencing::new(functions, invariants, config.demand_driven),
             targeting,
             guidance: (config.invariant_guidance && invariants).then(InvariantGuidance::default),
-            novelty: (config.state_novelty && config.depth > 1).then(|| StateNovelty::new(senders)),
+            novelty: (config.state_novelty && sequences).then(|| StateNovelty::new(senders)),
             reported: HashSet::new(),
-            // A one-call case (a fuzz test's, a property's, independent calls' or a depth of
-            // 1) starts from setup's state every time: a walk would break that.
-            walks: if config.depth > 1 {
+            walks: if sequences {
                 u64::from(config.walks.unwrap_or(0))
             } else {
                 0
