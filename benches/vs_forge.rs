@@ -2,8 +2,8 @@
 //! time-to-violation over several seeds with input prediction on and off (`contracts/bugs/`,
 //! `contracts/prediction/`), and with demand-driven sequences and dataflow ordering each
 //! switched off, with the corpus size at the end (`contracts/sequences/` and the bugs that
-//! need several calls); then coverage on Baz, and harvey's engine throughput as a ratio of
-//! raw revm calls per second on the same contract.
+//! need several calls); then coverage on Baz. (The engine's throughput against bare revm is
+//! `engine_speed`'s.)
 //!
 //! Each bug is timed as what it is: harvey runs with its vulnerability detectors off (forge
 //! has none, and on `Rewards` the overflow detector fires a call before the Panic forge must
@@ -23,15 +23,10 @@ mod forge;
 mod install;
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use alloy_sol_types::SolCall;
 use harvey::prelude::*;
-use revm::primitives::TxKind;
-use revm::{ExecuteCommitEvm, ExecuteEvm};
 
-#[path = "support/bare.rs"]
-mod bare;
 #[path = "support/expect.rs"]
 mod expect;
 #[path = "support/root.rs"]
@@ -40,7 +35,6 @@ mod root;
 #[allow(dead_code)]
 #[path = "support/timing.rs"]
 mod timing;
-use bare::bare_evm;
 use timing::{bench_seeds, censored_median, hits, median, ratio, show};
 
 use expect::Expected;
@@ -196,7 +190,7 @@ const SEQUENCE_DEPTH: u32 = 64;
 /// found.
 const BUDGET: Duration = Duration::from_secs(10);
 
-/// Prints the tables in turn: time to violation, sequences, coverage, throughput.
+/// Prints the tables in turn: time to violation, sequences, coverage.
 fn main() {
     let Some(seeds) = bench_seeds(5) else {
         return;
@@ -279,7 +273,6 @@ fn main() {
     );
     sequences(root, &forge, seeds);
     coverage(root);
-    throughput(root);
 }
 
 /// The sequence table: for each bug that needs several calls, harvey with everything on,
@@ -543,138 +536,4 @@ fn coverage(root: &Path) {
         );
     }
     println!();
-}
-
-alloy_sol_types::sol! {
-    function deposit();
-    function withdraw(uint256 amount);
-    function transfer(address to, uint256 amount);
-}
-
-/// Engine transactions per second on `Bank` (mutation, execution under the observer,
-/// oracles and invariant after every transaction, corpus) against bare revm running a mix
-/// of the same three functions on the same bytecode, without inspector, each transaction
-/// from the same state. The Panic oracle alone (detectors off) and with the default
-/// detectors.
-fn throughput(root: &Path) {
-    let runs = 20_000;
-    let bare = bare_revm_calls_per_sec(root);
-    println!("engine throughput on Bank ({runs} sequences) against bare revm ({bare:.0} calls/s):");
-    let rows = [
-        ("no prediction, Panic oracle only", false, false, false),
-        ("prediction, Panic oracle only", true, false, false),
-        ("prediction, Panic only + invariant", true, true, false),
-        ("prediction, default detectors", true, false, true),
-        ("prediction, detectors + invariant", true, true, true),
-    ];
-    for (what, prediction, invariant, detectors) in rows {
-        let engine = engine_tx_per_sec(root, runs, prediction, invariant, detectors);
-        println!(
-            "  {what:<36} {engine:>10.0} tx/s   engine/bare {:.2}   slowdown {:.2}x",
-            engine / bare,
-            bare / engine
-        );
-    }
-}
-
-/// The engine's transactions per second on Bank, with or without input prediction, a
-/// Rust invariant (one view call and a balance read after every transaction) and the
-/// default vulnerability detectors.
-fn engine_tx_per_sec(
-    root: &Path,
-    runs: u64,
-    prediction: bool,
-    invariant: bool,
-    detectors: bool,
-) -> f64 {
-    let campaign = Campaign::new(root)
-        .contract("Bank")
-        .seed(1)
-        .runs(runs)
-        .prediction(prediction);
-    let campaign = if detectors {
-        campaign
-    } else {
-        campaign.detectors(DetectorSet::none())
-    };
-    let campaign = if invariant {
-        campaign.invariant("ether backs the total", |chain: &Chain| {
-            let bank = chain.get("Bank");
-            chain.balance(bank) == chain.view::<U256>(bank, "total()", ()).unwrap()
-        })
-    } else {
-        campaign
-    };
-    let outcome = campaign.run().unwrap_or_else(|e| panic!("{e}"));
-    assert!(
-        outcome.passed(),
-        "Bank has no bug: the throughput campaign must spend its {runs} sequences, but it found {}",
-        outcome
-            .failure()
-            .map_or("no violation".to_string(), |f| f.violation.to_string())
-    );
-    outcome.stats.execs_per_sec()
-}
-
-/// Bare revm on Bank: deposit / transfer / withdraw in turn, never committed.
-fn bare_revm_calls_per_sec(root: &Path) -> f64 {
-    let artifacts = harvey::project::compiled(root).unwrap_or_else(|e| panic!("{e}"));
-    let code = artifacts
-        .get("Bank")
-        .expect("Bank compiles")
-        .creation_code
-        .clone();
-    let sender = harvey::chain::SENDERS[0];
-    let mut evm = bare_evm(sender);
-    let created = evm
-        .transact_commit(tx(sender, TxKind::Create, code.to_vec(), U256::ZERO))
-        .expect("Bank deploys");
-    let bank = created.created_address().expect("Bank deploys");
-    // Seed a balance so withdraw and transfer take their full paths.
-    evm.transact_commit(tx(
-        sender,
-        TxKind::Call(bank),
-        depositCall {}.abi_encode(),
-        U256::from(1_000),
-    ))
-    .expect("deposit");
-    let mix = [
-        tx(
-            sender,
-            TxKind::Call(bank),
-            depositCall {}.abi_encode(),
-            U256::from(7),
-        ),
-        tx(
-            sender,
-            TxKind::Call(bank),
-            transferCall {
-                to: Address::with_last_byte(0x20),
-                amount: U256::from(3),
-            }
-            .abi_encode(),
-            U256::ZERO,
-        ),
-        tx(
-            sender,
-            TxKind::Call(bank),
-            withdrawCall {
-                amount: U256::from(5),
-            }
-            .abi_encode(),
-            U256::ZERO,
-        ),
-    ];
-    let calls = 300_000;
-    let start = Instant::now();
-    for i in 0..calls {
-        let result = evm.transact(mix[i % mix.len()].clone()).expect("bare call");
-        assert!(result.result.is_success());
-    }
-    calls as f64 / start.elapsed().as_secs_f64()
-}
-
-/// A bare transaction with `data` as calldata.
-fn tx(caller: Address, kind: TxKind, data: Vec<u8>, value: U256) -> revm::context::TxEnv {
-    bare::tx_env(caller, kind, data.into(), value)
 }

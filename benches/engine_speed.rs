@@ -1,0 +1,345 @@
+//! The engine's transactions per second on `Bank` (`contracts/bugs/Bank.sol`) against bare
+//! revm running a mix of the same three functions on the same bytecode: what a campaign
+//! costs per transaction beyond the EVM's own work (mutation, execution under the
+//! observer, oracles and invariants after every transaction, the corpus, the stages).
+//!
+//! Each configuration runs a fixed number of sequences per seed; the table gives the median
+//! tx/s over the seeds and its ratio to bare revm's, measured once per seed beside it, and
+//! where the engine's time went (the campaign's own sampled split, `Stats::time`): executing
+//! transactions (revm under harvey's inspector), the checks after them (oracles, detectors,
+//! invariants), and the rest (mutation, coverage and the stages' bookkeeping, the corpus).
+//! The first is also given per transaction, beside bare revm's.
+//!
+//! A second table runs bare revm's own three calls through `Chain::execute` under harvey's
+//! observer (as the engine runs every transaction: data decisions recorded, and then also
+//! the data flows the default detectors follow), so that the observer's cost on the same
+//! transactions is apart from the campaign's mix of transactions, which differs from
+//! bare revm's.
+//!
+//! Run with `cargo bench --bench engine_speed`. Settings:
+//! - `HARVEY_BENCH_SEEDS=n`: seeds 1..=n (default 3);
+//! - `HARVEY_SPEED_RUNS=n`: sequences per campaign (default 20,000);
+//! - `HARVEY_SPEED_ROWS=a,b`: only the configurations whose names contain one of these
+//!   (e.g. `defaults` alone, under `perf record`).
+
+use std::path::Path;
+use std::time::Instant;
+
+use alloy_sol_types::SolCall;
+use harvey::chain::Tx;
+use harvey::observe::FlowSet;
+use harvey::prelude::*;
+use revm::primitives::TxKind;
+use revm::{ExecuteCommitEvm, ExecuteEvm};
+
+#[path = "support/bare.rs"]
+mod bare;
+#[path = "support/root.rs"]
+mod root;
+// Shared with benches that use all of it.
+#[allow(dead_code)]
+#[path = "support/timing.rs"]
+mod timing;
+use bare::bare_evm;
+use timing::bench_seeds;
+
+alloy_sol_types::sol! {
+    function deposit();
+    function withdraw(uint256 amount);
+    function transfer(address to, uint256 amount);
+}
+
+/// One engine configuration the table measures.
+struct Row {
+    /// Its name in the table (and for `HARVEY_SPEED_ROWS`).
+    name: &'static str,
+    /// Whether input prediction runs.
+    prediction: bool,
+    /// Whether a Rust invariant (one view call and a balance read) runs after every
+    /// transaction.
+    invariant: bool,
+    /// Whether the default vulnerability detectors run (else the Panic oracle alone).
+    detectors: bool,
+}
+
+/// The configurations, cheapest first; `defaults` is what a Rust test gets.
+const ROWS: [Row; 5] = [
+    Row {
+        name: "no prediction, Panic oracle only",
+        prediction: false,
+        invariant: false,
+        detectors: false,
+    },
+    Row {
+        name: "prediction, Panic oracle only",
+        prediction: true,
+        invariant: false,
+        detectors: false,
+    },
+    Row {
+        name: "prediction, Panic only + invariant",
+        prediction: true,
+        invariant: true,
+        detectors: false,
+    },
+    Row {
+        name: "defaults (prediction, detectors)",
+        prediction: true,
+        invariant: false,
+        detectors: true,
+    },
+    Row {
+        name: "defaults + invariant",
+        prediction: true,
+        invariant: true,
+        detectors: true,
+    },
+];
+
+fn main() {
+    let Some(seeds) = bench_seeds(3) else {
+        return;
+    };
+    let root = root::harvey_root();
+    let runs: u64 = std::env::var("HARVEY_SPEED_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20_000);
+    let only: Vec<String> = std::env::var("HARVEY_SPEED_ROWS")
+        .map(|s| s.split(',').map(str::trim).map(String::from).collect())
+        .unwrap_or_default();
+    let rows: Vec<&Row> = ROWS
+        .iter()
+        .filter(|row| only.is_empty() || only.iter().any(|o| row.name.contains(o.as_str())))
+        .collect();
+    println!(
+        "engine throughput on Bank, {runs} sequences per campaign, median of seeds 1..={seeds}, against bare revm"
+    );
+    let mut bare = Vec::new();
+    let mut engine: Vec<Vec<Speed>> = vec![Vec::new(); rows.len()];
+    for seed in 1..=seeds {
+        bare.push(bare_revm_calls_per_sec(root));
+        for (row, speeds) in rows.iter().zip(&mut engine) {
+            speeds.push(engine_speed(root, runs, seed, row));
+        }
+    }
+    let bare = median(&mut bare);
+    println!(
+        "  {:<36} {:>8} {:>11} {:>9} {:>8} {:>9} {:>7} {:>6}",
+        "configuration", "tx/s", "engine/bare", "slowdown", "µs/tx", "EVM µs/tx", "checks", "rest"
+    );
+    println!(
+        "  {:<36} {bare:>8.0} {:>11} {:>9} {:>8.2} {:>9.2}",
+        "bare revm",
+        "",
+        "",
+        1e6 / bare,
+        1e6 / bare
+    );
+    for (row, speeds) in rows.iter().zip(&mut engine) {
+        let rate = median(&mut speeds.iter().map(|s| s.tx_per_sec).collect::<Vec<_>>());
+        let evm = median(&mut speeds.iter().map(|s| s.evm_share).collect::<Vec<_>>());
+        let checks = median(&mut speeds.iter().map(|s| s.checks_share).collect::<Vec<_>>());
+        println!(
+            "  {:<36} {rate:>8.0} {:>11.2} {:>8.2}x {:>8.2} {:>9.2} {:>6.0}% {:>5.0}%",
+            row.name,
+            rate / bare,
+            bare / rate,
+            1e6 / rate,
+            1e6 / rate * evm,
+            checks * 100.0,
+            (1.0 - evm - checks) * 100.0
+        );
+    }
+    println!(
+        "  (µs/tx: the campaign's time per transaction; EVM µs/tx: the part of it spent executing,"
+    );
+    println!("  from the campaign's sampled time split; checks and rest: the other parts' shares)");
+    observed_same_calls(root, bare);
+}
+
+/// The second table: bare revm's three calls through `Chain::execute` under the observer,
+/// with the chain's own recording and with the default detectors' data flows followed,
+/// per transaction against bare revm's `bare` calls per second.
+fn observed_same_calls(root: &Path, bare: f64) {
+    let every_flow = FlowSet {
+        wraps: true,
+        block: true,
+        balance: true,
+        origin: true,
+    };
+    println!("the same three calls under harvey's observer (Chain::execute, reset every 3 calls):");
+    for (what, flows) in [
+        ("observer (data decisions)", FlowSet::default()),
+        ("observer + the detectors' flows", every_flow),
+    ] {
+        let rate = observed_calls_per_sec(root, flows);
+        println!(
+            "  {what:<36} {rate:>8.0} tx/s {:>8.2} µs/tx   {:.2}x bare revm's time",
+            1e6 / rate,
+            bare / rate
+        );
+    }
+}
+
+/// `Chain::execute` on Bank's three calls (as bare revm runs them), following `flows`.
+fn observed_calls_per_sec(root: &Path, flows: FlowSet) -> f64 {
+    let artifacts = harvey::project::compiled(root).unwrap_or_else(|e| panic!("{e}"));
+    let mut chain = Chain::new(artifacts);
+    let bank = chain.deploy("Bank", ()).unwrap_or_else(|e| panic!("{e}"));
+    let sender = chain.senders()[0];
+    let call = |calldata: Vec<u8>, value: u64| Tx {
+        sender,
+        to: bank,
+        calldata: calldata.into(),
+        value: U256::from(value),
+        ..Tx::default()
+    };
+    // Seed a balance so withdraw and transfer take their full paths, as bare revm's do.
+    let seeded = chain
+        .execute(&call(depositCall {}.abi_encode(), 1_000))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(seeded.is_success());
+    chain.commit();
+    chain.follow_flows(flows);
+    let mix = [
+        call(depositCall {}.abi_encode(), 7),
+        call(
+            transferCall {
+                to: Address::with_last_byte(0x20),
+                amount: U256::from(3),
+            }
+            .abi_encode(),
+            0,
+        ),
+        call(withdrawCall { amount: U256::from(5) }.abi_encode(), 0),
+    ];
+    let calls = 300_000;
+    let start = Instant::now();
+    for i in 0..calls {
+        let outcome = chain.execute(&mix[i % mix.len()]).expect("observed call");
+        assert!(outcome.is_success());
+        if i % mix.len() == mix.len() - 1 {
+            chain.reset();
+        }
+    }
+    calls as f64 / start.elapsed().as_secs_f64()
+}
+
+/// One campaign's speed and where its time went.
+#[derive(Clone, Copy)]
+struct Speed {
+    /// Transactions per second of fuzzing.
+    tx_per_sec: f64,
+    /// The share of the fuzzing time spent executing transactions.
+    evm_share: f64,
+    /// The share spent in the checks after them.
+    checks_share: f64,
+}
+
+/// The median of `rates` (the upper one of an even count).
+fn median(rates: &mut [f64]) -> f64 {
+    rates.sort_by(f64::total_cmp);
+    rates[rates.len() / 2]
+}
+
+/// The engine's speed on Bank in configuration `row`.
+fn engine_speed(root: &Path, runs: u64, seed: u64, row: &Row) -> Speed {
+    let campaign = Campaign::new(root)
+        .contract("Bank")
+        .seed(seed)
+        .runs(runs)
+        .workers(1)
+        .prediction(row.prediction);
+    let campaign = if row.detectors {
+        campaign
+    } else {
+        campaign.detectors(DetectorSet::none())
+    };
+    let campaign = if row.invariant {
+        campaign.invariant("ether backs the total", |chain: &Chain| {
+            let bank = chain.get("Bank");
+            chain.balance(bank) == chain.view::<U256>(bank, "total()", ()).unwrap()
+        })
+    } else {
+        campaign
+    };
+    let outcome = campaign.run().unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        outcome.passed(),
+        "Bank has no bug: the throughput campaign must spend its {runs} sequences, but it found {}",
+        outcome
+            .failure()
+            .map_or("no violation".to_string(), |f| f.violation.to_string())
+    );
+    let stats = &outcome.stats;
+    let fuzzing = stats.elapsed.as_secs_f64();
+    Speed {
+        tx_per_sec: stats.execs_per_sec(),
+        evm_share: stats.time.transactions.as_secs_f64() / fuzzing,
+        checks_share: stats.time.checks.as_secs_f64() / fuzzing,
+    }
+}
+
+/// Bare revm on Bank: deposit / transfer / withdraw in turn, never committed.
+fn bare_revm_calls_per_sec(root: &Path) -> f64 {
+    let artifacts = harvey::project::compiled(root).unwrap_or_else(|e| panic!("{e}"));
+    let code = artifacts
+        .get("Bank")
+        .expect("Bank compiles")
+        .creation_code
+        .clone();
+    let sender = harvey::chain::SENDERS[0];
+    let mut evm = bare_evm(sender);
+    let created = evm
+        .transact_commit(tx(sender, TxKind::Create, code.to_vec(), U256::ZERO))
+        .expect("Bank deploys");
+    let bank = created.created_address().expect("Bank deploys");
+    // Seed a balance so withdraw and transfer take their full paths.
+    evm.transact_commit(tx(
+        sender,
+        TxKind::Call(bank),
+        depositCall {}.abi_encode(),
+        U256::from(1_000),
+    ))
+    .expect("deposit");
+    let mix = [
+        tx(
+            sender,
+            TxKind::Call(bank),
+            depositCall {}.abi_encode(),
+            U256::from(7),
+        ),
+        tx(
+            sender,
+            TxKind::Call(bank),
+            transferCall {
+                to: Address::with_last_byte(0x20),
+                amount: U256::from(3),
+            }
+            .abi_encode(),
+            U256::ZERO,
+        ),
+        tx(
+            sender,
+            TxKind::Call(bank),
+            withdrawCall {
+                amount: U256::from(5),
+            }
+            .abi_encode(),
+            U256::ZERO,
+        ),
+    ];
+    let calls = 300_000;
+    let start = Instant::now();
+    for i in 0..calls {
+        let result = evm.transact(mix[i % mix.len()].clone()).expect("bare call");
+        assert!(result.result.is_success());
+    }
+    calls as f64 / start.elapsed().as_secs_f64()
+}
+
+/// A bare transaction with `data` as calldata.
+fn tx(caller: Address, kind: TxKind, data: Vec<u8>, value: U256) -> revm::context::TxEnv {
+    bare::tx_env(caller, kind, data.into(), value)
+}
