@@ -49,6 +49,9 @@ pub(crate) struct Entry {
     lookahead: Option<LookaheadMark>,
     /// Which of its inputs mutations may change (mask-guided mutation), once probed.
     pub(crate) mask: Option<Mask>,
+    /// Whether it was kept for the state it left, not for a path: COE still gives it
+    /// [`BASE_ENERGY`] when its state is reached more often than the mean.
+    state: bool,
 }
 
 /// Corpus entries in insertion order plus the hit count of every path id seen.
@@ -114,8 +117,24 @@ impl Corpus {
             picks: 0,
             lookahead: None,
             mask: None,
+            state: false,
         });
         true
+    }
+
+    /// Keeps `sequence` under `key`, a new state its run left (not a path id), as
+    /// [`Corpus::observe`] does. Such an entry keeps a floor of [`BASE_ENERGY`]: many runs
+    /// pass through a state on their way elsewhere (a maze's cell, every move out of it),
+    /// so its count soon passes the mean, yet extending it is how the states beyond are
+    /// reached. Without counting, once-seen states took the most energy for ever.
+    pub(crate) fn observe_state(&mut self, key: u64, sequence: &Sequence, costs: &[Cost]) -> bool {
+        let kept = self.observe(key, sequence, costs);
+        if kept {
+            if let Some(entry) = self.entries.last_mut() {
+                entry.state = true;
+            }
+        }
+        kept
     }
 
     /// Counts one more executed input that reached the entry kept under `key`, if there is
@@ -240,7 +259,12 @@ impl Corpus {
             }
             _ => {
                 let hits = self.hits.get(&entry.path).copied().unwrap_or(0);
-                coe_energy(hits, self.hits.len(), self.total_hits, entry.picks)
+                let energy = coe_energy(hits, self.hits.len(), self.total_hits, entry.picks);
+                if entry.state {
+                    energy.max(BASE_ENERGY)
+                } else {
+                    energy
+                }
             }
         }
     }
@@ -396,5 +420,20 @@ mod tests {
         for _ in 0..4 {
             assert_eq!(corpus.pick().unwrap().0, 1, "only the rare path is picked");
         }
+    }
+
+    #[test]
+    fn a_state_reached_more_than_the_mean_keeps_the_base_energy() {
+        let mut corpus = Corpus::default();
+        let seq = Sequence::default();
+        corpus.observe(1, &seq, &[]);
+        assert!(corpus.observe_state(2, &seq, &[]));
+        assert!(!corpus.observe_state(2, &seq, &[]), "a state is kept once");
+        for _ in 0..10 {
+            corpus.count(2); // state 2 is now far above the mean
+        }
+        // Path 1 doubles its energy with every pick; the state keeps the floor.
+        let picked: Vec<(usize, u64)> = (0..4).map(|_| corpus.pick().unwrap()).collect();
+        assert_eq!(picked, vec![(0, 4), (1, 4), (0, 8), (1, 4)]);
     }
 }

@@ -670,7 +670,7 @@ impl<'a> Worker<'a> {
             // Its last transaction's path is known, but a transaction of it left the
             // contracts in a state no run had.
             if let Some(key) = novelty.novel() {
-                kept = self.corpus.observe(key, sequence, costs);
+                kept = self.corpus.observe_state(key, sequence, costs);
                 novelty.kept += u64::from(kept);
             }
         }
