@@ -212,7 +212,13 @@ fn observed_calls_per_sec(root: &Path, flows: FlowSet) -> f64 {
             .abi_encode(),
             0,
         ),
-        call(withdrawCall { amount: U256::from(5) }.abi_encode(), 0),
+        call(
+            withdrawCall {
+                amount: U256::from(5),
+            }
+            .abi_encode(),
+            0,
+        ),
     ];
     let calls = 300_000;
     let start = Instant::now();
