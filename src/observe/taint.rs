@@ -165,10 +165,51 @@ fn small(value: U256) -> usize {
         .min(usize::MAX / 2)
 }
 
+/// Per opcode, whether it may start a flow of a [`FlowSet`].
+#[derive(Debug, Clone, Copy)]
+struct SourceTable([bool; 256]);
+
+impl Default for SourceTable {
+    /// No flow followed, no source.
+    fn default() -> Self {
+        SourceTable([false; 256])
+    }
+}
+
+impl SourceTable {
+    /// The opcodes that `Taint::starts` may accept when following `follow`.
+    fn of(follow: FlowSet) -> Self {
+        let mut table = SourceTable::default();
+        let mut mark = |on: bool, ops: &[u8]| {
+            for &op in ops.iter().filter(|_| on) {
+                table.0[usize::from(op)] = true;
+            }
+        };
+        mark(
+            follow.block,
+            &[
+                opcode::TIMESTAMP,
+                opcode::NUMBER,
+                opcode::BLOCKHASH,
+                opcode::COINBASE,
+                opcode::DIFFICULTY,
+                opcode::GASLIMIT,
+            ],
+        );
+        mark(follow.balance, &[opcode::BALANCE, opcode::SELFBALANCE]);
+        mark(follow.origin, &[opcode::ORIGIN]);
+        mark(follow.wraps, &[opcode::ADD, opcode::SUB, opcode::MUL]);
+        table
+    }
+}
+
 /// The follower's state for the running transaction.
 #[derive(Debug, Default)]
 pub(super) struct Taint {
     follow: FlowSet,
+    /// Per opcode, whether it is the source of a flow followed (`follow`'s sources, as
+    /// `starts` tests them): one load on every instruction instead of a `match`.
+    sources: SourceTable,
     /// Whether a source ran in this transaction: the shadow state is being kept.
     active: bool,
     frames: Vec<Frame>,
@@ -186,6 +227,7 @@ impl Taint {
     /// Follows the flows of `follow` from the next transaction on.
     pub(super) fn follow(&mut self, follow: FlowSet) {
         self.follow = follow;
+        self.sources = SourceTable::of(follow);
     }
 
     /// Forgets the transaction's labels.
@@ -203,7 +245,7 @@ impl Taint {
     /// source followed, or `op` is one.
     #[inline]
     pub(super) fn wants(&self, op: u8, stack: &[U256]) -> bool {
-        self.active || self.starts(op, stack)
+        self.active || (self.sources.0[usize::from(op)] && self.starts(op, stack))
     }
 
     /// Before instruction `op` runs at `at` with `stack` (and [`Taint::wants`] it): updates
@@ -696,6 +738,33 @@ mod tests {
 
     fn wraps(op: u8, lhs: U256, rhs: U256) -> bool {
         wrapped(op, &[rhs, lhs]).is_some()
+    }
+
+    #[test]
+    fn the_source_table_marks_exactly_the_opcodes_that_can_start_a_followed_flow() {
+        // Stacks on which each arithmetic opcode wraps: (top, second) = (lhs, rhs).
+        let stacks = [
+            vec![U256::MAX, U256::MAX],
+            vec![U256::from(1), U256::ZERO],
+        ];
+        for bits in 0..16u8 {
+            let follow = FlowSet {
+                wraps: bits & 1 != 0,
+                block: bits & 2 != 0,
+                balance: bits & 4 != 0,
+                origin: bits & 8 != 0,
+            };
+            let mut taint = Taint::default();
+            taint.follow(follow);
+            for op in 0..=255u8 {
+                let starts = stacks.iter().any(|stack| taint.starts(op, stack));
+                assert_eq!(
+                    taint.sources.0[usize::from(op)],
+                    starts,
+                    "opcode {op:#04x} with {follow:?}"
+                );
+            }
+        }
     }
 
     #[test]
