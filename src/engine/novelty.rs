@@ -11,9 +11,11 @@
 //! declared variables and what sits right after them), or, for a slot hashed out of a
 //! mapping key or a dynamic array, the `SSTORE` that wrote it (one location per mapping
 //! write site, whatever the key). A transaction left a new state when it stored a class at
-//! a location that no earlier run had, or a combination of (location, class) pairs no
-//! earlier transaction had: over everything it wrote (a maze's `x` and `y` together), or
-//! over the fixed slots the run has written so far (an `x` one call set, a `y` another).
+//! a location that no earlier run had, or a combination no earlier transaction had: of
+//! everything it wrote (a maze's `x` and `y` together; a write site counts there as
+//! written, whatever its class, since a token's balances and allowances would otherwise
+//! multiply into states no bug needs), or of the fixed slots the run has written so far
+//! (an `x` one call set, a `y` another).
 //!
 //! Bounded: the classes per location are few (zero, [`SMALL`] numbers, the senders, one
 //! for the rest), the locations are the fixed slots a contract writes and its `SSTORE`
@@ -62,6 +64,8 @@ enum Class {
     /// The sender at this index.
     Sender(u8),
     Other,
+    /// Any word: a write site in a combination.
+    Any,
 }
 
 /// The class of `value` stored at `location`, with `senders` the campaign's.
@@ -216,10 +220,18 @@ impl Sink for StateNovelty {
         }
         self.persisted_writes(seen.trace);
         let mut keys = Vec::with_capacity(self.writes.len());
+        let mut together = Vec::with_capacity(self.writes.len());
         let mut fixed_written = false;
         for (_, _, location, value) in &self.writes {
             let class = class_of(*value, location, &self.senders);
             keys.push(key(location, class));
+            together.push(match location {
+                Location::Fixed(..) => key(location, class),
+                // In a combination, a write site counts as written, whatever its class:
+                // the classes of a token's balances and allowances, each under some key,
+                // multiply into states no bug needs.
+                Location::Site(..) => key(location, Class::Any),
+            });
             if matches!(location, Location::Fixed(..)) {
                 fixed_written = true;
                 match self.run_state.iter_mut().find(|(l, _)| l == location) {
@@ -231,10 +243,10 @@ impl Sink for StateNovelty {
         for &key in &keys {
             self.see(key);
         }
-        if keys.len() > 1 {
+        if together.len() > 1 {
             // Several locations at once: their classes together are a state of their own
             // (a cell is an `x` and a `y`), in whatever order they were written.
-            self.see(combined(keys));
+            self.see(combined(together));
         }
         if fixed_written && self.run_state.len() > 1 {
             // The same across transactions: an `x` set by one call and a `y` by another.

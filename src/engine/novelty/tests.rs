@@ -175,6 +175,32 @@ fn hashed_slots_are_classed_by_the_store_that_wrote_them() {
 }
 
 #[test]
+fn write_sites_combine_by_which_were_written_not_by_their_classes() {
+    let mut novelty = StateNovelty::new(vec![SENDER]);
+    // A pull debits and credits (two sites), then also spends the allowance (a third).
+    let pull = |values: &[(u64, u32)]| {
+        let mut trace = Trace::default();
+        frames(&mut trace, None);
+        for (key, &(value, pc)) in values.iter().enumerate() {
+            trace.push_storage(store(U256::MAX - U256::from(key), value, pc, 0));
+        }
+        trace
+    };
+    // Each site's classes are seen one site at a time first.
+    for pc in [200, 210, 220] {
+        for value in [0, 1, 5, 100] {
+            run(&mut novelty, &[pull(&[(value, pc)])], false);
+        }
+    }
+    assert!(run(&mut novelty, &[pull(&[(100, 200), (100, 210), (5, 220)])], false).is_some());
+    // The same three sites with other classes: no new state.
+    assert_eq!(run(&mut novelty, &[pull(&[(5, 200), (0, 210), (1, 220)])], false), None);
+    // Two of them without the third (a pull that left the allowance alone): a new one.
+    assert!(run(&mut novelty, &[pull(&[(100, 200), (100, 210)])], false).is_some());
+    assert_eq!(run(&mut novelty, &[pull(&[(0, 200), (5, 210)])], false), None);
+}
+
+#[test]
 fn the_states_remembered_are_bounded() {
     let mut novelty = StateNovelty::new(vec![SENDER]);
     let mut kept = 0;
