@@ -192,12 +192,29 @@ fn write_sites_combine_by_which_were_written_not_by_their_classes() {
             run(&mut novelty, &[pull(&[(value, pc)])], false);
         }
     }
-    assert!(run(&mut novelty, &[pull(&[(100, 200), (100, 210), (5, 220)])], false).is_some());
+    assert!(
+        run(
+            &mut novelty,
+            &[pull(&[(100, 200), (100, 210), (5, 220)])],
+            false
+        )
+        .is_some()
+    );
     // The same three sites with other classes: no new state.
-    assert_eq!(run(&mut novelty, &[pull(&[(5, 200), (0, 210), (1, 220)])], false), None);
+    assert_eq!(
+        run(
+            &mut novelty,
+            &[pull(&[(5, 200), (0, 210), (1, 220)])],
+            false
+        ),
+        None
+    );
     // Two of them without the third (a pull that left the allowance alone): a new one.
     assert!(run(&mut novelty, &[pull(&[(100, 200), (100, 210)])], false).is_some());
-    assert_eq!(run(&mut novelty, &[pull(&[(0, 200), (5, 210)])], false), None);
+    assert_eq!(
+        run(&mut novelty, &[pull(&[(0, 200), (5, 210)])], false),
+        None
+    );
 }
 
 #[test]
