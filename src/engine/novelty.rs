@@ -107,6 +107,11 @@ pub(crate) struct StateNovelty {
     /// The class each fixed slot written so far in this run holds: the run's state as far
     /// as it changed it.
     run_state: Vec<(Location, Class)>,
+    /// A transaction's (location, class) keys, and the run state's: a buffer reused.
+    keys: Vec<u64>,
+    /// A transaction's keys as they combine (write sites without their classes): a
+    /// buffer reused.
+    together: Vec<u64>,
     /// Runs kept for a new state.
     pub(crate) kept: u64,
 }
@@ -122,6 +127,8 @@ impl StateNovelty {
             reached: Vec::new(),
             writes: Vec::new(),
             run_state: Vec::new(),
+            keys: Vec::new(),
+            together: Vec::new(),
             kept: 0,
         }
     }
@@ -219,8 +226,11 @@ impl Sink for StateNovelty {
             return;
         }
         self.persisted_writes(seen.trace);
-        let mut keys = Vec::with_capacity(self.writes.len());
-        let mut together = Vec::with_capacity(self.writes.len());
+        // The buffers are the stage's, reused: taken out so that `see` may borrow it.
+        let mut keys = std::mem::take(&mut self.keys);
+        let mut together = std::mem::take(&mut self.together);
+        keys.clear();
+        together.clear();
         let mut fixed_written = false;
         for (_, _, location, value) in &self.writes {
             let class = class_of(*value, location, &self.senders);
@@ -246,24 +256,26 @@ impl Sink for StateNovelty {
         if together.len() > 1 {
             // Several locations at once: their classes together are a state of their own
             // (a cell is an `x` and a `y`), in whatever order they were written.
-            self.see(combined(together));
+            self.see(combined(&mut together));
         }
         if fixed_written && self.run_state.len() > 1 {
             // The same across transactions: an `x` set by one call and a `y` by another.
-            let keys = (self.run_state.iter())
-                .map(|(location, class)| key(location, *class))
-                .collect();
-            self.see(combined(keys));
+            keys.clear();
+            keys.extend((self.run_state.iter()).map(|(location, class)| key(location, *class)));
+            self.see(combined(&mut keys));
         }
+        self.keys = keys;
+        self.together = together;
     }
 }
 
-/// The key of several (location, class) `keys` together, whatever their order.
-fn combined(mut keys: Vec<u64>) -> u64 {
+/// The key of several (location, class) `keys` together, whatever their order (sorts
+/// `keys`).
+fn combined(keys: &mut Vec<u64>) -> u64 {
     keys.sort_unstable();
     keys.dedup();
     let mut combined = KeyHasher::default();
-    for key in keys {
+    for &key in keys.iter() {
         combined.write_u64(key);
     }
     combined.finish()
