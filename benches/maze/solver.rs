@@ -50,7 +50,9 @@ enum Answer {
     Unknown,
 }
 
-/// z3's answer on `constraints` over the naturals, or (`bounded`) inside `[0, 2^64)`.
+/// z3's answer on `constraints` over the naturals, or (`bounded`) inside `[0, 2^64)`. A z3
+/// that printed nothing (it happened once on a loaded machine, beside another bench's z3)
+/// is asked again; a second silence counts as `unknown`, with a warning.
 fn ask(constraints: &[Constraint], bounded: bool) -> Answer {
     let mut script = String::new();
     for (name, _) in PARAMS {
@@ -66,6 +68,18 @@ fn ask(constraints: &[Constraint], bounded: bool) -> Answer {
     }
     let names: Vec<&str> = PARAMS.iter().map(|(name, _)| *name).collect();
     script.push_str(&format!("(check-sat)\n(get-value ({}))\n", names.join(" ")));
+    for attempt in 1..=2 {
+        match run_z3(&script, &names) {
+            Ok(answer) => return answer,
+            Err(ended) => eprintln!("z3 printed nothing (attempt {attempt} of 2): {ended}"),
+        }
+    }
+    Answer::Unknown
+}
+
+/// Runs z3 on `script`, which asks for the values of `names`: its answer, or how z3 ended
+/// when it printed nothing.
+fn run_z3(script: &str, names: &[&str]) -> Result<Answer, String> {
     let z3 = std::env::var_os("HARVEY_Z3").unwrap_or_else(|| "z3".into());
     let mut child = Command::new(z3)
         .args(["-in", "-smt2", &format!("-T:{TIMEOUT_SECS}")])
@@ -84,12 +98,17 @@ fn ask(constraints: &[Constraint], bounded: bool) -> Answer {
         .expect("z3 reads the script");
     let output = child.wait_with_output().expect("z3 runs");
     let text = String::from_utf8_lossy(&output.stdout);
-    match text.lines().next().map(str::trim) {
-        Some("sat") => Answer::Model(model(&text, &names)),
+    let answer = match text.lines().next().map(str::trim) {
+        Some("sat") => Answer::Model(model(&text, names)),
         Some("unsat") => Answer::Unsat,
         Some("unknown") | Some("timeout") => Answer::Unknown,
+        None => {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            return Err(format!("{}, stderr: {}", output.status, stderr.trim()));
+        }
         other => panic!("z3 answered {other:?} to:\n{script}\n{text}"),
-    }
+    };
+    Ok(answer)
 }
 
 /// The parameters' values in z3's `get-value` answer, `((a 12)\n (b 7) …)`; `None` when
