@@ -182,54 +182,33 @@ fn observed_same_calls(root: &Path, bare: f64) {
     }
 }
 
-/// `Chain::execute` on Bank's three calls (as bare revm runs them), following `flows`.
+/// `Chain::execute` on [`bank_calls`] in turn (as bare revm runs them), following `flows`.
 fn observed_calls_per_sec(root: &Path, flows: FlowSet) -> f64 {
     let artifacts = harvey::project::compiled(root).unwrap_or_else(|e| panic!("{e}"));
     let mut chain = Chain::new(artifacts);
     let bank = chain.deploy("Bank", ()).unwrap_or_else(|e| panic!("{e}"));
     let sender = chain.senders()[0];
-    let call = |calldata: Vec<u8>, value: u64| Tx {
+    let call = |calldata: Vec<u8>, value: U256| Tx {
         sender,
         to: bank,
         calldata: calldata.into(),
-        value: U256::from(value),
+        value,
         ..Tx::default()
     };
-    // Seed a balance so withdraw and transfer take their full paths, as bare revm's do.
     let seeded = chain
-        .execute(&call(depositCall {}.abi_encode(), 1_000))
+        .execute(&call(depositCall {}.abi_encode(), U256::from(SEED_DEPOSIT)))
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(seeded.is_success());
     chain.commit();
     chain.follow_flows(flows);
-    let mix = [
-        call(depositCall {}.abi_encode(), 7),
-        call(
-            transferCall {
-                to: Address::with_last_byte(0x20),
-                amount: U256::from(3),
-            }
-            .abi_encode(),
-            0,
-        ),
-        call(
-            withdrawCall {
-                amount: U256::from(5),
-            }
-            .abi_encode(),
-            0,
-        ),
-    ];
-    let calls = 300_000;
-    let start = Instant::now();
-    for i in 0..calls {
+    let mix = bank_calls().map(|(calldata, value)| call(calldata, value));
+    calls_per_sec(|i| {
         let outcome = chain.execute(&mix[i % mix.len()]).expect("observed call");
         assert!(outcome.is_success());
         if i % mix.len() == mix.len() - 1 {
             chain.reset();
         }
-    }
-    calls as f64 / start.elapsed().as_secs_f64()
+    })
 }
 
 /// One campaign's speed and where its time went.
@@ -287,7 +266,7 @@ fn engine_speed(root: &Path, runs: u64, seed: u64, row: &Row) -> Speed {
     }
 }
 
-/// Bare revm on Bank: deposit / transfer / withdraw in turn, never committed.
+/// Bare revm on Bank: [`bank_calls`] in turn, never committed.
 fn bare_revm_calls_per_sec(root: &Path) -> f64 {
     let artifacts = harvey::project::compiled(root).unwrap_or_else(|e| panic!("{e}"));
     let code = artifacts
@@ -301,24 +280,30 @@ fn bare_revm_calls_per_sec(root: &Path) -> f64 {
         .transact_commit(tx(sender, TxKind::Create, code.to_vec(), U256::ZERO))
         .expect("Bank deploys");
     let bank = created.created_address().expect("Bank deploys");
-    // Seed a balance so withdraw and transfer take their full paths.
     evm.transact_commit(tx(
         sender,
         TxKind::Call(bank),
         depositCall {}.abi_encode(),
-        U256::from(1_000),
+        U256::from(SEED_DEPOSIT),
     ))
     .expect("deposit");
-    let mix = [
-        tx(
-            sender,
-            TxKind::Call(bank),
-            depositCall {}.abi_encode(),
-            U256::from(7),
-        ),
-        tx(
-            sender,
-            TxKind::Call(bank),
+    let mix = bank_calls().map(|(calldata, value)| tx(sender, TxKind::Call(bank), calldata, value));
+    calls_per_sec(|i| {
+        let result = evm.transact(mix[i % mix.len()].clone()).expect("bare call");
+        assert!(result.result.is_success());
+    })
+}
+
+/// What the first caller deposits before the measured calls, so that `withdraw` and
+/// `transfer` take their full paths.
+const SEED_DEPOSIT: u64 = 1_000;
+
+/// The three calls both baselines run in turn (calldata, value): a deposit, a transfer to
+/// a fresh address and a withdrawal, each within the seeded balance.
+fn bank_calls() -> [(Vec<u8>, U256); 3] {
+    [
+        (depositCall {}.abi_encode(), U256::from(7)),
+        (
             transferCall {
                 to: Address::with_last_byte(0x20),
                 amount: U256::from(3),
@@ -326,21 +311,22 @@ fn bare_revm_calls_per_sec(root: &Path) -> f64 {
             .abi_encode(),
             U256::ZERO,
         ),
-        tx(
-            sender,
-            TxKind::Call(bank),
+        (
             withdrawCall {
                 amount: U256::from(5),
             }
             .abi_encode(),
             U256::ZERO,
         ),
-    ];
+    ]
+}
+
+/// Calls per second of `call(i)` over 300,000 calls, `i` counting from 0.
+fn calls_per_sec(mut call: impl FnMut(usize)) -> f64 {
     let calls = 300_000;
     let start = Instant::now();
     for i in 0..calls {
-        let result = evm.transact(mix[i % mix.len()].clone()).expect("bare call");
-        assert!(result.result.is_success());
+        call(i);
     }
     calls as f64 / start.elapsed().as_secs_f64()
 }
