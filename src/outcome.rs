@@ -352,6 +352,11 @@ pub struct Stats {
     /// theirs left a storage word of a class, or a combination of classes, no run had left,
     /// whatever their path ids. Counted per worker, as [`Stats::guided`].
     pub novel: u64,
+    /// Runs the workers kept for revert guidance (the `revert_guidance` setting): a call of
+    /// theirs to a function that had always reverted failed at a `require` no call of it
+    /// had reached, or nearer to passing one, whatever their path ids. Counted per worker,
+    /// as [`Stats::guided`].
+    pub unreverting: u64,
     /// Sequences replayed from the regression file.
     pub replayed: usize,
     /// Per fuzzed function: calls and reverts.
@@ -749,6 +754,13 @@ impl Stats {
         }
     }
 }
+
+/// Calls after which a function that reverted every time counts as one that always reverts:
+/// the summary flags it, and revert guidance starts following its calls. Fewer mostly mean
+/// a campaign that stopped early on a violation, or a function that merely reverts often at
+/// first: one that succeeds on 5% of its calls reverts on all of its first 4 calls 81% of
+/// the time, but on all of its first 100 only 0.6% of the time.
+pub const ALWAYS_REVERTS_AFTER: u64 = 100;
 
 /// Calls and reverts of one fuzzed function.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -374,6 +374,16 @@ settings! {
     "HARVEY_STATE_NOVELTY";
     parse parse::switch;
 
+    /// Revert guidance: once a function has reverted on each of its first 100 calls (a
+    /// `liquidate` while no position is underwater), a sequence in which a call of it
+    /// failed at a `require` no call of it reached before, or nearer to passing one (by a
+    /// power of two of the distance), is kept even when its last call took a known path:
+    /// the calls before it are a prefix on the way to its success.
+    revert_guidance: bool = true;
+    "revert_guidance" as Literal::Bool, expected "`true` or `false`";
+    "HARVEY_REVERT_GUIDANCE";
+    parse parse::switch;
+
     /// Stop at the first violation (`true`, the default: the quick answer a local `cargo
     /// test` wants), or keep fuzzing to the budget and report every distinct violation, each
     /// shrunk and saved (`false`: for CI runs and long campaigns, as cargo's `--no-fail-fast`
@@ -554,6 +564,7 @@ mod tests {
         ("skip_unchanged_invariants", &["false", "true"], &["maybe"]),
         ("invariant_guidance", &["false", "true"], &["maybe"]),
         ("state_novelty", &["false", "true"], &["maybe"]),
+        ("revert_guidance", &["false", "true"], &["maybe"]),
         ("fail_fast", &["false", "true", "0"], &["sometimes"]),
         ("fail_on_revert", &["true", "false", "1"], &["often"]),
         (

@@ -378,6 +378,14 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// Whether sequences that bring a call of an always-reverting function closer to
+    /// succeeding are kept, whatever their last call's path (on by default; see the
+    /// settings reference).
+    pub fn revert_guidance(mut self, on: bool) -> Self {
+        self.config.revert_guidance = on;
+        self
+    }
+
     /// Targets: the lines a change touched (`"diff:origin/main"`) or explicit lines
     /// (`"src/Vault.sol:42"`); the outcome reports whether and when each was reached.
     /// Errors (a bad specification, git failing) surface from [`Campaign::run`].

@@ -130,6 +130,7 @@ fn merge(reports: Vec<WorkerReport>, surface: &Surface, stats: &mut Stats) {
         paths.extend(report.paths);
         stats.guided += report.guided;
         stats.novel += report.novel;
+        stats.unreverting += report.unreverting;
         if functions.is_empty() {
             functions = report.functions;
         } else {

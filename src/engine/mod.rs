@@ -36,6 +36,7 @@ mod novelty;
 mod plan;
 mod prediction;
 mod replay;
+mod revert_guidance;
 mod sequencing;
 mod shared_by_workers;
 mod shrink;

@@ -27,6 +27,7 @@ use crate::engine::plan::Fuzz;
 use crate::engine::prediction::Predictor;
 use crate::engine::prediction::cost::{self, CostMap};
 use crate::engine::prediction::secant::Prediction;
+use crate::engine::revert_guidance::RevertGuidance;
 use crate::engine::sequencing::Sequencing;
 use crate::engine::sequencing::dataflow::Dependence;
 use crate::engine::shared_by_workers::{Shared, Stop};
@@ -92,6 +93,8 @@ pub(crate) struct WorkerReport {
     pub(crate) guided: u64,
     /// Runs kept for a new state.
     pub(crate) novel: u64,
+    /// Runs kept for a call of an always-reverting function getting closer to succeeding.
+    pub(crate) unreverting: u64,
     /// Random walks run, and their transactions.
     pub(crate) walks: u64,
     pub(crate) walked: u64,
@@ -241,6 +244,9 @@ pub(crate) struct Worker<'a> {
     guidance: Option<InvariantGuidance>,
     /// Keeping runs that leave a new state, when on.
     novelty: Option<StateNovelty>,
+    /// Keeping runs that bring calls of an always-reverting function closer to succeeding,
+    /// when on.
+    revert_guidance: Option<RevertGuidance>,
     /// The identities of the violations this worker reported: a violation found again
     /// (many inputs show a bug once found) costs no lock on what the workers share.
     reported: HashSet<String>,
@@ -311,6 +317,9 @@ impl<'a> Worker<'a> {
             targeting,
             guidance: (config.invariant_guidance && invariants).then(InvariantGuidance::default),
             novelty: (config.state_novelty && sequences).then(|| StateNovelty::new(senders)),
+            // A one-call case has no prefix to find.
+            revert_guidance: (config.revert_guidance && sequences)
+                .then(|| RevertGuidance::new(functions)),
             reported: HashSet::new(),
             walks: if sequences {
                 u64::from(config.walks.unwrap_or(0))
@@ -632,6 +641,7 @@ impl<'a> Worker<'a> {
                 &mut self.targeting,
                 &mut self.guidance,
                 &mut self.novelty,
+                &mut self.revert_guidance,
             ],
         );
         self.last_path = run.path;
@@ -674,6 +684,22 @@ impl<'a> Worker<'a> {
                 novelty.kept += u64::from(kept);
             }
         }
+        // What is kept, when not the whole run.
+        let mut trimmed = None;
+        if let Some(reverts) = self.revert_guidance.as_mut().filter(|_| !self.walking) {
+            // A call of a function that always reverted got closer to succeeding: the
+            // calls before it are on the way to a prefix it needs. (Taken in whether kept
+            // or not, so that a run kept for its path also sets the bar.)
+            if let Some(key) = reverts.closer().filter(|_| !kept) {
+                let prefix = reverts.trimmed(sequence);
+                // The costs are the last transaction's, which trimming may have cut.
+                let costs = if prefix == *sequence { costs } else { &[] };
+                kept = self.corpus.observe(key, &prefix, costs);
+                reverts.kept += u64::from(kept);
+                trimmed = Some(prefix).filter(|_| kept);
+            }
+        }
+        let kept_sequence = trimmed.as_ref().unwrap_or(sequence);
         if let Some(novelty) = &mut self.novelty {
             for key in novelty.reached_again() {
                 self.corpus.count(key);
@@ -686,7 +712,7 @@ impl<'a> Worker<'a> {
             if let Some(predictor) = &mut self.predictor {
                 predictor.corpus_grew();
             }
-            self.fresh.push(sequence.clone());
+            self.fresh.push(kept_sequence.clone());
             self.shared.count_corpus(self.corpus.len());
         }
         self.sequencing.learn(sequence, kept, run.new_edges > 0);
@@ -699,7 +725,7 @@ impl<'a> Worker<'a> {
         if kept {
             if let Some(targeting) = self.targeting.as_mut().filter(|t| t.steers()) {
                 let index = self.corpus.len() - 1;
-                targeting.analyze(&mut self.executor, &mut self.corpus, index, sequence);
+                targeting.analyze(&mut self.executor, &mut self.corpus, index, kept_sequence);
             }
         }
         Ok(if kept { Novelty::Kept } else { Novelty::Known })
@@ -752,6 +778,7 @@ impl<'a> Worker<'a> {
             masks: self.masks_learned,
             guided: self.guidance.as_ref().map_or(0, |g| g.kept),
             novel: self.novelty.as_ref().map_or(0, |n| n.kept),
+            unreverting: self.revert_guidance.as_ref().map_or(0, |r| r.kept),
             walks: self.walks_run,
             walked: self.walked,
             dependence: self.sequencing.dependence().to_vec(),

@@ -29,9 +29,9 @@ internal! { use summary::progress_line; }
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub use {
+    crate::outcome::ALWAYS_REVERTS_AFTER,
     failure::render_call,
     format::{account, short_address},
-    summary::ALWAYS_REVERTS_AFTER,
 };
 
 #[cfg(test)]

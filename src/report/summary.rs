@@ -6,18 +6,12 @@ use std::fmt::Write as _;
 use crate::chain::Labels;
 use crate::config::Steering;
 use crate::outcome::{
-    Dependence, Failure, FunctionStats, Outcome, Progress, SequenceStats, ShrinkStats, Stats,
-    TargetReach,
+    ALWAYS_REVERTS_AFTER, Dependence, Failure, FunctionStats, Outcome, Progress, SequenceStats,
+    ShrinkStats, Stats, TargetReach,
 };
 
 use super::failure::*;
 use super::format::*;
-
-/// Calls after which a function that reverted every time is flagged as "always reverts".
-/// Fewer mostly mean a campaign that stopped early on a violation: a function that succeeds
-/// on 5% of its calls reverts on all of its first 4 calls 81% of the time, but on all of its
-/// first 100 only 0.6% of the time.
-pub const ALWAYS_REVERTS_AFTER: u64 = 100;
 
 /// The end-of-campaign summary: what the campaign did, and the violations it found in the
 /// order found. Its first line names the campaign ([`Stats::name`]), since `cargo test`
@@ -59,9 +53,17 @@ pub fn summary(outcome: &Outcome) -> String {
     } else {
         String::new()
     };
+    let unreverting = if stats.unreverting > 0 {
+        format!(
+            ", {} runs kept for a call that always reverted getting closer to succeeding",
+            stats.unreverting
+        )
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "  coverage: {} edges, corpus: {} paths{guided}{novel}{replayed}",
+        "  coverage: {} edges, corpus: {} paths{guided}{novel}{unreverting}{replayed}",
         stats.edges, stats.corpus
     );
     // A created contract's function is listed once a run created one to call.

@@ -324,8 +324,8 @@ fn always_reverts_needs_enough_calls_to_mean_something() {
     };
     assert!(!flagged(0));
     assert!(!flagged(4));
-    assert!(!flagged(ALWAYS_REVERTS_AFTER - 1));
-    assert!(flagged(ALWAYS_REVERTS_AFTER));
+    assert!(!flagged(crate::outcome::ALWAYS_REVERTS_AFTER - 1));
+    assert!(flagged(crate::outcome::ALWAYS_REVERTS_AFTER));
 }
 
 #[test]

@@ -45,6 +45,7 @@ mod property_libraries;
 mod readme_sample;
 mod reports;
 mod reports_witness;
+mod reverting;
 mod rust_properties;
 mod rust_properties_witness;
 mod sarif;

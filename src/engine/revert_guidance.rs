@@ -1,0 +1,210 @@
+//! Revert guidance (issue 43, "handlers that always revert"): a function whose every call
+//! reverts (a `liquidate` while no position is underwater, a `repay` with no debt) takes
+//! the same revert path whatever came before, so path ids never keep the sequences that
+//! bring it closer to succeeding, and its calls are spent for nothing. What it needs is a
+//! prefix: the functions that write what its failing `require` reads, with the right
+//! amounts.
+//!
+//! Once a function has reverted on its first [`ALWAYS_REVERTS_AFTER`] calls, every reverting call of
+//! it is measured by the comparison that decided the revert (the last one it made): where
+//! that comparison is (a `require` further into the function is progress, as a search-based
+//! tester's approach level) and how far its branch is from flipping (HARVEY's cost metric,
+//! §4.3). A run is kept, whatever its path id, when a call of such a function failed at a
+//! comparison where none of its calls failed before, or closer to flipping it, by a power
+//! of two, than any before: a loan nearer its limit, then a price that fell. Mutation
+//! (which inserts writers of what a call reads before it) and prediction take those runs
+//! the rest of the way. Once a call of the function succeeds, it is no longer followed.
+//!
+//! Bounded: per function and deciding comparison, a run is kept at most once per power of
+//! two of the distance (257 times).
+
+use std::hash::Hasher;
+
+use alloy_primitives::{Address, U256};
+
+use crate::chain::Warp;
+use crate::engine::executor::{Seen, Sink};
+use crate::engine::input::Sequence;
+use crate::engine::prediction::cost::branch_costs;
+use crate::hash::{FastMap, KeyHasher};
+use crate::observe::{CmpOp, Comparison};
+use crate::outcome::ALWAYS_REVERTS_AFTER;
+
+/// Salt of the corpus keys of runs kept for a reverting call closer to succeeding, apart
+/// from path ids and the other stages' keys.
+const REVERT_SALT: u64 = 0x4e7e_47ed_c105;
+
+/// Where a reverting call was decided: its function, and the code and JUMPI of the last
+/// comparison it made.
+type Decision = (usize, Address, u32);
+
+/// A reverting call measured in a run: its transaction's index, where it was decided, and
+/// its distance to flipping that decision as a bit length.
+#[derive(Debug, Clone, Copy)]
+struct Measured {
+    index: usize,
+    decision: Decision,
+    bits: u32,
+}
+
+/// How reverting calls of functions that never succeeded approached succeeding, over one
+/// worker's regular runs.
+#[derive(Debug)]
+pub(crate) struct RevertGuidance {
+    /// Per function (surface order): whether a call of it ever succeeded.
+    succeeded: Vec<bool>,
+    /// Per decision: the bit length of the least distance to flipping it seen.
+    closest: FastMap<Decision, u32>,
+    /// This run: its reverting calls of functions that never succeeded.
+    this_run: Vec<Measured>,
+    /// This run: per transaction, whether it changed nothing (reverted, or could not run).
+    changed_nothing: Vec<bool>,
+    /// The index of the call that got closer in the last run taken in.
+    closer_call: Option<usize>,
+    /// Runs kept because a reverting call got closer.
+    pub(crate) kept: u64,
+}
+
+impl RevertGuidance {
+    /// Nothing seen yet for `functions` fuzzed functions.
+    pub(crate) fn new(functions: usize) -> Self {
+        RevertGuidance {
+            succeeded: vec![false; functions],
+            closest: FastMap::default(),
+            this_run: Vec::new(),
+            changed_nothing: Vec::new(),
+            closer_call: None,
+            kept: 0,
+        }
+    }
+
+    /// Takes in the last run (call it once per regular run that may be kept): the corpus
+    /// key under which to keep it, when one of its reverting calls of a function that
+    /// never succeeded failed at a new comparison or closer to flipping one than any call
+    /// before. Keys differ per decision and power of two, so each is kept once.
+    pub(crate) fn closer(&mut self) -> Option<u64> {
+        let mut key = None;
+        self.closer_call = None;
+        for measured in &self.this_run {
+            let Measured {
+                index,
+                decision,
+                bits,
+            } = *measured;
+            // A function that succeeded later in this run needs no prefix any more.
+            if self.succeeded[decision.0] {
+                continue;
+            }
+            let closest = self.closest.entry(decision).or_insert(u32::MAX);
+            if bits < *closest {
+                *closest = bits;
+                if key.is_none() {
+                    key = Some(key_of(decision, bits));
+                    self.closer_call = Some(index);
+                }
+            }
+        }
+        key
+    }
+
+    /// What to keep of the last run, `sequence`, when [`RevertGuidance::closer`] gave a key:
+    /// its transactions through the call that got closer, without those before it that
+    /// changed nothing (the time they let pass moves onto the next one kept). A run that
+    /// got a call closer is often as long as sequences may be, and its mutants could then
+    /// put nothing between the setup and the call: a price move after the loan.
+    pub(crate) fn trimmed(&self, sequence: &Sequence) -> Sequence {
+        let Some(call) = self.closer_call else {
+            return sequence.clone();
+        };
+        let mut txs = Vec::with_capacity(call + 1);
+        let mut time = Warp::default();
+        for (index, tx) in sequence.txs.iter().enumerate().take(call + 1) {
+            if index < call && self.changed_nothing.get(index).copied().unwrap_or(false) {
+                time.seconds = time.seconds.saturating_add(tx.warp.seconds);
+                time.blocks = time.blocks.saturating_add(tx.warp.blocks);
+                continue;
+            }
+            let mut tx = tx.clone();
+            tx.warp.seconds = tx.warp.seconds.saturating_add(time.seconds);
+            tx.warp.blocks = tx.warp.blocks.saturating_add(time.blocks);
+            time = Warp::default();
+            txs.push(tx);
+        }
+        Sequence { txs }
+    }
+
+    /// Notes whether transaction `index` of this run changed nothing.
+    fn note(&mut self, index: usize, changed_nothing: bool) {
+        if self.changed_nothing.len() <= index {
+            self.changed_nothing.resize(index + 1, false);
+        }
+        self.changed_nothing[index] = changed_nothing;
+    }
+}
+
+/// The comparison whose distance measures how near the last branch of a call (the last of
+/// `comparisons`, not empty) was to going the other way: that branch's own, unless it only
+/// tested a boolean (`require(!healthy(account))`: an `ISZERO` of 0 or 1) that a data
+/// decision computed right before (`debt > limit`, returned), whose operands say how far.
+fn deciding(comparisons: &[Comparison]) -> &Comparison {
+    let last = &comparisons[comparisons.len() - 1];
+    let tests_a_boolean = last.op == CmpOp::IsZero && last.lhs <= U256::ONE;
+    match comparisons.len().checked_sub(2).map(|i| &comparisons[i]) {
+        Some(computed) if tests_a_boolean && computed.cmp_pc == computed.jumpi_pc => computed,
+        _ => last,
+    }
+}
+
+/// The distance of `comparison`'s branch to going the other way, as its bit length (0 for
+/// a branch that goes either way at no cost, which a recorded branch never is).
+fn bits_to_flip(comparison: &Comparison) -> u32 {
+    let (jump, fall) = branch_costs(comparison);
+    let distance = if comparison.taken { fall } else { jump };
+    U256::BITS as u32 - distance.leading_zeros() as u32
+}
+
+/// The corpus key of reaching `decision` at a distance of `bits` bits.
+fn key_of(decision: Decision, bits: u32) -> u64 {
+    let (function, code, pc) = decision;
+    let mut key = KeyHasher::default();
+    key.write_usize(function);
+    key.write(code.as_slice());
+    key.write_u32(pc);
+    key.write_u32(bits);
+    key.finish() ^ REVERT_SALT
+}
+
+impl Sink for RevertGuidance {
+    fn start(&mut self, _sequence: &Sequence) {
+        self.this_run.clear();
+        self.changed_nothing.clear();
+    }
+
+    fn refused(&mut self, index: usize) {
+        self.note(index, true);
+    }
+
+    fn transaction(&mut self, seen: &Seen<'_>) {
+        self.note(seen.index, seen.reverted);
+        let function = seen.function;
+        if !seen.reverted {
+            self.succeeded[function] = true;
+            return;
+        }
+        if self.succeeded[function] || seen.calls < ALWAYS_REVERTS_AFTER {
+            return;
+        }
+        let comparisons = seen.trace.comparisons();
+        if let Some(last) = comparisons.last() {
+            let decision = (function, last.code, last.jumpi_pc);
+            self.this_run.push(Measured {
+                index: seen.index,
+                decision,
+                bits: bits_to_flip(deciding(comparisons)),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,97 @@
+use super::*;
+use crate::observe::{CmpOp, Trace};
+
+/// A call whose last comparison is `debt <= limit` (LT at pc 10 as `limit < debt`, its
+/// JUMPI at `jumpi`): the call reverts while it is false, at a distance of
+/// `limit - debt + 1` from flipping.
+fn healthy(jumpi: u32, debt: u64, limit: u64) -> Trace {
+    let mut trace = Trace::default();
+    trace.push_comparison(Comparison {
+        code: Address::repeat_byte(7),
+        cmp_pc: 10,
+        jumpi_pc: jumpi,
+        op: CmpOp::Lt,
+        lhs: U256::from(limit),
+        rhs: U256::from(debt),
+        negations: 0,
+        taken: limit < debt,
+    });
+    trace
+}
+
+/// Function 0's call number `calls`, reverted or not, with `trace`.
+fn call<'t>(calls: u64, reverted: bool, trace: &'t Trace) -> Seen<'t> {
+    Seen {
+        index: 0,
+        last: true,
+        function: 0,
+        calls,
+        trace,
+        path: 1,
+        reverted,
+        new_edges: false,
+        created: &[],
+        enabled: &[],
+    }
+}
+
+/// Runs one call through `guidance` as a run of its own; the run's corpus key, if kept.
+fn run(guidance: &mut RevertGuidance, seen: &Seen<'_>) -> Option<u64> {
+    guidance.start(&Sequence::default());
+    guidance.transaction(seen);
+    guidance.closer()
+}
+
+#[test]
+fn a_function_that_always_reverted_keeps_runs_that_get_closer_by_a_power_of_two() {
+    let mut guidance = RevertGuidance::new(1);
+    let first = healthy(12, 0, 1000);
+    // Before its 100th call, a reverting function is not followed.
+    assert_eq!(run(&mut guidance, &call(99, true, &first)), None);
+    // From then on, its first decision is news.
+    let kept = run(&mut guidance, &call(100, true, &first));
+    assert!(kept.is_some());
+    // As far, or closer by less than a power of two: nothing new.
+    assert_eq!(run(&mut guidance, &call(101, true, &first)), None);
+    assert_eq!(
+        run(&mut guidance, &call(102, true, &healthy(12, 100, 1000))),
+        None
+    );
+    // Half the distance: a bit shorter, kept under another key.
+    let closer = run(&mut guidance, &call(103, true, &healthy(12, 600, 1000)));
+    assert!(closer.is_some() && closer != kept);
+    // Failing at another comparison (a `require` further on) is news whatever its distance.
+    let further = run(&mut guidance, &call(104, true, &healthy(20, 0, 1000)));
+    assert!(further.is_some() && further != kept);
+}
+
+#[test]
+fn a_function_that_succeeded_once_is_no_longer_followed() {
+    let mut guidance = RevertGuidance::new(1);
+    let trace = healthy(12, 0, 1000);
+    assert_eq!(
+        run(&mut guidance, &call(200, false, &Trace::default())),
+        None
+    );
+    assert_eq!(run(&mut guidance, &call(201, true, &trace)), None);
+}
+
+#[test]
+fn a_run_in_which_the_function_later_succeeds_is_not_kept_for_its_revert() {
+    let mut guidance = RevertGuidance::new(1);
+    guidance.start(&Sequence::default());
+    guidance.transaction(&call(150, true, &healthy(12, 0, 1000)));
+    guidance.transaction(&call(151, false, &Trace::default()));
+    // Kept for its success's path, if at all: the function needs no prefix any more.
+    assert_eq!(guidance.closer(), None);
+}
+
+#[test]
+fn a_reverting_call_without_comparisons_is_not_measured() {
+    let mut guidance = RevertGuidance::new(1);
+    // An unconditional revert (or one decided by no comparison) has no distance to shorten.
+    assert_eq!(
+        run(&mut guidance, &call(300, true, &Trace::default())),
+        None
+    );
+}
