@@ -1,7 +1,8 @@
 //! Issue 15's hard multi-transaction bugs (`contracts/chains/`): chains of state-dependent
 //! exact equalities and address arguments coupled to other transactions' senders; and
 //! issue 30's loop-then-quadratic shape (`contracts/prediction/LoopSquare.sol`); and issue
-//! 43's coupled shapes behind an invariant (`contracts/coupled/`: each raises a flag, and
+//! 43's coupled shapes and always-reverting liquidation behind an invariant
+//! (`contracts/coupled/`, `contracts/reverting/`: each raises a flag, and
 //! the campaign's Rust invariant says the flag is down; issue 43 asks 5/5 at 60 s). Per
 //! fixture and seed, one harvey campaign (one worker, default depth) with a wall-clock budget
 //! (`HARVEY_CHAINS_BUDGET_SECS`, default 60), time from the end of setup to the first
@@ -11,7 +12,9 @@
 //! table shows what each brings; `no-solver` and `one-dimensional` are issue 30's prediction
 //! ablations (the solver-backed step off; joint prediction off too), which need z3 for the
 //! defaults (`HARVEY_Z3`); `guidance` and `novelty` turn on issue 43's invariant guidance
-//! and state novelty (both off by default), and `guidance+novelty` both.
+//! and state novelty (both off by default), and `guidance+novelty` both;
+//! `no-revert-guidance` turns off issue 43's revert guidance (on by default), whose fixture
+//! is `contracts/reverting/Margin.sol`.
 //! `HARVEY_CHAINS_ONLY=LinearChain,XorChain` narrows the fixtures,
 //! `HARVEY_CHAINS_CONFIGS=defaults,no-chained` the configurations.
 //!
@@ -51,7 +54,7 @@ struct Fixture {
     flag: Option<&'static str>,
 }
 
-const FIXTURES: [Fixture; 12] = [
+const FIXTURES: [Fixture; 13] = [
     Fixture {
         contract: "LinearChain",
         needs: "5 steps of x → 3x + 7",
@@ -136,6 +139,13 @@ const FIXTURES: [Fixture; 12] = [
         bug: Expected::invariant("SharePool", "withdraw"),
         flag: Some("diluted()"),
     },
+    Fixture {
+        contract: "MarginDesk",
+        needs: "collateral, a loan at its limit, a price fall, then the liquidation that always reverted before",
+        depth: 8,
+        bug: Expected::invariant("MarginDesk", "liquidate"),
+        flag: Some("unbalanced()"),
+    },
 ];
 
 /// A configuration measured: its name in the table and what it switches off.
@@ -181,6 +191,10 @@ const CONFIGURATIONS: [Configuration; 11] = [
     Configuration {
         name: "novelty",
         apply: |campaign| campaign.state_novelty(true),
+    },
+    Configuration {
+        name: "no-revert-guidance",
+        apply: |campaign| campaign.revert_guidance(false),
     },
     Configuration {
         name: "guidance+novelty",

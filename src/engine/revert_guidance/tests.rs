@@ -46,22 +46,37 @@ fn run(guidance: &mut RevertGuidance, seen: &Seen<'_>) -> Option<u64> {
 fn a_function_that_always_reverted_keeps_runs_that_get_closer_by_a_power_of_two() {
     let mut guidance = RevertGuidance::new(1);
     let first = healthy(12, 0, 1000);
-    // Before its 100th call, a reverting function is not followed.
-    assert_eq!(run(&mut guidance, &call(99, true, &first)), None);
+    // Before its 1,000th call, a reverting function is not followed.
+    assert_eq!(
+        run(&mut guidance, &call(STUCK_AFTER - 1, true, &first)),
+        None
+    );
     // From then on, its first decision is news.
-    let kept = run(&mut guidance, &call(100, true, &first));
+    let kept = run(&mut guidance, &call(STUCK_AFTER, true, &first));
     assert!(kept.is_some());
     // As far, or closer by less than a power of two: nothing new.
-    assert_eq!(run(&mut guidance, &call(101, true, &first)), None);
     assert_eq!(
-        run(&mut guidance, &call(102, true, &healthy(12, 100, 1000))),
+        run(&mut guidance, &call(STUCK_AFTER + 1, true, &first)),
+        None
+    );
+    assert_eq!(
+        run(
+            &mut guidance,
+            &call(STUCK_AFTER + 2, true, &healthy(12, 100, 1000))
+        ),
         None
     );
     // Half the distance: a bit shorter, kept under another key.
-    let closer = run(&mut guidance, &call(103, true, &healthy(12, 600, 1000)));
+    let closer = run(
+        &mut guidance,
+        &call(STUCK_AFTER + 3, true, &healthy(12, 600, 1000)),
+    );
     assert!(closer.is_some() && closer != kept);
     // Failing at another comparison (a `require` further on) is news whatever its distance.
-    let further = run(&mut guidance, &call(104, true, &healthy(20, 0, 1000)));
+    let further = run(
+        &mut guidance,
+        &call(STUCK_AFTER + 4, true, &healthy(20, 0, 1000)),
+    );
     assert!(further.is_some() && further != kept);
 }
 
@@ -70,18 +85,24 @@ fn a_function_that_succeeded_once_is_no_longer_followed() {
     let mut guidance = RevertGuidance::new(1);
     let trace = healthy(12, 0, 1000);
     assert_eq!(
-        run(&mut guidance, &call(200, false, &Trace::default())),
+        run(
+            &mut guidance,
+            &call(STUCK_AFTER + 200, false, &Trace::default())
+        ),
         None
     );
-    assert_eq!(run(&mut guidance, &call(201, true, &trace)), None);
+    assert_eq!(
+        run(&mut guidance, &call(STUCK_AFTER + 201, true, &trace)),
+        None
+    );
 }
 
 #[test]
 fn a_run_in_which_the_function_later_succeeds_is_not_kept_for_its_revert() {
     let mut guidance = RevertGuidance::new(1);
     guidance.start(&Sequence::default());
-    guidance.transaction(&call(150, true, &healthy(12, 0, 1000)));
-    guidance.transaction(&call(151, false, &Trace::default()));
+    guidance.transaction(&call(STUCK_AFTER + 50, true, &healthy(12, 0, 1000)));
+    guidance.transaction(&call(STUCK_AFTER + 51, false, &Trace::default()));
     // Kept for its success's path, if at all: the function needs no prefix any more.
     assert_eq!(guidance.closer(), None);
 }
@@ -91,7 +112,10 @@ fn a_reverting_call_without_comparisons_is_not_measured() {
     let mut guidance = RevertGuidance::new(1);
     // An unconditional revert (or one decided by no comparison) has no distance to shorten.
     assert_eq!(
-        run(&mut guidance, &call(300, true, &Trace::default())),
+        run(
+            &mut guidance,
+            &call(STUCK_AFTER + 300, true, &Trace::default())
+        ),
         None
     );
 }
