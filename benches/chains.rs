@@ -155,7 +155,7 @@ struct Configuration {
     apply: fn(Campaign<'static>) -> Campaign<'static>,
 }
 
-const CONFIGURATIONS: [Configuration; 11] = [
+const CONFIGURATIONS: [Configuration; 12] = [
     Configuration {
         name: "defaults",
         apply: |campaign| campaign,

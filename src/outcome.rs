@@ -755,10 +755,9 @@ impl Stats {
     }
 }
 
-/// Calls after which a function that reverted every time counts as one that always reverts:
-/// the summary flags it, and revert guidance starts following its calls. Fewer mostly mean
-/// a campaign that stopped early on a violation, or a function that merely reverts often at
-/// first: one that succeeds on 5% of its calls reverts on all of its first 4 calls 81% of
+/// Calls after which the summary flags a function that reverted every time as one that
+/// "always reverts". Fewer mostly mean a campaign that stopped early on a violation: a
+/// function that succeeds on 5% of its calls reverts on all of its first 4 calls 81% of
 /// the time, but on all of its first 100 only 0.6% of the time.
 pub const ALWAYS_REVERTS_AFTER: u64 = 100;
 

@@ -374,7 +374,7 @@ settings! {
     "HARVEY_STATE_NOVELTY";
     parse parse::switch;
 
-    /// Revert guidance: once a function has reverted on each of its first 100 calls (a
+    /// Revert guidance: once a function has reverted on each of its first 1,000 calls (a
     /// `liquidate` while no position is underwater), a sequence in which a call of it
     /// failed at a `require` no call of it reached before, or nearer to passing one (by a
     /// power of two of the distance), is kept even when its last call took a known path:

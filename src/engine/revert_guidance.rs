@@ -27,7 +27,7 @@ use crate::engine::executor::{Seen, Sink};
 use crate::engine::input::Sequence;
 use crate::engine::prediction::cost::branch_costs;
 use crate::hash::{FastMap, KeyHasher};
-use crate::observe::{CmpOp, Comparison};
+use crate::observe::{CmpOp, Comparison, RevertSite, Trace};
 
 /// Salt of the corpus keys of runs kept for a reverting call closer to succeeding, apart
 /// from path ids and the other stages' keys.
@@ -149,17 +149,44 @@ impl RevertGuidance {
     }
 }
 
-/// The comparison whose distance measures how near the last branch of a call (the last of
-/// `comparisons`, not empty) was to going the other way: that branch's own, unless it only
-/// tested a boolean (`require(!healthy(account))`: an `ISZERO` of 0 or 1) that a data
-/// decision computed right before (`debt > limit`, returned), whose operands say how far.
-fn deciding(comparisons: &[Comparison]) -> &Comparison {
-    let last = &comparisons[comparisons.len() - 1];
+/// The comparison that decided a reverting call, and the one whose distance measures how
+/// near its branch was to going the other way (the same one, mostly). The deciding one is
+/// the last comparison made by the code where the revert began: a handler's revert that
+/// bubbles up from the pool it called began in the pool, at the pool's `require`, and the
+/// handler's own test of the call's success says nothing of how near it came. Its distance
+/// is its own, unless it only tested a boolean (`require(!healthy(account))`: an `ISZERO` of
+/// 0 or 1) that a data decision computed right before (`debt > limit`, returned), whose
+/// operands say how far. `None` for a call that made no comparison there.
+fn deciding(trace: &Trace) -> Option<(&Comparison, &Comparison)> {
+    let comparisons = trace.comparisons();
+    let origin = revert_origin(trace.reverts());
+    let at = comparisons
+        .iter()
+        .rposition(|c| origin.is_none_or(|code| c.code == code))?;
+    let last = &comparisons[at];
     let tests_a_boolean = last.op == CmpOp::IsZero && last.lhs <= U256::ONE;
-    match comparisons.len().checked_sub(2).map(|i| &comparisons[i]) {
-        Some(computed) if tests_a_boolean && computed.cmp_pc == computed.jumpi_pc => computed,
+    let measured = match at.checked_sub(1).map(|i| &comparisons[i]) {
+        Some(computed)
+            if tests_a_boolean
+                && computed.cmp_pc == computed.jumpi_pc
+                && computed.code == last.code =>
+        {
+            computed
+        }
         _ => last,
+    };
+    Some((last, measured))
+}
+
+/// The code where the transaction's revert began: the deepest REVERT of the chain that
+/// bubbled up to the transaction's own (each one frame shallower than the one before), or
+/// `None` when no REVERT ran (a halt).
+fn revert_origin(reverts: &[RevertSite]) -> Option<Address> {
+    let mut at = reverts.len().checked_sub(1)?;
+    while at > 0 && reverts[at - 1].depth == reverts[at].depth + 1 {
+        at -= 1;
     }
+    Some(reverts[at].code)
 }
 
 /// The distance of `comparison`'s branch to going the other way, as its bit length (0 for
@@ -201,13 +228,11 @@ impl Sink for RevertGuidance {
         if self.succeeded[function] || seen.calls < STUCK_AFTER {
             return;
         }
-        let comparisons = seen.trace.comparisons();
-        if let Some(last) = comparisons.last() {
-            let decision = (function, last.code, last.jumpi_pc);
+        if let Some((decided, measured)) = deciding(seen.trace) {
             self.this_run.push(Measured {
                 index: seen.index,
-                decision,
-                bits: bits_to_flip(deciding(comparisons)),
+                decision: (function, decided.code, decided.jumpi_pc),
+                bits: bits_to_flip(measured),
             });
         }
     }

@@ -524,6 +524,11 @@ impl Trace {
 
     /// Appends a comparison, for tests of trace consumers elsewhere in the crate.
     #[cfg(test)]
+    pub(crate) fn push_revert(&mut self, revert: RevertSite) {
+        self.reverts.push(revert);
+    }
+
+    #[cfg(test)]
     pub(crate) fn push_comparison(&mut self, comparison: Comparison) {
         self.comparisons.push(comparison);
     }

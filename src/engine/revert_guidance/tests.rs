@@ -1,5 +1,5 @@
 use super::*;
-use crate::observe::{CmpOp, Trace};
+use crate::observe::{CmpOp, RecentTransfers, Trace};
 
 /// A call whose last comparison is `debt <= limit` (LT at pc 10 as `limit < debt`, its
 /// JUMPI at `jumpi`): the call reverts while it is false, at a distance of
@@ -118,4 +118,88 @@ fn a_reverting_call_without_comparisons_is_not_measured() {
         ),
         None
     );
+}
+
+/// A REVERT by `code` at call depth `depth`.
+fn revert(code: Address, depth: u32) -> RevertSite {
+    RevertSite {
+        code,
+        pc: 99,
+        depth,
+        panic: None,
+        transfers: RecentTransfers::default(),
+    }
+}
+
+#[test]
+fn a_revert_bubbled_up_by_a_handler_is_decided_where_it_began() {
+    // The pool's `require(debt <= limit)` reverts; the handler tests the call's success
+    // (an `ISZERO` of 0, its own code) and bubbles the revert up.
+    let (pool, handler) = (Address::repeat_byte(7), Address::repeat_byte(8));
+    let mut trace = healthy(12, 600, 1000);
+    trace.push_comparison(Comparison {
+        code: handler,
+        cmp_pc: 40,
+        jumpi_pc: 44,
+        op: CmpOp::IsZero,
+        lhs: U256::ZERO,
+        rhs: U256::ZERO,
+        negations: 0,
+        taken: true,
+    });
+    trace.push_revert(revert(pool, 2));
+    trace.push_revert(revert(handler, 1));
+    let (decided, measured) = deciding(&trace).unwrap();
+    assert_eq!((decided.code, decided.jumpi_pc), (pool, 12));
+    assert_eq!(bits_to_flip(measured), 9, "1000 - 600 + 1 = 401");
+    // A revert of the handler's own (the pool's earlier revert was caught at depth 3, not
+    // bubbled): decided by the handler's last comparison.
+    let mut own = healthy(12, 600, 1000);
+    own.push_comparison(Comparison {
+        code: handler,
+        cmp_pc: 50,
+        jumpi_pc: 54,
+        op: CmpOp::Lt,
+        lhs: U256::from(5),
+        rhs: U256::from(3),
+        negations: 0,
+        taken: false,
+    });
+    own.push_revert(revert(pool, 3));
+    own.push_revert(revert(handler, 1));
+    let (decided, _) = deciding(&own).unwrap();
+    assert_eq!((decided.code, decided.jumpi_pc), (handler, 54));
+}
+
+#[test]
+fn a_boolean_test_is_measured_by_the_data_decision_that_computed_it() {
+    // `require(!healthy(account))`: `debt > limit` returned as data (a data decision, its
+    // JUMPI pc its own), then an `ISZERO` of the returned 1.
+    let code = Address::repeat_byte(7);
+    let mut trace = Trace::default();
+    trace.push_comparison(Comparison {
+        code,
+        cmp_pc: 30,
+        jumpi_pc: 30,
+        op: CmpOp::Gt,
+        lhs: U256::from(700),
+        rhs: U256::from(800),
+        negations: 1,
+        taken: true,
+    });
+    trace.push_comparison(Comparison {
+        code,
+        cmp_pc: 60,
+        jumpi_pc: 64,
+        op: CmpOp::IsZero,
+        lhs: U256::ONE,
+        rhs: U256::ZERO,
+        negations: 0,
+        taken: false,
+    });
+    trace.push_revert(revert(code, 1));
+    let (decided, measured) = deciding(&trace).unwrap();
+    assert_eq!(decided.jumpi_pc, 64, "the site is the boolean test's");
+    assert_eq!(measured.cmp_pc, 30);
+    assert_eq!(bits_to_flip(measured), 7, "800 - 700 + 1 = 101");
 }
