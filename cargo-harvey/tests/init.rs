@@ -289,6 +289,7 @@ fn init_lists_the_suites_the_macro_runs() {
             "ClockAssertions\", config = \"test/configs/stateless/echidna.yaml",
             "ClockProperties",
             "DeployedTreasuryTest",
+            "DeskTest",
             "GaugeAssertions\", config = \"test/configs/assertion/echidna.yaml",
             "InterestAssertions\", config = \"test/configs/stateless/echidna.yaml",
             "LeakyVaultTest",

@@ -439,3 +439,76 @@ fn anyone_mints_in_the_mint_harness() {
     assert!(!holds(&mut chain, minter));
     assert!(holds(&mut chain, other));
 }
+
+/// A seizure of an underwater account adds its ether to `LeveragedDesk`'s total a second
+/// time (`DeskTest`'s `invariant_etherAddsUp`); a solvent account cannot be seized, and a
+/// loan at its limit stays solvent until the price falls.
+#[test]
+fn seizing_an_underwater_account_counts_its_ether_twice() {
+    let mut chain = Chain::new(artifacts());
+    let [borrower, seizer, keeper] = [chain.senders()[0], chain.senders()[1], chain.senders()[2]];
+    let desk = chain.deploy("LeveragedDesk", (keeper,)).unwrap();
+    let total = |chain: &Chain| -> U256 { chain.view(desk, "totalEther()", ()).unwrap() };
+    let held = |chain: &Chain, who: Address| -> U256 {
+        chain.view(desk, "etherOf(address)", (who,)).unwrap()
+    };
+    let dollars = |n: u64| DynSolValue::from(U256::from(n) * ether(1));
+    let seize = |chain: &mut Chain| {
+        let args = [DynSolValue::from(borrower)];
+        send(chain, seizer, desk, "seize(address)", &args, U256::ZERO).is_success()
+    };
+    let post = [DynSolValue::from(ether(1))];
+    assert!(
+        send(
+            &mut chain,
+            borrower,
+            desk,
+            "post(uint256)",
+            &post,
+            U256::ZERO
+        )
+        .is_success()
+    );
+    // 75% of $2,000: $1,500 and not a dollar more.
+    let draw = |chain: &mut Chain, n: u64| {
+        send(
+            chain,
+            borrower,
+            desk,
+            "draw(uint256)",
+            &[dollars(n)],
+            U256::ZERO,
+        )
+        .is_success()
+    };
+    assert!(!draw(&mut chain, 1_501));
+    assert!(draw(&mut chain, 1_500));
+    assert!(!seize(&mut chain), "a loan at its limit is solvent");
+    let fall = [dollars(1_999)];
+    assert!(
+        !send(
+            &mut chain,
+            seizer,
+            desk,
+            "setPrice(uint256)",
+            &fall,
+            U256::ZERO
+        )
+        .is_success()
+    );
+    assert!(
+        send(
+            &mut chain,
+            keeper,
+            desk,
+            "setPrice(uint256)",
+            &fall,
+            U256::ZERO
+        )
+        .is_success()
+    );
+    assert_eq!(total(&chain), held(&chain, borrower) + held(&chain, seizer));
+    assert!(seize(&mut chain));
+    assert_eq!(held(&chain, seizer), ether(1));
+    assert_eq!(total(&chain), ether(2), "the seized ether counted again");
+}
