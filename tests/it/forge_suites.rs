@@ -471,8 +471,9 @@ fn an_unsupported_cheatcode_in_set_up_is_named_with_its_contract_and_line() {
 #[test]
 fn a_handler_whose_every_call_reverts_until_a_loan_is_underwater_is_broken() {
     // `DeskTest`: the handler's `seize` bubbles up the desk's refusal until collateral, a
-    // loan near its limit and a price fall line up. Measured with 2a88e8a's engine over seeds 1-5: 11-212
-    // sequences with the defaults, whose random walks (forge's way) line them up.
+    // loan near its limit and a price fall line up. Measured with 2a88e8a's engine over
+    // seeds 1-5: 11-212 sequences with the defaults, whose random walks (forge's way) line
+    // them up.
     let outcome = run(suite("DeskTest").runs(5_000));
     assert_eq!(broken(&outcome), ["invariant_etherAddsUp"]);
     let failure = &outcome.failures[0];
@@ -491,11 +492,11 @@ fn a_handler_whose_every_call_reverts_until_a_loan_is_underwater_is_broken() {
 
 #[test]
 fn without_walks_revert_guidance_finds_the_prefix_a_bubbled_revert_needs() {
-    // Without random walks, sequences alone must line the prefix up. Measured with 2a88e8a's engine over
-    // seeds 1-5 (60 s each): with revert guidance 3 of 5 (21,135-148,208 sequences; seed 2
-    // 21,135), without it none in 283,874-337,040. The handler's revert is decided at the
-    // desk's `require`, where it began, and runs that bring it nearer are kept. The budget is
-    // 4.7 times seed 2's.
+    // Without random walks, sequences alone must line the prefix up. Measured with
+    // 2a88e8a's engine over seeds 1-5 (60 s each): with revert guidance 3 of 5
+    // (21,135-148,208 sequences; seed 2 21,135), without it none in 283,874-337,040. The
+    // handler's revert is decided at the desk's `require`, where it began, and runs that
+    // bring it nearer are kept. The budget is 4.7 times seed 2's.
     let outcome = run(suite("DeskTest")
         .seed(2)
         .walks(0)
