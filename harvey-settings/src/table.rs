@@ -376,9 +376,9 @@ settings! {
 
     /// Revert guidance: once a function has reverted on each of its first 1,000 calls (a
     /// `liquidate` while no position is underwater), a sequence in which a call of it
-    /// failed at a `require` no call of it reached before, or nearer to passing one (by a
-    /// power of two of the distance), is kept even when its last call took a known path:
-    /// the calls before it are a prefix on the way to its success.
+    /// failed at a `require` no call of it reached before, or nearer to passing one than
+    /// any call before, is kept even when its last call took a known path: the calls
+    /// before it are a prefix on the way to its success.
     revert_guidance: bool = true;
     "revert_guidance" as Literal::Bool, expected "`true` or `false`";
     "HARVEY_REVERT_GUIDANCE";

@@ -6,18 +6,21 @@
 //! amounts.
 //!
 //! Once a function has reverted on its first [`STUCK_AFTER`] calls, every reverting call of
-//! it is measured by the comparison that decided the revert (the last one it made): where
-//! that comparison is (a `require` further into the function is progress, as a search-based
-//! tester's approach level) and how far its branch is from flipping (HARVEY's cost metric,
-//! §4.3). A run is kept, whatever its path id, when a call of such a function failed at a
-//! comparison where none of its calls failed before, or closer to flipping it, by a power
-//! of two, than any before: a loan nearer its limit, then a price that fell. Mutation
-//! (which inserts writers of what a call reads before it) and prediction take those runs
-//! the rest of the way. Once a call of the function succeeds, it is no longer followed.
+//! it is measured by the comparison that decided the revert (the last one the code where
+//! the revert began made): where that comparison is (a `require` further into the function
+//! is progress, as a search-based tester's approach level) and how near its branch is to
+//! flipping ([`closeness`]: how many bits longer its operands are than HARVEY's cost
+//! metric, §4.3). A run is kept, whatever its path id, when a call of such a function failed
+//! at a comparison where none of its calls failed before, or nearer to flipping it than any
+//! before: a loan nearer its limit, then a price that fell. What is kept is trimmed to a
+//! prefix ([`RevertGuidance::trimmed`]). Mutation (which inserts writers of what a call
+//! reads before it) and prediction take those runs the rest of the way. Once a call of the
+//! function succeeds, it is no longer followed.
 //!
-//! Bounded: per function and deciding comparison, a run is kept at most once per power of
-//! two of the distance (257 times).
+//! Bounded: per function and deciding comparison, a run is kept at most once per bit of
+//! closeness (257 times).
 
+use std::collections::hash_map::Entry;
 use std::hash::Hasher;
 
 use alloy_primitives::{Address, U256};
@@ -46,12 +49,12 @@ const STUCK_AFTER: u64 = 1_000;
 type Decision = (usize, Address, u32);
 
 /// A reverting call measured in a run: its transaction's index, where it was decided, and
-/// its distance to flipping that decision as a bit length.
+/// how near it was to flipping that decision ([`closeness`]).
 #[derive(Debug, Clone, Copy)]
 struct Measured {
     index: usize,
     decision: Decision,
-    bits: u32,
+    closeness: u32,
 }
 
 /// How reverting calls of functions that never succeeded approached succeeding, over one
@@ -60,7 +63,7 @@ struct Measured {
 pub(crate) struct RevertGuidance {
     /// Per function (surface order): whether a call of it ever succeeded.
     succeeded: Vec<bool>,
-    /// Per decision: the bit length of the least distance to flipping it seen.
+    /// Per decision: the greatest closeness to flipping it seen.
     closest: FastMap<Decision, u32>,
     /// This run: its reverting calls of functions that never succeeded.
     this_run: Vec<Measured>,
@@ -88,7 +91,7 @@ impl RevertGuidance {
     /// Takes in the last run (call it once per regular run that may be kept): the corpus
     /// key under which to keep it, when one of its reverting calls of a function that
     /// never succeeded failed at a new comparison or closer to flipping one than any call
-    /// before. Keys differ per decision and power of two, so each is kept once.
+    /// before. Keys differ per decision and closeness, so each is kept once.
     pub(crate) fn closer(&mut self) -> Option<u64> {
         let mut key = None;
         self.closer_call = None;
@@ -96,19 +99,26 @@ impl RevertGuidance {
             let Measured {
                 index,
                 decision,
-                bits,
+                closeness,
             } = *measured;
             // A function that succeeded later in this run needs no prefix any more.
             if self.succeeded[decision.0] {
                 continue;
             }
-            let closest = self.closest.entry(decision).or_insert(u32::MAX);
-            if bits < *closest {
-                *closest = bits;
-                if key.is_none() {
-                    key = Some(key_of(decision, bits));
-                    self.closer_call = Some(index);
+            let news = match self.closest.entry(decision) {
+                Entry::Vacant(first) => {
+                    first.insert(closeness);
+                    true
                 }
+                Entry::Occupied(mut best) if closeness > *best.get() => {
+                    best.insert(closeness);
+                    true
+                }
+                Entry::Occupied(_) => false,
+            };
+            if news && key.is_none() {
+                key = Some(key_of(decision, closeness));
+                self.closer_call = Some(index);
             }
         }
         key
@@ -189,22 +199,29 @@ fn revert_origin(reverts: &[RevertSite]) -> Option<Address> {
     Some(reverts[at].code)
 }
 
-/// The distance of `comparison`'s branch to going the other way, as its bit length (0 for
-/// a branch that goes either way at no cost, which a recorded branch never is).
-fn bits_to_flip(comparison: &Comparison) -> u32 {
+/// How near `comparison`'s branch was to going the other way: how many bits longer its
+/// larger operand is than its distance to flipping (HARVEY's cost), so that a loan near its
+/// limit and a limit near a loan count, in whatever units, and an empty account, one unit
+/// away from insolvency but with nothing to make it so, counts nothing (its operands are 0).
+fn closeness(comparison: &Comparison) -> u32 {
     let (jump, fall) = branch_costs(comparison);
     let distance = if comparison.taken { fall } else { jump };
-    U256::BITS as u32 - distance.leading_zeros() as u32
+    bit_length(comparison.lhs.max(comparison.rhs)).saturating_sub(bit_length(distance))
 }
 
-/// The corpus key of reaching `decision` at a distance of `bits` bits.
-fn key_of(decision: Decision, bits: u32) -> u64 {
+/// The number of bits `value` takes (0 for 0).
+fn bit_length(value: U256) -> u32 {
+    U256::BITS as u32 - value.leading_zeros() as u32
+}
+
+/// The corpus key of reaching `decision` at `closeness`.
+fn key_of(decision: Decision, closeness: u32) -> u64 {
     let (function, code, pc) = decision;
     let mut key = KeyHasher::default();
     key.write_usize(function);
     key.write(code.as_slice());
     key.write_u32(pc);
-    key.write_u32(bits);
+    key.write_u32(closeness);
     key.finish() ^ REVERT_SALT
 }
 
@@ -232,7 +249,7 @@ impl Sink for RevertGuidance {
             self.this_run.push(Measured {
                 index: seen.index,
                 decision: (function, decided.code, decided.jumpi_pc),
-                bits: bits_to_flip(measured),
+                closeness: closeness(measured),
             });
         }
     }

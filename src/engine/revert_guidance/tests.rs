@@ -43,7 +43,7 @@ fn run(guidance: &mut RevertGuidance, seen: &Seen<'_>) -> Option<u64> {
 }
 
 #[test]
-fn a_function_that_always_reverted_keeps_runs_that_get_closer_by_a_power_of_two() {
+fn a_function_that_always_reverted_keeps_runs_that_get_closer_by_a_bit() {
     let mut guidance = RevertGuidance::new(1);
     let first = healthy(12, 0, 1000);
     // Before its 1,000th call, a reverting function is not followed.
@@ -54,7 +54,8 @@ fn a_function_that_always_reverted_keeps_runs_that_get_closer_by_a_power_of_two(
     // From then on, its first decision is news.
     let kept = run(&mut guidance, &call(STUCK_AFTER, true, &first));
     assert!(kept.is_some());
-    // As far, or closer by less than a power of two: nothing new.
+    // As far, or closer by less than a bit of the operands' length: nothing new (401 is
+    // the first distance to 1,000 a bit shorter than 1,000 itself).
     assert_eq!(
         run(&mut guidance, &call(STUCK_AFTER + 1, true, &first)),
         None
@@ -66,7 +67,7 @@ fn a_function_that_always_reverted_keeps_runs_that_get_closer_by_a_power_of_two(
         ),
         None
     );
-    // Half the distance: a bit shorter, kept under another key.
+    // Within 401 of the limit: a bit closer, kept under another key.
     let closer = run(
         &mut guidance,
         &call(STUCK_AFTER + 3, true, &healthy(12, 600, 1000)),
@@ -151,7 +152,7 @@ fn a_revert_bubbled_up_by_a_handler_is_decided_where_it_began() {
     trace.push_revert(revert(handler, 1));
     let (decided, measured) = deciding(&trace).unwrap();
     assert_eq!((decided.code, decided.jumpi_pc), (pool, 12));
-    assert_eq!(bits_to_flip(measured), 9, "1000 - 600 + 1 = 401");
+    assert_eq!(closeness(measured), 1, "401 to flip, in 10 bits");
     // A revert of the handler's own (the pool's earlier revert was caught at depth 3, not
     // bubbled): decided by the handler's last comparison.
     let mut own = healthy(12, 600, 1000);
@@ -201,5 +202,22 @@ fn a_boolean_test_is_measured_by_the_data_decision_that_computed_it() {
     let (decided, measured) = deciding(&trace).unwrap();
     assert_eq!(decided.jumpi_pc, 64, "the site is the boolean test's");
     assert_eq!(measured.cmp_pc, 30);
-    assert_eq!(bits_to_flip(measured), 7, "800 - 700 + 1 = 101");
+    assert_eq!(closeness(measured), 3, "101 to flip, in 10 bits");
+}
+
+#[test]
+fn an_empty_account_is_not_close_to_insolvency() {
+    // `debt > limit` with nothing lent or posted: one unit from flipping, but nothing can
+    // make it flip, and a run reaching it is no nearer than the first.
+    let mut guidance = RevertGuidance::new(1);
+    let empty = healthy(12, 0, 0);
+    assert_eq!(closeness(empty.comparisons().last().unwrap()), 0);
+    assert!(run(&mut guidance, &call(STUCK_AFTER, true, &empty)).is_some());
+    // A loan of 900 against a limit of 1,000 is nearer (101 to flip, in 10 bits).
+    let loan = healthy(12, 900, 1000);
+    assert!(run(&mut guidance, &call(STUCK_AFTER + 1, true, &loan)).is_some());
+    assert_eq!(
+        run(&mut guidance, &call(STUCK_AFTER + 2, true, &empty)),
+        None
+    );
 }
