@@ -8,10 +8,11 @@ use crate::table::{Config, SETTINGS, Setting};
 /// Sequences a campaign runs when none of `runs`, `time` and `calls` is set.
 pub const RUNS_WITHOUT_BUDGET: u64 = 10_000;
 
-/// The share of transactions (percent) a forge invariant suite spends on random walks when
-/// the settings set no `walks`: forge fuzzes such a suite only by walks of its depth, and
-/// deep protocol bugs it finds need them (the book's "A lending suite").
-pub const FORGE_SUITE_WALKS: u32 = 50;
+/// The share of transactions (percent) a suite (a forge invariant suite, an Echidna or
+/// Medusa harness) spends on random walks when the settings set no `walks`: forge, Echidna
+/// and Medusa fuzz such a suite only by long sequences of fresh calls, and deep protocol
+/// bugs it finds need them (the book's "A lending suite").
+pub const SUITE_WALKS: u32 = 50;
 
 /// The settings that make up the budget: an environment variable for either replaces the
 /// attribute's whole budget, so `HARVEY_TIME=5m` turns a run-bounded test into a timed one.
@@ -90,7 +91,9 @@ mod tests {
     #[test]
     fn the_walks_doc_states_the_forge_suite_default() {
         let walks = Setting::named("walks").unwrap();
-        let stated = format!("which is {FORGE_SUITE_WALKS} in forge invariant suites");
+        let stated = format!(
+            "which is {SUITE_WALKS} in forge invariant suites and Echidna/Medusa harnesses"
+        );
         assert!(walks.doc().contains(&stated), "{}", walks.doc());
     }
 

@@ -22,7 +22,7 @@ mod steering;
 mod table;
 mod targets;
 
-pub use config::{FORGE_SUITE_WALKS, RUNS_WITHOUT_BUDGET};
+pub use config::{RUNS_WITHOUT_BUDGET, SUITE_WALKS};
 pub use detectors::{Detector, DetectorSet};
 pub use panics::{PANIC_NAMES, PanicNumber, PanicSet};
 pub use reference::{

@@ -214,9 +214,10 @@ settings! {
     /// over their type, run as forge, Echidna and Medusa run their invariant campaigns and
     /// never kept in the corpus. They build state that takes many unrelated calls (a market
     /// lent out by many borrows), which sequences of at most `depth` calls kept for new
-    /// paths rarely reach. Default: none, which is 50 in forge invariant suites (forge fuzzes
-    /// only so) and 0 (off) in Rust invariants and Echidna/Medusa harnesses. Never run where
-    /// every case is one call (fuzz tests, properties, independent calls, `depth = 1`).
+    /// paths rarely reach. Default: none, which is 50 in forge invariant suites and
+    /// Echidna/Medusa harnesses (those tools fuzz only so) and 0 (off) in Rust invariants.
+    /// Never run where every case is one call (fuzz tests, properties, independent calls,
+    /// `depth = 1`).
     walks: Option<u32> = None;
     "walks" as Literal::Integer, expected "a whole number from 0 to 100";
     "HARVEY_WALKS";

@@ -350,8 +350,8 @@ impl<'a> Campaign<'a> {
 
     /// Spends `percent` of the transactions on random walks of [`Campaign::walk_length`]
     /// fresh calls, as forge, Echidna and Medusa fuzz (see the settings reference; by
-    /// default [`harvey_settings::FORGE_SUITE_WALKS`] in a forge invariant suite,
-    /// none elsewhere).
+    /// default [`harvey_settings::SUITE_WALKS`] in a forge invariant suite or an
+    /// Echidna/Medusa harness, none elsewhere).
     pub fn walks(mut self, percent: u32) -> Self {
         self.config.walks = Some(percent.min(100));
         self

@@ -27,8 +27,7 @@ use crate::report::{
 use crate::suite::{self, Suite};
 use crate::targets::{self, TargetSpec};
 use crate::{Error, Result};
-use harvey_project::suite::Style;
-use harvey_settings::FORGE_SUITE_WALKS;
+use harvey_settings::SUITE_WALKS;
 
 use super::{Campaign, PropertySpec, SetupFnRef};
 
@@ -96,16 +95,12 @@ impl Campaign<'_> {
             })
             .transpose()?;
         let property = self.property.take().map(property_of).transpose()?;
-        // forge fuzzes an invariant suite only by walks: where the settings choose none,
-        // such a suite gets its share of them (its fuzz tests, whose cases are one call,
-        // never walk).
-        let forge_invariants =
-            (suite.as_ref()).is_some_and(|s| s.style == Style::Forge && s.fuzz_test.is_none());
-        (self.config.walks).get_or_insert(if forge_invariants {
-            FORGE_SUITE_WALKS
-        } else {
-            0
-        });
+        // forge fuzzes an invariant suite, and Echidna and Medusa a harness, only by walks:
+        // where the settings choose none, such a suite gets its share of them (forge's fuzz
+        // tests, whose cases are one call, never walk; nor do a harness's stateless cases,
+        // whose depth is 1).
+        let walking_suite = (suite.as_ref()).is_some_and(|s| s.fuzz_test.is_none());
+        (self.config.walks).get_or_insert(if walking_suite { SUITE_WALKS } else { 0 });
         if let Some(property) = &property {
             if suite.is_some() || !self.invariants.is_empty() {
                 return Err(Error::Config(format!(
