@@ -44,8 +44,8 @@ const REVERT_SALT: u64 = 0x4e7e_47ed_c105;
 /// campaigns of 5 against 4 without revert guidance.
 const STUCK_AFTER: u64 = 1_000;
 
-/// Where a reverting call was decided: its function, and the code and JUMPI of the last
-/// comparison it made.
+/// Where a reverting call was decided: its function, and the code and JUMPI of the
+/// comparison that decided it ([`deciding`]).
 type Decision = (usize, Address, u32);
 
 /// A reverting call measured in a run: its transaction's index, where it was decided, and

@@ -1,4 +1,5 @@
 use super::*;
+use crate::engine::input::TxInput;
 use crate::observe::{CmpOp, RecentTransfers, Trace};
 
 /// A call whose last comparison is `debt <= limit` (LT at pc 10 as `limit < debt`, its
@@ -220,4 +221,42 @@ fn an_empty_account_is_not_close_to_insolvency() {
         run(&mut guidance, &call(STUCK_AFTER + 2, true, &empty)),
         None
     );
+}
+
+#[test]
+fn a_kept_run_is_trimmed_through_the_call_without_what_changed_nothing_before_it() {
+    let mut guidance = RevertGuidance::new(2);
+    let at = |function: usize, seconds: u64| {
+        let mut tx = TxInput::of(function, Vec::new());
+        tx.warp.seconds = seconds;
+        tx
+    };
+    // A reverted call of function 1 after 5 s, a successful one after 2 s, the stuck call
+    // of function 0, and a call after it.
+    let sequence = Sequence {
+        txs: vec![at(1, 5), at(1, 2), at(0, 0), at(1, 0)],
+    };
+    let empty = Trace::default();
+    let stuck = healthy(12, 0, 1000);
+    guidance.start(&sequence);
+    let other = |index: usize, reverted: bool| Seen {
+        index,
+        function: 1,
+        calls: 1,
+        ..call(0, reverted, &empty)
+    };
+    guidance.transaction(&other(0, true));
+    guidance.transaction(&other(1, false));
+    guidance.transaction(&Seen {
+        index: 2,
+        ..call(STUCK_AFTER, true, &stuck)
+    });
+    guidance.transaction(&other(3, false));
+    assert!(guidance.closer().is_some());
+    let kept = guidance.trimmed(&sequence);
+    // The reverted call is gone and its 5 s move onto the next call; the call after the
+    // stuck one is cut.
+    assert_eq!(kept.txs.len(), 2, "{kept:?}");
+    assert_eq!((kept.txs[0].function, kept.txs[0].warp.seconds), (1, 7));
+    assert_eq!((kept.txs[1].function, kept.txs[1].warp.seconds), (0, 0));
 }
