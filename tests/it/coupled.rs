@@ -3,12 +3,11 @@
 //! finds it with the invariant alone (`PullToken`'s only with invariant guidance: unguided,
 //! seeds 1-5 each miss it in 200,000 sequences).
 
-use harvey::chain::TxOptions;
 use harvey::prelude::*;
 
 use harvey::DetectorSet;
 
-use crate::support::{campaign_on, chain, failure, repo};
+use crate::support::{campaign_on, chain, failure, repo, succeeds};
 
 /// Whether `contract`'s `view`, a `bool` getter that says the planted bug happened, says it
 /// did not: each fixture's invariant.
@@ -61,24 +60,6 @@ fn called(failure: &harvey::Failure) -> Vec<&str> {
 fn senders(failure: &harvey::Failure) -> usize {
     let senders: std::collections::HashSet<_> = failure.calls.iter().map(|c| c.sender).collect();
     senders.len()
-}
-
-/// `from` calls `signature` on `to` with `args`; whether it succeeded.
-fn succeeds(
-    chain: &mut Chain,
-    from: Address,
-    to: Address,
-    signature: &str,
-    args: impl harvey::chain::SolArgs,
-) -> bool {
-    let options = TxOptions {
-        sender: Some(from),
-        value: U256::ZERO,
-    };
-    chain
-        .try_call_with(to, signature, args, options)
-        .unwrap_or_else(|e| panic!("{signature}: {e}"))
-        .is_success()
 }
 
 #[test]

@@ -4,33 +4,14 @@
 //! always-reverting call closer to succeeding.
 
 use harvey::DetectorSet;
-use harvey::chain::TxOptions;
 use harvey::prelude::*;
 
-use crate::support::{campaign_on, chain, failure, repo};
+use crate::support::{campaign_on, chain, failure, repo, succeeds};
 
 /// `MarginDesk`'s invariant: the accounts' collateral adds up to the total.
 fn balanced(chain: &Chain) -> harvey::Result<bool> {
     let unbalanced: bool = chain.view(chain.get("MarginDesk"), "unbalanced()", ())?;
     Ok(!unbalanced)
-}
-
-/// `from` calls `signature` on `desk` with `args`; whether it succeeded.
-fn succeeds(
-    chain: &mut Chain,
-    from: Address,
-    desk: Address,
-    signature: &str,
-    args: impl harvey::chain::SolArgs,
-) -> bool {
-    let options = TxOptions {
-        sender: Some(from),
-        value: U256::ZERO,
-    };
-    chain
-        .try_call_with(desk, signature, args, options)
-        .unwrap_or_else(|e| panic!("{signature}: {e}"))
-        .is_success()
 }
 
 #[test]

@@ -205,6 +205,24 @@ pub(crate) fn send_uint(
     send(chain, from, to, signature, &[uint(amount)], U256::ZERO)
 }
 
+/// `from` calls `signature` on `to` with `args`; whether it succeeded.
+pub(crate) fn succeeds(
+    chain: &mut Chain,
+    from: Address,
+    to: Address,
+    signature: &str,
+    args: impl harvey::chain::SolArgs,
+) -> bool {
+    let options = TxOptions {
+        sender: Some(from),
+        value: U256::ZERO,
+    };
+    chain
+        .try_call_with(to, signature, args, options)
+        .unwrap_or_else(|e| panic!("{signature}: {e}"))
+        .is_success()
+}
+
 /// The address a successful call returned (a factory's new contract).
 pub(crate) fn returned_address(outcome: &TxOutcome) -> Address {
     assert!(outcome.is_success(), "{outcome:?}");
