@@ -38,29 +38,21 @@ pub fn summary(outcome: &Outcome) -> String {
     render_time_split(&mut out, stats);
     render_kept_corpus(&mut out, stats);
     render_bounds(&mut out, stats);
-    let replayed = if stats.replayed > 0 {
-        format!(", {} regression sequences replayed", stats.replayed)
-    } else {
-        String::new()
+    // What the coverage line adds after the corpus, each only when it happened.
+    let counted = |count: u64, what: &str| {
+        if count > 0 {
+            format!(", {count} {what}")
+        } else {
+            String::new()
+        }
     };
-    let guided = if stats.guided > 0 {
-        format!(", {} runs kept by invariant guidance", stats.guided)
-    } else {
-        String::new()
-    };
-    let novel = if stats.novel > 0 {
-        format!(", {} runs kept for a new state", stats.novel)
-    } else {
-        String::new()
-    };
-    let unreverting = if stats.unreverting > 0 {
-        format!(
-            ", {} runs kept for a call that always reverted getting closer to succeeding",
-            stats.unreverting
-        )
-    } else {
-        String::new()
-    };
+    let replayed = counted(stats.replayed as u64, "regression sequences replayed");
+    let guided = counted(stats.guided, "runs kept by invariant guidance");
+    let novel = counted(stats.novel, "runs kept for a new state");
+    let unreverting = counted(
+        stats.unreverting,
+        "runs kept for a call that always reverted getting closer to succeeding",
+    );
     let _ = writeln!(
         out,
         "  coverage: {} edges, corpus: {} paths{guided}{novel}{unreverting}{replayed}",

@@ -440,3 +440,44 @@ fn a_failed_property_shows_its_inputs_by_name() {
         "{report}"
     );
 }
+
+#[test]
+fn the_coverage_line_counts_only_what_happened() {
+    let outcome = |stats: Stats| Outcome {
+        failures: Vec::new(),
+        stats,
+        warnings: Vec::new(),
+        require_targets: false,
+        untested: None,
+    };
+    let line = |stats: Stats| {
+        let summary = super::summary(&outcome(stats));
+        summary
+            .lines()
+            .find(|l| l.starts_with("  coverage:"))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        line(Stats {
+            edges: 7,
+            corpus: 3,
+            ..Stats::default()
+        }),
+        "  coverage: 7 edges, corpus: 3 paths"
+    );
+    assert_eq!(
+        line(Stats {
+            edges: 7,
+            corpus: 3,
+            guided: 1,
+            novel: 2,
+            unreverting: 4,
+            replayed: 5,
+            ..Stats::default()
+        }),
+        "  coverage: 7 edges, corpus: 3 paths, 1 runs kept by invariant guidance, 2 runs kept \
+         for a new state, 4 runs kept for a call that always reverted getting closer to \
+         succeeding, 5 regression sequences replayed"
+    );
+}
