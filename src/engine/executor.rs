@@ -96,6 +96,27 @@ pub(crate) struct Seen<'t> {
     pub(crate) enabled: &'t [usize],
 }
 
+#[cfg(test)]
+impl<'t> Seen<'t> {
+    /// Transaction `index`, the last of its run, that left `trace`: the first call of
+    /// function 0, on path 1, successful, with no new edges and nothing created. What the
+    /// sinks' unit tests feed, changed where a test needs.
+    pub(crate) fn of(index: usize, trace: &'t Trace) -> Seen<'t> {
+        Seen {
+            index,
+            last: true,
+            function: 0,
+            calls: 1,
+            trace,
+            path: 1,
+            reverted: false,
+            new_edges: false,
+            created: &[],
+            enabled: &[],
+        }
+    }
+}
+
 /// Something that learns from regular runs, fed every transaction before the oracles check
 /// it. Aggressive runs, replays and shrinking feed no sink.
 pub(crate) trait Sink {

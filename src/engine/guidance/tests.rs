@@ -24,16 +24,9 @@ fn run(guidance: &mut InvariantGuidance, transactions: &[(u64, (u64, u64))]) -> 
     let empty = Trace::default();
     for (index, &(path, (pulled, approved))) in transactions.iter().enumerate() {
         guidance.transaction(&Seen {
-            index,
             last: index + 1 == transactions.len(),
-            function: 0,
-            calls: 1,
-            trace: &empty,
             path,
-            reverted: false,
-            new_edges: false,
-            created: &[],
-            enabled: &[],
+            ..Seen::of(index, &empty)
         });
         guidance.checked(index, &check(pulled, approved));
     }

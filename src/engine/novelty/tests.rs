@@ -53,16 +53,9 @@ fn run(novelty: &mut StateNovelty, traces: &[Trace], reverted: bool) -> Option<u
     novelty.start(&Sequence::default());
     for (index, trace) in traces.iter().enumerate() {
         novelty.transaction(&Seen {
-            index,
             last: index + 1 == traces.len(),
-            function: 0,
-            calls: 1,
-            trace,
-            path: 1,
             reverted,
-            new_edges: false,
-            created: &[],
-            enabled: &[],
+            ..Seen::of(index, trace)
         });
     }
     novelty.novel()

@@ -23,16 +23,9 @@ fn healthy(jumpi: u32, debt: u64, limit: u64) -> Trace {
 /// Function 0's call number `calls`, reverted or not, with `trace`.
 fn call<'t>(calls: u64, reverted: bool, trace: &'t Trace) -> Seen<'t> {
     Seen {
-        index: 0,
-        last: true,
-        function: 0,
         calls,
-        trace,
-        path: 1,
         reverted,
-        new_edges: false,
-        created: &[],
-        enabled: &[],
+        ..Seen::of(0, trace)
     }
 }
 
@@ -240,10 +233,9 @@ fn a_kept_run_is_trimmed_through_the_call_without_what_changed_nothing_before_it
     let stuck = healthy(12, 0, 1000);
     guidance.start(&sequence);
     let other = |index: usize, reverted: bool| Seen {
-        index,
         function: 1,
-        calls: 1,
-        ..call(0, reverted, &empty)
+        reverted,
+        ..Seen::of(index, &empty)
     };
     guidance.transaction(&other(0, true));
     guidance.transaction(&other(1, false));
