@@ -14,7 +14,9 @@
 //! observer (as the engine runs every transaction: data decisions recorded, and then also
 //! the data flows the default detectors follow), so that the observer's cost on the same
 //! transactions is apart from the campaign's mix of transactions, which differs from
-//! bare revm's.
+//! bare revm's; and once more with the observer called around every instruction, as
+//! revm's own inspected loop calls an inspector, against the chain's sparse loop, which
+//! calls it only around the instructions it records.
 //!
 //! Run with `cargo bench --bench engine_speed`. Settings:
 //! - `HARVEY_BENCH_SEEDS=n`: seeds 1..=n (default 3);
@@ -169,11 +171,12 @@ fn observed_same_calls(root: &Path, bare: f64) {
         origin: true,
     };
     println!("the same three calls under harvey's observer (Chain::execute, reset every 3 calls):");
-    for (what, flows) in [
-        ("observer (data decisions)", FlowSet::default()),
-        ("observer + the detectors' flows", every_flow),
+    for (what, flows, every_instruction) in [
+        ("observer (data decisions)", FlowSet::default(), false),
+        ("observer + the detectors' flows", every_flow, false),
+        ("observer, every instruction inspected", FlowSet::default(), true),
     ] {
-        let rate = observed_calls_per_sec(root, flows);
+        let rate = observed_calls_per_sec(root, flows, every_instruction);
         println!(
             "  {what:<36} {rate:>8.0} tx/s {:>8.2} µs/tx   {:.2}x bare revm's time",
             1e6 / rate,
@@ -182,8 +185,10 @@ fn observed_same_calls(root: &Path, bare: f64) {
     }
 }
 
-/// `Chain::execute` on [`bank_calls`] in turn (as bare revm runs them), following `flows`.
-fn observed_calls_per_sec(root: &Path, flows: FlowSet) -> f64 {
+/// `Chain::execute` on [`bank_calls`] in turn (as bare revm runs them), following `flows`,
+/// with the observer called around `every_instruction` (revm's own inspected loop) or only
+/// around the instructions it records (the chain's default).
+fn observed_calls_per_sec(root: &Path, flows: FlowSet, every_instruction: bool) -> f64 {
     let artifacts = harvey::project::compiled(root).unwrap_or_else(|e| panic!("{e}"));
     let mut chain = Chain::new(artifacts);
     let bank = chain.deploy("Bank", ()).unwrap_or_else(|e| panic!("{e}"));
@@ -201,6 +206,7 @@ fn observed_calls_per_sec(root: &Path, flows: FlowSet) -> f64 {
     assert!(seeded.is_success());
     chain.commit();
     chain.follow_flows(flows);
+    chain.inspect_every_instruction(every_instruction);
     let mix = bank_calls().map(|(calldata, value)| call(calldata, value));
     calls_per_sec(|i| {
         let outcome = chain.execute(&mix[i % mix.len()]).expect("observed call");

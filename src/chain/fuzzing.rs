@@ -167,6 +167,17 @@ impl Chain {
         }
     }
 
+    /// Whether inspected transactions ([`Chain::execute`], and every transaction while
+    /// cheatcodes are on) call the observer and the cheatcodes around every instruction, as
+    /// revm's own inspected loop does (`on`), instead of only around the instructions they
+    /// record (the default, and the same record): the tests compare the two, the
+    /// benchmarks their speed.
+    #[cfg(feature = "internals")]
+    #[doc(hidden)]
+    pub fn inspect_every_instruction(&mut self, on: bool) {
+        self.vm.get_mut().inspect_every_instruction(on);
+    }
+
     internal! {
         /// What the observer recorded during the last [`Chain::execute`].
         fn last_trace(&mut self) -> &Trace {

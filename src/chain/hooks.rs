@@ -53,6 +53,23 @@ impl Hooks {
         }
     }
 
+    /// Whether the hooks may do something before instruction `op`: the sparse loop
+    /// (`sparse`) runs the others without calling them.
+    #[inline]
+    pub(super) fn wants(&self, op: u8) -> bool {
+        (self.observing && self.observer.wants(op))
+            || (self.cheats.is_some() && CHEATED[usize::from(op)])
+            || (self.reads.is_some() && reads::noted(op))
+    }
+
+    /// Counts `n` instructions that ran without the hooks.
+    #[inline]
+    pub(super) fn count_steps(&mut self, n: u64) {
+        if self.observing {
+            self.observer.count_steps(n);
+        }
+    }
+
     /// A frame ended, successfully or not.
     fn leave(&mut self, ok: bool) {
         if let Some(start) = self.frames.pop() {
@@ -270,6 +287,31 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
         }
     }
 }
+
+/// Per opcode, whether the cheatcodes note it: storage accesses (`vm.accesses`), calls (a
+/// cheatcode's call site) and logs (`vm.recordLogs`, `vm.expectEmit`).
+const CHEATED: [bool; 256] = {
+    let mut table = [false; 256];
+    let ops = [
+        opcode::SLOAD,
+        opcode::SSTORE,
+        opcode::CALL,
+        opcode::CALLCODE,
+        opcode::DELEGATECALL,
+        opcode::STATICCALL,
+        opcode::LOG0,
+        opcode::LOG1,
+        opcode::LOG2,
+        opcode::LOG3,
+        opcode::LOG4,
+    ];
+    let mut i = 0;
+    while i < ops.len() {
+        table[ops[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 /// The sender a prank of the running frame gives `caller`'s next call or creation, setting
 /// `tx.origin` too when the prank has one.

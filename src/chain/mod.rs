@@ -45,6 +45,7 @@ mod logs;
 mod outcome;
 mod reads;
 mod setup;
+mod sparse;
 mod views;
 mod vm;
 

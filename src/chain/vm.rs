@@ -6,9 +6,10 @@ use alloy_primitives::{Address, Bytes, U256};
 
 use super::attacker::{self, ATTACKER_CONTRACT};
 use revm::context::result::{EVMError, ExecutionResult, InvalidTransaction};
-use revm::context::{BlockEnv, Context, ContextTr, JournalTr, TxEnv};
+use revm::context::{BlockEnv, Context, ContextSetters, ContextTr, JournalTr, TxEnv};
 use revm::context_interface::journaled_state::account::JournaledAccountTr;
-use revm::handler::{MainnetContext, MainnetEvm};
+use revm::handler::{MainnetContext, MainnetEvm, MainnetHandler};
+use revm::inspector::InspectorHandler;
 use revm::primitives::TxKind;
 use revm::primitives::hardfork::SpecId;
 use revm::state::AccountInfo;
@@ -18,6 +19,7 @@ use super::cheatcodes::{CHEATCODE_ADDRESS, Cheatcodes, Effect, FAILED_SLOT, Unsu
 use super::db::Db;
 use super::hooks::Hooks;
 use super::reads::Reads;
+use super::sparse::Sparse;
 use crate::observe::{FlowSet, Observer, Trace};
 use crate::project::ChainSettings;
 use crate::{Error, Result};
@@ -30,7 +32,11 @@ pub const CHAIN_ID: u64 = 31_337;
 /// (EIP-7825), so that a transaction is never rejected for asking too much.
 pub const TX_GAS_LIMIT: u64 = 16_000_000;
 
-type Evm = MainnetEvm<MainnetContext<Db>, Hooks>;
+/// The chain's revm `Evm`: mainnet's, with harvey's hooks as its inspector.
+pub(super) type Evm = MainnetEvm<MainnetContext<Db>, Hooks>;
+
+/// What revm rejects a transaction with (the in-memory database cannot fail).
+type EvmError = EVMError<std::convert::Infallible, InvalidTransaction>;
 
 /// What the transaction to run is: a call or a creation.
 pub(super) enum Target {
@@ -60,6 +66,9 @@ pub(super) struct Vm {
     /// Whether invariant checks are being observed now: every call runs observed, its
     /// record added to the checks' one trace.
     checking: bool,
+    /// Whether inspected transactions run revm's own loop, the hooks called around every
+    /// instruction, instead of the sparse loop (`sparse`): what the tests compare it with.
+    every_instruction: bool,
 }
 
 // Why `Vm` (and so `Chain`) is `Send`: the engine does not need it (each worker builds its
@@ -132,6 +141,7 @@ impl Vm {
             case: false,
             checks: None,
             checking: false,
+            every_instruction: false,
         }
     }
 
@@ -193,11 +203,11 @@ impl Vm {
                 self.evm.inspector.observer.clear();
             }
             self.evm.inspector.observing = true;
-            let result = self.evm.inspect_one_tx(tx);
+            let result = self.inspect(tx);
             self.evm.inspector.observing = false;
             result
         } else if self.evm.inspector.cheats.is_some() || self.evm.inspector.reads.is_some() {
-            self.evm.inspect_one_tx(tx)
+            self.inspect(tx)
         } else {
             // No hook to run: revm's uninspected path is the fastest.
             self.evm.transact_one(tx)
@@ -207,6 +217,23 @@ impl Vm {
             self.set_storages(ATTACKER_CONTRACT, &[attacker::disarming()]);
         }
         result.map_err(|e| rejected(sender, value, e))
+    }
+
+    /// Runs `tx` under the hooks, with the sparse loop unless every instruction is to be
+    /// inspected.
+    fn inspect(&mut self, tx: TxEnv) -> std::result::Result<ExecutionResult, EvmError> {
+        if self.every_instruction {
+            return self.evm.inspect_one_tx(tx);
+        }
+        self.evm.set_tx(tx);
+        MainnetHandler::default().inspect_run(&mut Sparse(&mut self.evm))
+    }
+
+    /// Makes inspected transactions run revm's own inspected loop (`on`), the hooks called
+    /// around every instruction, or the sparse loop (the default).
+    #[cfg(feature = "internals")]
+    pub(super) fn inspect_every_instruction(&mut self, on: bool) {
+        self.every_instruction = on;
     }
 
     /// Runs one unobserved call in the pending state, reads forge's global failure flag,
@@ -578,11 +605,7 @@ fn spec_of(evm_version: &str) -> Option<SpecId> {
 }
 
 /// A transaction the EVM refused to run, as a harness error.
-fn rejected(
-    sender: Address,
-    value: U256,
-    error: EVMError<std::convert::Infallible, InvalidTransaction>,
-) -> Error {
+fn rejected(sender: Address, value: U256, error: EvmError) -> Error {
     match error {
         EVMError::Transaction(InvalidTransaction::LackOfFundForMaxFee { balance, .. }) => {
             Error::Evm(format!(

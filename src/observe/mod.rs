@@ -36,10 +36,12 @@ mod status;
 pub(crate) mod symbolic;
 mod taint;
 mod trace;
+mod wanted;
 
 use status::{StatusWatch, Verdict};
 use symbolic::Symbolic;
 use taint::{At, Taint};
+use wanted::Wanted;
 
 pub use trace::{
     CallKind, CallRecord, CmpOp, Comparison, Edge, Flow, FlowKind, FlowSet, LogSite,
@@ -98,6 +100,9 @@ pub struct Observer {
     symbolic: Symbolic,
     /// Whether the last LOG instruction was recorded and waits for its data (`log`).
     log_pending: bool,
+    /// The instructions `step` records while nothing is followed ([`Observer::wants`]):
+    /// kept current by the settings that change it.
+    wanted: Wanted,
 }
 
 /// A comparison result being followed towards a JUMPI.
@@ -151,6 +156,34 @@ impl Observer {
     /// runs its source.
     pub fn follow_flows(&mut self, flows: FlowSet) {
         self.taint.follow(flows);
+        self.update_wanted();
+    }
+
+    /// Whether `step` may record something before instruction `op`: always while a
+    /// comparison's note, a failed call's status, a data flow, the path or the path
+    /// condition is followed (they look at every instruction), and otherwise for the
+    /// instructions it records. An instruction it does not want may run without `step`
+    /// and `step_end`; it is then only counted ([`Observer::count_steps`]).
+    #[inline]
+    pub fn wants(&self, op: u8) -> bool {
+        self.wanted.contains(op)
+            || self.pending.is_some()
+            || self.status.is_some()
+            || self.taint.active()
+            || self.record_path
+            || self.symbolic.on()
+    }
+
+    /// Counts `n` instructions that ran without `step` ([`Trace::steps`]).
+    #[inline]
+    pub fn count_steps(&mut self, n: u64) {
+        self.trace.steps += n;
+    }
+
+    /// Makes [`Observer::wants`] match the settings (the flows followed, blocks recorded).
+    fn update_wanted(&mut self) {
+        let blocks = self.record_blocks || !self.watched.is_empty();
+        self.wanted = Wanted::of(|op| self.taint.is_source(op), blocks);
     }
 
     /// Turns recording of [`Trace::path`] on or off (off by default: it costs a push per
@@ -176,6 +209,7 @@ impl Observer {
     /// for line coverage).
     pub fn record_blocks(&mut self, on: bool) {
         self.record_blocks = on;
+        self.update_wanted();
     }
 
     /// Watches these block starts (pcs of the runtime code at each address): entering one
@@ -191,6 +225,7 @@ impl Observer {
                 (address, bits)
             })
             .collect();
+        self.update_wanted();
     }
 
     /// A frame starts (a call or creation): its jumps are its own.

@@ -245,6 +245,19 @@ impl Taint {
         self.block_source = None;
     }
 
+    /// Whether `op` may start a flow followed: the instructions [`Taint::wants`] may want
+    /// before a source has run.
+    #[inline]
+    pub(super) fn is_source(&self, op: u8) -> bool {
+        self.sources.0[usize::from(op)]
+    }
+
+    /// Whether a source ran in this transaction: from then on every instruction is wanted.
+    #[inline]
+    pub(super) fn active(&self) -> bool {
+        self.active
+    }
+
     /// Whether [`Taint::step`] has work before `op` runs on `stack`: the transaction ran a
     /// source followed, or `op` is one.
     #[inline]
