@@ -174,7 +174,11 @@ fn observed_same_calls(root: &Path, bare: f64) {
     for (what, flows, every_instruction) in [
         ("observer (data decisions)", FlowSet::default(), false),
         ("observer + the detectors' flows", every_flow, false),
-        ("observer, every instruction inspected", FlowSet::default(), true),
+        (
+            "observer, every instruction inspected",
+            FlowSet::default(),
+            true,
+        ),
     ] {
         let rate = observed_calls_per_sec(root, flows, every_instruction);
         println!(

@@ -52,6 +52,7 @@ mod sarif;
 mod sequences;
 mod sequences_witness;
 mod sites;
+mod sparse_loop;
 mod stateless_harnesses;
 mod stateless_harnesses_witness;
 mod surface;
