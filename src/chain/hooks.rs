@@ -289,7 +289,8 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
 }
 
 /// Per opcode, whether the cheatcodes note it: storage accesses (`vm.accesses`), calls (a
-/// cheatcode's call site) and logs (`vm.recordLogs`, `vm.expectEmit`).
+/// cheatcode's call site) and what may journal a log (`vm.recordLogs`, `vm.expectEmit`):
+/// the sparse loop hands the hooks the logs of the instructions it inspects only.
 const CHEATED: [bool; 256] = {
     let mut table = [false; 256];
     let ops = [
@@ -304,6 +305,7 @@ const CHEATED: [bool; 256] = {
         opcode::LOG2,
         opcode::LOG3,
         opcode::LOG4,
+        opcode::SELFDESTRUCT,
     ];
     let mut i = 0;
     while i < ops.len() {

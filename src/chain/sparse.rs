@@ -14,7 +14,7 @@ use revm::context::{ContextTr, FrameStack, JournalTr};
 use revm::context_interface::journaled_state::entry::JournalEntry;
 use revm::handler::evm::{ContextDbError, FrameInitResult, FrameTr};
 use revm::handler::instructions::InstructionProvider;
-use revm::handler::{EvmTr, FrameInitOrResult, ItemOrResult, MainnetContext};
+use revm::handler::{EvmTr, FrameInitOrResult, ItemOrResult, MainnetContext, MainnetEvm};
 use revm::inspector::handler::frame_end;
 use revm::inspector::{InspectorEvmTr, JournalExt};
 use revm::interpreter::instructions::{GasTable, InstructionTable};
@@ -24,7 +24,9 @@ use revm::interpreter::{InstructionResult, Interpreter, InterpreterAction};
 
 use super::db::Db;
 use super::hooks::Hooks;
-use super::vm::Evm;
+
+/// The chain's revm `Evm`: mainnet's, with harvey's hooks as its inspector.
+pub(super) type Evm = MainnetEvm<MainnetContext<Db>, Hooks>;
 
 /// The chain's `Evm`, running inspected frames with the sparse loop.
 pub(super) struct Sparse<'a>(pub(super) &'a mut Evm);

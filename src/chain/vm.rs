@@ -8,7 +8,7 @@ use super::attacker::{self, ATTACKER_CONTRACT};
 use revm::context::result::{EVMError, ExecutionResult, InvalidTransaction};
 use revm::context::{BlockEnv, Context, ContextSetters, ContextTr, JournalTr, TxEnv};
 use revm::context_interface::journaled_state::account::JournaledAccountTr;
-use revm::handler::{MainnetContext, MainnetEvm, MainnetHandler};
+use revm::handler::MainnetHandler;
 use revm::inspector::InspectorHandler;
 use revm::primitives::TxKind;
 use revm::primitives::hardfork::SpecId;
@@ -19,7 +19,7 @@ use super::cheatcodes::{CHEATCODE_ADDRESS, Cheatcodes, Effect, FAILED_SLOT, Unsu
 use super::db::Db;
 use super::hooks::Hooks;
 use super::reads::Reads;
-use super::sparse::Sparse;
+use super::sparse::{Evm, Sparse};
 use crate::observe::{FlowSet, Observer, Trace};
 use crate::project::ChainSettings;
 use crate::{Error, Result};
@@ -31,9 +31,6 @@ pub const CHAIN_ID: u64 = 31_337;
 /// Gas limit of every transaction: just under Osaka's per-transaction cap of 2^24
 /// (EIP-7825), so that a transaction is never rejected for asking too much.
 pub const TX_GAS_LIMIT: u64 = 16_000_000;
-
-/// The chain's revm `Evm`: mainnet's, with harvey's hooks as its inspector.
-pub(super) type Evm = MainnetEvm<MainnetContext<Db>, Hooks>;
 
 /// What revm rejects a transaction with (the in-memory database cannot fail).
 type EvmError = EVMError<std::convert::Infallible, InvalidTransaction>;

@@ -4,7 +4,9 @@
 //!
 //! This module (with `chain`) is the only place that names revm types. The hot path
 //! (`step`) is a single `match` on the opcode; records go into `Vec`s that are cleared, never
-//! freed, between transactions, so a warmed-up observer allocates nothing per opcode.
+//! freed, between transactions, so a warmed-up observer allocates nothing per opcode. Most
+//! instructions need no `step` at all: [`Observer::wants`] names those that do, and `chain`
+//! runs the rest without calling the observer.
 //!
 //! # Linking comparisons to branches
 //!
