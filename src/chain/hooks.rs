@@ -21,7 +21,7 @@ use super::cheatcodes::{
 };
 use super::db::Db;
 use super::reads::{self, Reads};
-use crate::observe::Observer;
+use crate::observe::{Observer, opcode_table};
 
 /// The observer and the cheatcodes, for one chain.
 pub(super) struct Hooks {
@@ -291,29 +291,20 @@ impl Inspector<MainnetContext<Db>, EthInterpreter> for Hooks {
 /// Per opcode, whether the cheatcodes note it: storage accesses (`vm.accesses`), calls (a
 /// cheatcode's call site) and what may journal a log (`vm.recordLogs`, `vm.expectEmit`):
 /// the sparse loop hands the hooks the logs of the instructions it inspects only.
-const CHEATED: [bool; 256] = {
-    let mut table = [false; 256];
-    let ops = [
-        opcode::SLOAD,
-        opcode::SSTORE,
-        opcode::CALL,
-        opcode::CALLCODE,
-        opcode::DELEGATECALL,
-        opcode::STATICCALL,
-        opcode::LOG0,
-        opcode::LOG1,
-        opcode::LOG2,
-        opcode::LOG3,
-        opcode::LOG4,
-        opcode::SELFDESTRUCT,
-    ];
-    let mut i = 0;
-    while i < ops.len() {
-        table[ops[i] as usize] = true;
-        i += 1;
-    }
-    table
-};
+const CHEATED: [bool; 256] = opcode_table(&[
+    opcode::SLOAD,
+    opcode::SSTORE,
+    opcode::CALL,
+    opcode::CALLCODE,
+    opcode::DELEGATECALL,
+    opcode::STATICCALL,
+    opcode::LOG0,
+    opcode::LOG1,
+    opcode::LOG2,
+    opcode::LOG3,
+    opcode::LOG4,
+    opcode::SELFDESTRUCT,
+]);
 
 /// The sender a prank of the running frame gives `caller`'s next call or creation, setting
 /// `tx.origin` too when the prank has one.

@@ -9,6 +9,8 @@
 use alloy_primitives::{Address, U256};
 use revm::bytecode::opcode;
 
+use crate::observe::opcode_table;
+
 /// What the probes run while recording read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Reads {
@@ -25,39 +27,30 @@ pub(crate) struct Reads {
 
 /// The opcodes [`Reads::step`] notes: a table, so that the hook costs one load per other
 /// instruction (a probe runs hundreds of thousands).
-const NOTED: [bool; 256] = {
-    let mut noted = [false; 256];
-    let ops = [
-        opcode::SLOAD,
-        opcode::SSTORE,
-        opcode::CALL,
-        opcode::CALLCODE,
-        opcode::BALANCE,
-        opcode::SELFBALANCE,
-        opcode::EXTCODEHASH,
-        opcode::CREATE,
-        opcode::CREATE2,
-        opcode::SELFDESTRUCT,
-        opcode::BLOCKHASH,
-        opcode::COINBASE,
-        opcode::TIMESTAMP,
-        opcode::NUMBER,
-        opcode::DIFFICULTY,
-        opcode::GASLIMIT,
-        opcode::CHAINID,
-        opcode::BASEFEE,
-        opcode::BLOBHASH,
-        opcode::BLOBBASEFEE,
-        opcode::GASPRICE,
-        opcode::ORIGIN,
-    ];
-    let mut i = 0;
-    while i < ops.len() {
-        noted[ops[i] as usize] = true;
-        i += 1;
-    }
-    noted
-};
+const NOTED: [bool; 256] = opcode_table(&[
+    opcode::SLOAD,
+    opcode::SSTORE,
+    opcode::CALL,
+    opcode::CALLCODE,
+    opcode::BALANCE,
+    opcode::SELFBALANCE,
+    opcode::EXTCODEHASH,
+    opcode::CREATE,
+    opcode::CREATE2,
+    opcode::SELFDESTRUCT,
+    opcode::BLOCKHASH,
+    opcode::COINBASE,
+    opcode::TIMESTAMP,
+    opcode::NUMBER,
+    opcode::DIFFICULTY,
+    opcode::GASLIMIT,
+    opcode::CHAINID,
+    opcode::BASEFEE,
+    opcode::BLOBHASH,
+    opcode::BLOBBASEFEE,
+    opcode::GASPRICE,
+    opcode::ORIGIN,
+]);
 
 /// Whether [`Reads::step`] notes anything of opcode `op`.
 #[inline]

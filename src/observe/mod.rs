@@ -43,6 +43,7 @@ mod wanted;
 use status::{StatusWatch, Verdict};
 use symbolic::Symbolic;
 use taint::{At, Taint};
+pub(crate) use wanted::opcode_table;
 use wanted::Wanted;
 
 pub use trace::{

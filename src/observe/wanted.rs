@@ -20,8 +20,20 @@ impl Default for Wanted {
     }
 }
 
+/// The table of `ops`: per opcode, whether it is one of them. A `const fn`, so that fixed
+/// sets (the observer's, the cheatcodes', the probe reads') are built at compile time.
+pub(crate) const fn opcode_table(ops: &[u8]) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < ops.len() {
+        table[ops[i] as usize] = true;
+        i += 1;
+    }
+    table
+}
+
 /// The instructions `step` always records (see `Observer::step`'s `match`).
-const RECORDED: [u8; 21] = [
+const RECORDED: [bool; 256] = opcode_table(&[
     opcode::JUMPI,
     opcode::JUMP,
     opcode::EQ,
@@ -34,9 +46,6 @@ const RECORDED: [u8; 21] = [
     opcode::SLOAD,
     opcode::SSTORE,
     opcode::REVERT,
-    // LOG0 records no site, but its log reaches the hooks only when its instruction is
-    // inspected (the cheatcodes' recorded logs).
-    opcode::LOG0,
     opcode::LOG1,
     opcode::LOG2,
     opcode::LOG3,
@@ -45,19 +54,17 @@ const RECORDED: [u8; 21] = [
     opcode::CALLCODE,
     opcode::DELEGATECALL,
     opcode::STATICCALL,
-];
-
-/// Recorded as call sites too, and SELFDESTRUCT's journal entry is read after it runs.
-const CREATING: [u8; 3] = [opcode::CREATE, opcode::CREATE2, opcode::SELFDESTRUCT];
+    // Recorded as call sites too; SELFDESTRUCT's journal entry is read after it runs.
+    opcode::CREATE,
+    opcode::CREATE2,
+    opcode::SELFDESTRUCT,
+]);
 
 impl Wanted {
     /// The recorded instructions, the data-flow `sources`, and `JUMPDEST` when `blocks`
     /// entered are recorded (block starts: `Trace::blocks`, watched targets).
     pub(super) fn of(sources: impl Fn(u8) -> bool, blocks: bool) -> Wanted {
-        let mut table = [false; 256];
-        for op in RECORDED.into_iter().chain(CREATING) {
-            table[usize::from(op)] = true;
-        }
+        let mut table = RECORDED;
         table[usize::from(opcode::JUMPDEST)] = blocks;
         for op in 0..=u8::MAX {
             table[usize::from(op)] |= sources(op);
