@@ -10,6 +10,7 @@
 //! logs and everything else about a transaction stay revm's.
 
 use revm::Inspector;
+use revm::bytecode::opcode;
 use revm::context::{ContextTr, FrameStack, JournalTr};
 use revm::context_interface::journaled_state::entry::JournalEntry;
 use revm::handler::evm::{ContextDbError, FrameInitResult, FrameTr};
@@ -164,7 +165,11 @@ fn run(
         if interp.bytecode.is_end() {
             break;
         }
-        journal_at = Some(ctx.journal().journal().len());
+        if op == opcode::SELFDESTRUCT {
+            // The one instruction whose journal entry the hooks read (revm's loop takes the
+            // journal's length before every instruction, for this alone).
+            journal_at = Some(ctx.journal().journal().len());
+        }
         let logs_at = ctx.journal().logs().len();
         if let Err(e) = interp.step(table, gas, ctx) {
             if interp.bytecode.action().is_none() {
