@@ -14,7 +14,8 @@
 //! defaults (`HARVEY_Z3`); `guidance` and `novelty` turn on issue 43's invariant guidance
 //! and state novelty (both off by default), and `guidance+novelty` both;
 //! `no-revert-guidance` turns off issue 43's revert guidance (on by default), whose fixture
-//! is `contracts/reverting/Margin.sol`.
+//! is `contracts/reverting/Margin.sol`, and `no-conditions` its condition states (on by
+//! default).
 //! `HARVEY_CHAINS_ONLY=LinearChain,XorChain` narrows the fixtures,
 //! `HARVEY_CHAINS_CONFIGS=defaults,no-chained` the configurations.
 //!
@@ -191,6 +192,10 @@ const CONFIGURATIONS: [Configuration; 12] = [
     Configuration {
         name: "novelty",
         apply: |campaign| campaign.state_novelty(true),
+    },
+    Configuration {
+        name: "no-conditions",
+        apply: |campaign| campaign.condition_states(false),
     },
     Configuration {
         name: "no-revert-guidance",

@@ -352,6 +352,10 @@ pub struct Stats {
     /// theirs left a storage word of a class, or a combination of classes, no run had left,
     /// whatever their path ids. Counted per worker, as [`Stats::guided`].
     pub novel: u64,
+    /// Runs the workers kept for a condition state (the `condition_states` setting): their
+    /// last call's conditions on storage compared their operands otherwise (zero, equal,
+    /// apart) than every run on its path had. Counted per worker, as [`Stats::guided`].
+    pub conditioned: u64,
     /// Runs the workers kept for revert guidance (the `revert_guidance` setting): a call of
     /// theirs to a function that had always reverted failed at a `require` no call of it
     /// had reached, or nearer to passing one, whatever their path ids. Counted per worker,

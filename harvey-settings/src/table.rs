@@ -375,6 +375,16 @@ settings! {
     "HARVEY_STATE_NOVELTY";
     parse parse::switch;
 
+    /// Condition states: a sequence whose last call took a known path, but whose conditions
+    /// on storage compared their operands otherwise than every run on that path (one of
+    /// them zero, both, equal, or apart: an `amount <= allowance` with a real allowance
+    /// and amount, where earlier runs pulled nothing from nothing), is kept: it reached
+    /// state that code on that path reads. Default on; off is for measuring what it brings.
+    condition_states: bool = true;
+    "condition_states" as Literal::Bool, expected "`true` or `false`";
+    "HARVEY_CONDITION_STATES";
+    parse parse::switch;
+
     /// Revert guidance: once a function has reverted on each of its first 1,000 calls (a
     /// `liquidate` while no position is underwater), a sequence in which a call of it
     /// failed at a `require` no call of it reached before, or nearer to passing one than
@@ -565,6 +575,7 @@ mod tests {
         ("skip_unchanged_invariants", &["false", "true"], &["maybe"]),
         ("invariant_guidance", &["false", "true"], &["maybe"]),
         ("state_novelty", &["false", "true"], &["maybe"]),
+        ("condition_states", &["false", "true"], &["maybe"]),
         ("revert_guidance", &["false", "true"], &["maybe"]),
         ("fail_fast", &["false", "true", "0"], &["sometimes"]),
         ("fail_on_revert", &["true", "false", "1"], &["often"]),

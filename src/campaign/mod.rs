@@ -378,6 +378,14 @@ impl<'a> Campaign<'a> {
         self
     }
 
+    /// Whether sequences whose last call's conditions on storage compared their operands
+    /// otherwise than every run on its path are kept (on by default; see the settings
+    /// reference).
+    pub fn condition_states(mut self, on: bool) -> Self {
+        self.config.condition_states = on;
+        self
+    }
+
     /// Whether sequences that bring a call of an always-reverting function closer to
     /// succeeding are kept, whatever their last call's path (on by default; see the
     /// settings reference).

@@ -131,6 +131,7 @@ fn merge(reports: Vec<WorkerReport>, surface: &Surface, stats: &mut Stats) {
         stats.guided += report.guided;
         stats.novel += report.novel;
         stats.unreverting += report.unreverting;
+        stats.conditioned += report.conditioned;
         if functions.is_empty() {
             functions = report.functions;
         } else {

@@ -21,6 +21,7 @@
 //! - `replay`: saved failures rebuilt against today's surface;
 //! - `shrink`: the smallest sequence that still shows a violation.
 
+mod conditions;
 mod corpus;
 mod executor;
 mod fuzz;

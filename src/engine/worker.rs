@@ -22,6 +22,7 @@ use crate::engine::guidance::InvariantGuidance;
 use crate::engine::input::{Change, Sequence, TxInput};
 use crate::engine::mask::Mask;
 use crate::engine::mutate::Mutator;
+use crate::engine::conditions::ConditionStates;
 use crate::engine::novelty::StateNovelty;
 use crate::engine::plan::Fuzz;
 use crate::engine::prediction::Predictor;
@@ -95,6 +96,8 @@ pub(crate) struct WorkerReport {
     pub(crate) novel: u64,
     /// Runs kept for a call of an always-reverting function getting closer to succeeding.
     pub(crate) unreverting: u64,
+    /// Runs kept for a condition state.
+    pub(crate) conditioned: u64,
     /// Random walks run, and their transactions.
     pub(crate) walks: u64,
     pub(crate) walked: u64,
@@ -247,6 +250,8 @@ pub(crate) struct Worker<'a> {
     /// Keeping runs that bring calls of an always-reverting function closer to succeeding,
     /// when on.
     revert_guidance: Option<RevertGuidance>,
+    /// Keeping runs whose last call's conditions compared state otherwise, when on.
+    conditions: Option<ConditionStates>,
     /// The identities of the violations this worker reported: a violation found again
     /// (many inputs show a bug once found) costs no lock on what the workers share.
     reported: HashSet<String>,
@@ -320,6 +325,7 @@ impl<'a> Worker<'a> {
             // A one-call case has no prefix to find.
             revert_guidance: (config.revert_guidance && sequences)
                 .then(|| RevertGuidance::new(functions)),
+            conditions: (config.condition_states && sequences).then(ConditionStates::new),
             reported: HashSet::new(),
             walks: if sequences {
                 u64::from(config.walks.unwrap_or(0))
@@ -393,18 +399,26 @@ impl<'a> Worker<'a> {
             self.walked += txs.len() as u64;
             self.walks_run += 1;
             self.walking = true;
-            if let Some(novelty) = &mut self.novelty {
-                novelty.observe(false);
-            }
+            self.observe_states(false);
             let ran = self.execute(&Sequence { txs });
             self.walking = false;
-            if let Some(novelty) = &mut self.novelty {
-                novelty.observe(true);
-            }
+            self.observe_states(true);
             ran?;
             runs += 1;
         }
         Ok(runs)
+    }
+
+    /// Whether the stages that keep runs for the states they reach observe the runs that
+    /// follow: not a random walk's, which is never kept (the states it reached first would
+    /// be seen and lost).
+    fn observe_states(&mut self, on: bool) {
+        if let Some(novelty) = &mut self.novelty {
+            novelty.observe(on);
+        }
+        if let Some(conditions) = &mut self.conditions {
+            conditions.observe(on);
+        }
     }
 
     /// HARVEY's Alg. 1, lines 4–18, for one picked entry: `energy` mutants, each possibly
@@ -642,6 +656,7 @@ impl<'a> Worker<'a> {
                 &mut self.guidance,
                 &mut self.novelty,
                 &mut self.revert_guidance,
+                &mut self.conditions,
             ],
         );
         self.last_path = run.path;
@@ -684,6 +699,14 @@ impl<'a> Worker<'a> {
                 novelty.kept += u64::from(kept);
             }
         }
+        if let Some(conditions) = self.conditions.as_mut().filter(|_| !kept && !self.walking) {
+            // Its last transaction's path is known, but what its conditions compared in
+            // storage stood otherwise.
+            if let Some(key) = conditions.novel() {
+                kept = self.corpus.observe(key, sequence, costs);
+                conditions.kept += u64::from(kept);
+            }
+        }
         // What is kept, when not the whole run.
         let mut trimmed = None;
         if let Some(reverts) = self.revert_guidance.as_mut().filter(|_| !self.walking) {
@@ -704,6 +727,9 @@ impl<'a> Worker<'a> {
             for key in novelty.reached_again() {
                 self.corpus.count(key);
             }
+        }
+        if let Some(key) = self.conditions.as_ref().and_then(ConditionStates::reached_again) {
+            self.corpus.count(key);
         }
         if kept {
             for &operand in &self.operands.0 {
@@ -779,6 +805,7 @@ impl<'a> Worker<'a> {
             guided: self.guidance.as_ref().map_or(0, |g| g.kept),
             novel: self.novelty.as_ref().map_or(0, |n| n.kept),
             unreverting: self.revert_guidance.as_ref().map_or(0, |r| r.kept),
+            conditioned: self.conditions.as_ref().map_or(0, |c| c.kept),
             walks: self.walks_run,
             walked: self.walked,
             dependence: self.sequencing.dependence().to_vec(),

@@ -53,9 +53,13 @@ pub fn summary(outcome: &Outcome) -> String {
         stats.unreverting,
         "runs kept for a call that always reverted getting closer to succeeding",
     );
+    let conditioned = counted(
+        stats.conditioned,
+        "runs kept for what their last call's conditions read",
+    );
     let _ = writeln!(
         out,
-        "  coverage: {} edges, corpus: {} paths{guided}{novel}{unreverting}{replayed}",
+        "  coverage: {} edges, corpus: {} paths{guided}{novel}{conditioned}{unreverting}{replayed}",
         stats.edges, stats.corpus
     );
     // A created contract's function is listed once a run created one to call.

@@ -472,12 +472,13 @@ fn the_coverage_line_counts_only_what_happened() {
             corpus: 3,
             guided: 1,
             novel: 2,
+            conditioned: 3,
             unreverting: 4,
             replayed: 5,
             ..Stats::default()
         }),
         "  coverage: 7 edges, corpus: 3 paths, 1 runs kept by invariant guidance, 2 runs kept \
-         for a new state, 4 runs kept for a call that always reverted getting closer to \
+         for a new state, 3 runs kept for what their last call's conditions read, 4 runs kept for a call that always reverted getting closer to \
          succeeding, 5 regression sequences replayed"
     );
 }

@@ -45,6 +45,17 @@ fn compared_with(comparison: &Comparison, value: U256) -> Option<U256> {
     }
 }
 
+/// The comparisons of `trace` (among the first it made) that compared a value it loaded
+/// from storage: the conditions on state. A value equal to a load by coincidence counts
+/// too; telling them apart would need the stack's provenance, which is not recorded.
+pub(crate) fn state_comparisons(trace: &Trace) -> impl Iterator<Item = &Comparison> + '_ {
+    scanned(trace).iter().filter(move |c| {
+        trace
+            .loads()
+            .any(|access| compared_with(c, access.value).is_some())
+    })
+}
+
 /// A value a comparison wanted of a storage slot: what a loaded value was compared with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Wanted {
