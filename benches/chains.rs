@@ -14,7 +14,7 @@
 //! defaults (`HARVEY_Z3`); `guidance` and `novelty` turn on issue 43's invariant guidance
 //! and state novelty (both off by default), and `guidance+novelty` both;
 //! `no-revert-guidance` turns off issue 43's revert guidance (on by default), whose fixture
-//! is `contracts/reverting/Margin.sol`, and `no-conditions` its condition states (on by
+//! is `contracts/reverting/Margin.sol`; `conditions` turns on its condition states (off by
 //! default).
 //! `HARVEY_CHAINS_ONLY=LinearChain,XorChain` narrows the fixtures,
 //! `HARVEY_CHAINS_CONFIGS=defaults,no-chained` the configurations.
@@ -156,7 +156,7 @@ struct Configuration {
     apply: fn(Campaign<'static>) -> Campaign<'static>,
 }
 
-const CONFIGURATIONS: [Configuration; 12] = [
+const CONFIGURATIONS: [Configuration; 13] = [
     Configuration {
         name: "defaults",
         apply: |campaign| campaign,
@@ -194,8 +194,8 @@ const CONFIGURATIONS: [Configuration; 12] = [
         apply: |campaign| campaign.state_novelty(true),
     },
     Configuration {
-        name: "no-conditions",
-        apply: |campaign| campaign.condition_states(false),
+        name: "conditions",
+        apply: |campaign| campaign.condition_states(true),
     },
     Configuration {
         name: "no-revert-guidance",

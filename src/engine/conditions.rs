@@ -111,9 +111,8 @@ impl Sink for ConditionStates {
             return;
         }
         self.sites.clear();
-        self.sites.extend(
-            state_comparisons(seen.trace).map(|c| (c.code, c.cmp_pc, relation(c))),
-        );
+        self.sites
+            .extend(state_comparisons(seen.trace).map(|c| (c.code, c.cmp_pc, relation(c))));
         if self.sites.is_empty() {
             return;
         }

@@ -16,13 +16,13 @@ use rand::{Rng, SeedableRng};
 
 use crate::abi::{self, Dictionary};
 use crate::config::Steering;
+use crate::engine::conditions::ConditionStates;
 use crate::engine::corpus::{Corpus, Schedule};
 use crate::engine::executor::{EdgeKey, Executor, Found, Seen, Sink};
 use crate::engine::guidance::InvariantGuidance;
 use crate::engine::input::{Change, Sequence, TxInput};
 use crate::engine::mask::Mask;
 use crate::engine::mutate::Mutator;
-use crate::engine::conditions::ConditionStates;
 use crate::engine::novelty::StateNovelty;
 use crate::engine::plan::Fuzz;
 use crate::engine::prediction::Predictor;
@@ -728,7 +728,11 @@ impl<'a> Worker<'a> {
                 self.corpus.count(key);
             }
         }
-        if let Some(key) = self.conditions.as_ref().and_then(ConditionStates::reached_again) {
+        if let Some(key) = self
+            .conditions
+            .as_ref()
+            .and_then(ConditionStates::reached_again)
+        {
             self.corpus.count(key);
         }
         if kept {

@@ -91,7 +91,7 @@ fn only_the_last_transactions_conditions_on_storage_count() {
 fn a_loop_comparing_at_one_site_counts_each_relation_once() {
     let mut states = ConditionStates::new();
     let mut twice = pull(3, 5, 100, true);
-    twice.push_comparison(pull(4, 5, 100, true).comparisons()[0].clone());
+    twice.push_comparison(pull(4, 5, 100, true).comparisons()[0]);
     let once = run(&mut states, &[pull(3, 5, 100, true)], 1);
     assert!(once.is_some());
     assert!(run(&mut states, &[twice], 1).is_none());
