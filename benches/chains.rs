@@ -14,8 +14,8 @@
 //! defaults (`HARVEY_Z3`); `guidance` and `novelty` turn on issue 43's invariant guidance
 //! and state novelty (both off by default), and `guidance+novelty` both;
 //! `no-revert-guidance` turns off issue 43's revert guidance (on by default), whose fixture
-//! is `contracts/reverting/Margin.sol`; `conditions` turns on its condition states (off by
-//! default).
+//! is `contracts/reverting/Margin.sol`; `no-conditions` turns off its condition states (on
+//! by default).
 //! `HARVEY_CHAINS_ONLY=LinearChain,XorChain` narrows the fixtures,
 //! `HARVEY_CHAINS_CONFIGS=defaults,no-chained` the configurations.
 //!
@@ -194,8 +194,8 @@ const CONFIGURATIONS: [Configuration; 13] = [
         apply: |campaign| campaign.state_novelty(true),
     },
     Configuration {
-        name: "conditions",
-        apply: |campaign| campaign.condition_states(true),
+        name: "no-conditions",
+        apply: |campaign| campaign.condition_states(false),
     },
     Configuration {
         name: "no-revert-guidance",

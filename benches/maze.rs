@@ -52,8 +52,9 @@
 //! `HARVEY_MAZE_HARVEY` (comma-separated, default `default`) says which configurations of
 //! harvey run, each a row: `default`, `no-solver` (joint prediction without the
 //! solver-backed step) and `one-dimensional` (joint prediction and solver off: HARVEY's
-//! secant method on one input at a time), and `flipped-novelty` (the defaults with the
-//! `state_novelty` setting flipped), for the ablations; `HARVEY_MAZE_FORGE=0` leaves
+//! secant method on one input at a time), `flipped-novelty` and `flipped-conditions` (the
+//! defaults with the `state_novelty` or the `condition_states` setting flipped), for the
+//! ablations; `HARVEY_MAZE_FORGE=0` leaves
 //! forge out. The solver's rows need z3 (`HARVEY_Z3`; `.cargo/config.toml` names the
 //! repository's shim).
 //!
@@ -155,6 +156,8 @@ enum Harvey {
     OneDimensional,
     /// The defaults with `state_novelty` flipped (issue 43's ablation).
     FlippedNovelty,
+    /// The defaults with `condition_states` flipped (issue 43's ablation).
+    FlippedConditions,
 }
 
 impl Harvey {
@@ -168,8 +171,9 @@ impl Harvey {
                 "no-solver" => Harvey::NoSolver,
                 "one-dimensional" => Harvey::OneDimensional,
                 "flipped-novelty" => Harvey::FlippedNovelty,
+                "flipped-conditions" => Harvey::FlippedConditions,
                 other => panic!(
-                    "HARVEY_MAZE_HARVEY: unknown configuration {other:?} (known: default, no-solver, one-dimensional, flipped-novelty)"
+                    "HARVEY_MAZE_HARVEY: unknown configuration {other:?} (known: default, no-solver, one-dimensional, flipped-novelty, flipped-conditions)"
                 ),
             })
             .collect()
@@ -182,6 +186,7 @@ impl Harvey {
             Harvey::NoSolver => "harvey, no solver",
             Harvey::OneDimensional => "harvey, one-dimensional prediction",
             Harvey::FlippedNovelty => "harvey, state novelty flipped",
+            Harvey::FlippedConditions => "harvey, condition states flipped",
         }
     }
 
@@ -193,6 +198,9 @@ impl Harvey {
             Harvey::OneDimensional => campaign.joint_prediction(false).solver(false),
             Harvey::FlippedNovelty => {
                 campaign.state_novelty(!harvey::Config::default().state_novelty)
+            }
+            Harvey::FlippedConditions => {
+                campaign.condition_states(!harvey::Config::default().condition_states)
             }
         }
     }

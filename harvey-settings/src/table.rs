@@ -379,10 +379,10 @@ settings! {
     /// on storage compared their operands otherwise than every run on that path (one of
     /// them zero, both, equal, or apart: an `amount <= allowance` with a real allowance
     /// and amount, where earlier runs pulled nothing from nothing), is kept: it reached
-    /// state that code on that path reads. Default off: it found a bug no other setting
-    /// finds without invariant guidance or state novelty, but kept enough other runs to
-    /// make two of the repository's fixtures 3-4 times slower; on is for trying it.
-    condition_states: bool = false;
+    /// state that code on that path reads. Such a run is extended a little every round
+    /// (its energy does not grow as a new path's does), so the many it keeps do not take
+    /// the schedule from the paths.
+    condition_states: bool = true;
     "condition_states" as Literal::Bool, expected "`true` or `false`";
     "HARVEY_CONDITION_STATES";
     parse parse::switch;

@@ -379,7 +379,7 @@ impl<'a> Campaign<'a> {
     }
 
     /// Whether sequences whose last call's conditions on storage compared their operands
-    /// otherwise than every run on its path are kept (off by default; see the settings
+    /// otherwise than every run on its path are kept (on by default; see the settings
     /// reference).
     pub fn condition_states(mut self, on: bool) -> Self {
         self.config.condition_states = on;

@@ -61,8 +61,6 @@ fn relation(comparison: &Comparison) -> Relation {
 #[derive(Debug, Default)]
 pub(crate) struct ConditionStates {
     seen: FastSet<u64>,
-    /// Whether the current run counts (random walks, which are never kept, do not).
-    observing: bool,
     /// This run's key, when its last transaction compared state.
     key: Option<u64>,
     /// Whether no run before had the key.
@@ -74,19 +72,6 @@ pub(crate) struct ConditionStates {
 }
 
 impl ConditionStates {
-    /// Nothing seen yet; the runs that follow count.
-    pub(crate) fn new() -> Self {
-        ConditionStates {
-            observing: true,
-            ..ConditionStates::default()
-        }
-    }
-
-    /// Whether the runs that follow count: off for random walks.
-    pub(crate) fn observe(&mut self, on: bool) {
-        self.observing = on;
-    }
-
     /// The corpus key under which to keep the last run, when its last transaction's
     /// conditions compared state in a way no run on that path had.
     pub(crate) fn novel(&self) -> Option<u64> {
@@ -107,7 +92,7 @@ impl Sink for ConditionStates {
     }
 
     fn transaction(&mut self, seen: &Seen<'_>) {
-        if !self.observing || !seen.last {
+        if !seen.last {
             return;
         }
         self.sites.clear();

@@ -49,9 +49,28 @@ pub(crate) struct Entry {
     lookahead: Option<LookaheadMark>,
     /// Which of its inputs mutations may change (mask-guided mutation), once probed.
     pub(crate) mask: Option<Mask>,
-    /// Whether it was kept for the state it left, not for a path: COE still gives it
-    /// [`BASE_ENERGY`] when its state is reached more often than the mean.
-    state: bool,
+    /// What it was kept for, which bounds its energy.
+    kept_for: KeptFor,
+}
+
+/// Why an entry was kept, which decides how COE's energy is bounded for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum KeptFor {
+    /// A new path id of its last transaction (or another key counted as one: invariant
+    /// and revert guidance): COE as it is.
+    Path,
+    /// A state its run left that no run had (state novelty): COE, but never less than
+    /// [`BASE_ENERGY`]. Many runs pass through a state on their way elsewhere (a maze's
+    /// cell, every move out of it), so its count soon passes the mean, yet extending it is
+    /// how the states beyond are reached.
+    State,
+    /// What its last transaction's conditions on storage compared (condition states):
+    /// COE, but never more than [`BASE_ENERGY`]: its energy does not double. Such keys
+    /// are many and each is rarely reached again, so under plain COE they all stay below
+    /// the mean and their energy doubles with every pick: variants of known paths took the
+    /// schedule from the paths (on two fixtures, 3–4 times the sequences to the bug).
+    /// Bounded, they are a breadth of starting states, each extended a little every round.
+    Condition,
 }
 
 /// Corpus entries in insertion order plus the hit count of every path id seen.
@@ -93,6 +112,20 @@ impl Corpus {
     /// Counts one executed input on `path`; keeps `sequence` (with the `costs` of its run)
     /// if the path is new. Returns whether it was kept.
     pub(crate) fn observe(&mut self, path: u64, sequence: &Sequence, costs: &[Cost]) -> bool {
+        self.observe_as(path, sequence, costs, KeptFor::Path)
+    }
+
+    /// Counts one executed input under `key`, keeping `sequence` as kept for `kept_for`
+    /// when the key is new, as [`Corpus::observe`] does for path ids. Keys other than path
+    /// ids (states, condition states) are seen here only when new; [`Corpus::count`]
+    /// counts their later hits.
+    pub(crate) fn observe_as(
+        &mut self,
+        path: u64,
+        sequence: &Sequence,
+        costs: &[Cost],
+        kept_for: KeptFor,
+    ) -> bool {
         *self.hits.entry(path).or_insert(0) += 1;
         self.total_hits += 1;
         if let Some(&index) = self.by_path.get(&path) {
@@ -117,24 +150,9 @@ impl Corpus {
             picks: 0,
             lookahead: None,
             mask: None,
-            state: false,
+            kept_for,
         });
         true
-    }
-
-    /// Keeps `sequence` under `key`, a new state its run left (not a path id), as
-    /// [`Corpus::observe`] does. Such an entry keeps a floor of [`BASE_ENERGY`]: many runs
-    /// pass through a state on their way elsewhere (a maze's cell, every move out of it),
-    /// so its count soon passes the mean, yet extending it is how the states beyond are
-    /// reached. Without counting, once-seen states took the most energy for ever.
-    pub(crate) fn observe_state(&mut self, key: u64, sequence: &Sequence, costs: &[Cost]) -> bool {
-        let kept = self.observe(key, sequence, costs);
-        if kept {
-            if let Some(entry) = self.entries.last_mut() {
-                entry.state = true;
-            }
-        }
-        kept
     }
 
     /// Counts one more executed input that reached the entry kept under `key`, if there is
@@ -260,10 +278,10 @@ impl Corpus {
             _ => {
                 let hits = self.hits.get(&entry.path).copied().unwrap_or(0);
                 let energy = coe_energy(hits, self.hits.len(), self.total_hits, entry.picks);
-                if entry.state {
-                    energy.max(BASE_ENERGY)
-                } else {
-                    energy
+                match entry.kept_for {
+                    KeptFor::Path => energy,
+                    KeptFor::State => energy.max(BASE_ENERGY),
+                    KeptFor::Condition => energy.min(BASE_ENERGY),
                 }
             }
         }
@@ -427,13 +445,33 @@ mod tests {
         let mut corpus = Corpus::default();
         let seq = Sequence::default();
         corpus.observe(1, &seq, &[]);
-        assert!(corpus.observe_state(2, &seq, &[]));
-        assert!(!corpus.observe_state(2, &seq, &[]), "a state is kept once");
+        assert!(corpus.observe_as(2, &seq, &[], KeptFor::State));
+        assert!(
+            !corpus.observe_as(2, &seq, &[], KeptFor::State),
+            "a state is kept once"
+        );
         for _ in 0..10 {
             corpus.count(2); // state 2 is now far above the mean
         }
         // Path 1 doubles its energy with every pick; the state keeps the floor.
         let picked: Vec<(usize, u64)> = (0..4).map(|_| corpus.pick().unwrap()).collect();
         assert_eq!(picked, vec![(0, 4), (1, 4), (0, 8), (1, 4)]);
+    }
+
+    #[test]
+    fn a_condition_state_gets_at_most_the_condition_energy() {
+        let mut corpus = Corpus::default();
+        let seq = Sequence::default();
+        corpus.observe(1, &seq, &[]);
+        assert!(corpus.observe_as(2, &seq, &[], KeptFor::Condition));
+        // Both are below the mean: path 1 doubles its energy with every pick, the
+        // condition state's stays at the base.
+        let picked: Vec<(usize, u64)> = (0..4).map(|_| corpus.pick().unwrap()).collect();
+        assert_eq!(picked, vec![(0, 4), (1, 4), (0, 8), (1, 4)]);
+        for _ in 0..10 {
+            corpus.count(2); // condition state 2 is now far above the mean
+        }
+        assert_eq!(corpus.pick(), Some((0, 16)), "over the mean it gets none");
+        assert_eq!(corpus.pick(), Some((0, 32)));
     }
 }

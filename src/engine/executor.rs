@@ -117,6 +117,22 @@ impl<'t> Seen<'t> {
     }
 }
 
+/// Feeds `sink` one run of transactions that left `traces`, each seen as [`Seen::of`]
+/// sees it but on `path` and, for every one, `reverted`: how the sinks' unit tests run a
+/// sequence.
+#[cfg(test)]
+pub(crate) fn feed_run(sink: &mut dyn Sink, traces: &[Trace], path: u64, reverted: bool) {
+    sink.start(&Sequence::default());
+    for (index, trace) in traces.iter().enumerate() {
+        sink.transaction(&Seen {
+            last: index + 1 == traces.len(),
+            path,
+            reverted,
+            ..Seen::of(index, trace)
+        });
+    }
+}
+
 /// Something that learns from regular runs, fed every transaction before the oracles check
 /// it. Aggressive runs, replays and shrinking feed no sink.
 pub(crate) trait Sink {

@@ -95,9 +95,6 @@ pub(crate) struct StateNovelty {
     senders: Vec<Address>,
     /// Every (location, class) pair and every transaction's combination of them seen.
     seen: FastSet<u64>,
-    /// Whether the current run counts (random walks, which are never kept, do not: the
-    /// state they reach first would be seen and lost).
-    observing: bool,
     /// The corpus key of this run, once one of its transactions left a new state.
     novel: Option<u64>,
     /// The corpus keys of every state this run's transactions left, new or not.
@@ -122,7 +119,6 @@ impl StateNovelty {
         StateNovelty {
             senders,
             seen: FastSet::default(),
-            observing: true,
             novel: None,
             reached: Vec::new(),
             writes: Vec::new(),
@@ -131,11 +127,6 @@ impl StateNovelty {
             together: Vec::new(),
             kept: 0,
         }
-    }
-
-    /// Whether the runs that follow count: off for random walks.
-    pub(crate) fn observe(&mut self, on: bool) {
-        self.observing = on;
     }
 
     /// The corpus key under which to keep the last run, when a transaction of it left a
@@ -222,7 +213,7 @@ impl Sink for StateNovelty {
     }
 
     fn transaction(&mut self, seen: &Seen<'_>) {
-        if !self.observing || seen.reverted {
+        if seen.reverted {
             return;
         }
         self.persisted_writes(seen.trace);

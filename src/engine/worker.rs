@@ -17,7 +17,7 @@ use rand::{Rng, SeedableRng};
 use crate::abi::{self, Dictionary};
 use crate::config::Steering;
 use crate::engine::conditions::ConditionStates;
-use crate::engine::corpus::{Corpus, Schedule};
+use crate::engine::corpus::{Corpus, KeptFor, Schedule};
 use crate::engine::executor::{EdgeKey, Executor, Found, Seen, Sink};
 use crate::engine::guidance::InvariantGuidance;
 use crate::engine::input::{Change, Sequence, TxInput};
@@ -325,7 +325,7 @@ impl<'a> Worker<'a> {
             // A one-call case has no prefix to find.
             revert_guidance: (config.revert_guidance && sequences)
                 .then(|| RevertGuidance::new(functions)),
-            conditions: (config.condition_states && sequences).then(ConditionStates::new),
+            conditions: (config.condition_states && sequences).then(ConditionStates::default),
             reported: HashSet::new(),
             walks: if sequences {
                 u64::from(config.walks.unwrap_or(0))
@@ -399,26 +399,12 @@ impl<'a> Worker<'a> {
             self.walked += txs.len() as u64;
             self.walks_run += 1;
             self.walking = true;
-            self.observe_states(false);
             let ran = self.execute(&Sequence { txs });
             self.walking = false;
-            self.observe_states(true);
             ran?;
             runs += 1;
         }
         Ok(runs)
-    }
-
-    /// Whether the stages that keep runs for the states they reach observe the runs that
-    /// follow: not a random walk's, which is never kept (the states it reached first would
-    /// be seen and lost).
-    fn observe_states(&mut self, on: bool) {
-        if let Some(novelty) = &mut self.novelty {
-            novelty.observe(on);
-        }
-        if let Some(conditions) = &mut self.conditions {
-            conditions.observe(on);
-        }
     }
 
     /// HARVEY's Alg. 1, lines 4–18, for one picked entry: `energy` mutants, each possibly
@@ -646,6 +632,13 @@ impl<'a> Worker<'a> {
     /// bug).
     fn execute(&mut self, sequence: &Sequence) -> Result<Novelty, Stop> {
         self.shared.claim(self.id)?;
+        // The stages that keep runs for the states they reach see no random walk, which is
+        // never kept: the states it reached first would be seen and lost.
+        let (novelty, conditions): (&mut dyn Sink, &mut dyn Sink) = if self.walking {
+            (&mut (), &mut ())
+        } else {
+            (&mut self.novelty, &mut self.conditions)
+        };
         let run = self.executor.run(
             sequence,
             &mut [
@@ -654,9 +647,9 @@ impl<'a> Worker<'a> {
                 &mut self.sequencing,
                 &mut self.targeting,
                 &mut self.guidance,
-                &mut self.novelty,
+                novelty,
                 &mut self.revert_guidance,
-                &mut self.conditions,
+                conditions,
             ],
         );
         self.last_path = run.path;
@@ -695,7 +688,7 @@ impl<'a> Worker<'a> {
             // Its last transaction's path is known, but a transaction of it left the
             // contracts in a state no run had.
             if let Some(key) = novelty.novel() {
-                kept = self.corpus.observe_state(key, sequence, costs);
+                kept = self.corpus.observe_as(key, sequence, costs, KeptFor::State);
                 novelty.kept += u64::from(kept);
             }
         }
@@ -703,7 +696,9 @@ impl<'a> Worker<'a> {
             // Its last transaction's path is known, but what its conditions compared in
             // storage stood otherwise.
             if let Some(key) = conditions.novel() {
-                kept = self.corpus.observe(key, sequence, costs);
+                kept = self
+                    .corpus
+                    .observe_as(key, sequence, costs, KeptFor::Condition);
                 conditions.kept += u64::from(kept);
             }
         }
@@ -723,14 +718,13 @@ impl<'a> Worker<'a> {
             }
         }
         let kept_sequence = trimmed.as_ref().unwrap_or(sequence);
-        if let Some(novelty) = &mut self.novelty {
+        if let Some(novelty) = self.novelty.as_mut().filter(|_| !self.walking) {
             for key in novelty.reached_again() {
                 self.corpus.count(key);
             }
         }
-        if let Some(key) = self
-            .conditions
-            .as_ref()
+        if let Some(key) = (self.conditions.as_ref())
+            .filter(|_| !self.walking)
             .and_then(ConditionStates::reached_again)
         {
             self.corpus.count(key);

@@ -38,23 +38,36 @@ pub fn summary(outcome: &Outcome) -> String {
     render_time_split(&mut out, stats);
     render_kept_corpus(&mut out, stats);
     render_bounds(&mut out, stats);
-    // What the coverage line adds after the corpus, each only when it happened.
-    let counted = |count: u64, what: &str| {
-        if count > 0 {
-            format!(", {count} {what}")
-        } else {
-            String::new()
-        }
+    // What the coverage line adds after the corpus, each only when it happened, in the
+    // singular for one.
+    let counted = |count: u64, one: &str, many: &str| match count {
+        0 => String::new(),
+        1 => format!(", 1 {one}"),
+        _ => format!(", {count} {many}"),
     };
-    let replayed = counted(stats.replayed as u64, "regression sequences replayed");
-    let guided = counted(stats.guided, "runs kept by invariant guidance");
-    let novel = counted(stats.novel, "runs kept for a new state");
+    let replayed = counted(
+        stats.replayed as u64,
+        "regression sequence replayed",
+        "regression sequences replayed",
+    );
+    let guided = counted(
+        stats.guided,
+        "run kept by invariant guidance",
+        "runs kept by invariant guidance",
+    );
+    let novel = counted(
+        stats.novel,
+        "run kept for a new state",
+        "runs kept for a new state",
+    );
     let unreverting = counted(
         stats.unreverting,
+        "run kept for a call that always reverted getting closer to succeeding",
         "runs kept for a call that always reverted getting closer to succeeding",
     );
     let conditioned = counted(
         stats.conditioned,
+        "run kept for what its last call's conditions read",
         "runs kept for what their last call's conditions read",
     );
     let _ = writeln!(

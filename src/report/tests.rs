@@ -477,8 +477,24 @@ fn the_coverage_line_counts_only_what_happened() {
             replayed: 5,
             ..Stats::default()
         }),
-        "  coverage: 7 edges, corpus: 3 paths, 1 runs kept by invariant guidance, 2 runs kept \
+        "  coverage: 7 edges, corpus: 3 paths, 1 run kept by invariant guidance, 2 runs kept \
          for a new state, 3 runs kept for what their last call's conditions read, 4 runs kept for a call that always reverted getting closer to \
          succeeding, 5 regression sequences replayed"
+    );
+    // One of each, in the singular.
+    assert_eq!(
+        line(Stats {
+            edges: 7,
+            corpus: 3,
+            guided: 1,
+            novel: 1,
+            conditioned: 1,
+            unreverting: 1,
+            replayed: 1,
+            ..Stats::default()
+        }),
+        "  coverage: 7 edges, corpus: 3 paths, 1 run kept by invariant guidance, 1 run kept for \
+         a new state, 1 run kept for what its last call's conditions read, 1 run kept for a call \
+         that always reverted getting closer to succeeding, 1 regression sequence replayed"
     );
 }

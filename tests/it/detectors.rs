@@ -484,11 +484,11 @@ fn a_raffle_drawn_from_block_data_is_block_dependent_and_one_drawn_from_picks_is
     // The picks raffle has another bug, which the transaction-order detector reports: the
     // last entrant's pick decides the winner, so whoever enters just before the draw (or
     // sees an entry pending) chooses it. Block data decides nothing there. Finding the
-    // order takes a heavy-tailed number of sequences: measured at 39832b5 over seeds 1-5,
-    // 330, 79,527, none in 120,000, 5,317 and 3,444. Seed 1 runs, with twelve times its 330
-    // as the budget; whatever it reports must be exactly that.
+    // order takes a heavy-tailed number of sequences: measured with the condition states
+    // on over seeds 1-6, 4,881, 45,548, 2,248, 17,009, 278 and 8,765. Seed 5 runs, with
+    // fourteen times its 278 as the budget; whatever it reports must be exactly that.
     let twin = fuzzing(funded("PickRaffle", U256::ZERO))
-        .seed(1)
+        .seed(5)
         .runs(4_000)
         .run()
         .unwrap();

@@ -56,7 +56,11 @@ fn pipeline_sets_copies_then_checks_the_derived_value() {
 
 #[test]
 fn crowdsale_flips_on_a_second_investment_then_a_stranger_withdraws() {
+    // The detectors off: the refund of the flipping investment is also a transaction-order
+    // dependency (whoever invests first after the goal is refunded), which they may report
+    // first.
     let outcome = campaign("Crowdsale")
+        .detectors(harvey::DetectorSet::none())
         .invariant("only the owner withdraws", |chain: &Chain| {
             let sale = chain.get("Crowdsale");
             let by: Address = chain.view(sale, "withdrawnBy()", ()).unwrap();
@@ -225,6 +229,9 @@ fn state_novelty_keeps_the_moves_towards_a_corner_no_path_announces() {
             .runs(20_000)
             .detectors(harvey::DetectorSet::none())
             .state_novelty(novelty)
+            // State novelty alone, as measured: with the condition states too (on by
+            // default), seed 1 misses the dock in this budget.
+            .condition_states(false)
             .run()
             .unwrap()
     };

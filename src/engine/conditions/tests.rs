@@ -1,6 +1,7 @@
 use alloy_primitives::U256;
 
 use super::*;
+use crate::engine::executor::feed_run;
 use crate::observe::{CmpOp, StorageAccess, StorageOp, Trace};
 
 const TOKEN: Address = Address::repeat_byte(7);
@@ -37,14 +38,7 @@ fn pull(amount: u64, allowance: u64, pc: u32, loaded: bool) -> Trace {
 /// Runs one sequence whose transactions left `traces`, all on path `path`; the key it is
 /// kept under, if any.
 fn run(states: &mut ConditionStates, traces: &[Trace], path: u64) -> Option<u64> {
-    states.start(&Sequence::default());
-    for (index, trace) in traces.iter().enumerate() {
-        states.transaction(&Seen {
-            last: index + 1 == traces.len(),
-            path,
-            ..Seen::of(index, trace)
-        });
-    }
+    feed_run(states, traces, path, false);
     states.novel()
 }
 
@@ -60,7 +54,7 @@ fn operands_stand_zero_equal_or_apart() {
 
 #[test]
 fn a_known_path_that_compares_state_otherwise_is_kept_once() {
-    let mut states = ConditionStates::new();
+    let mut states = ConditionStates::default();
     // The path's first run: zero pulled against a zero allowance.
     assert!(run(&mut states, &[pull(0, 0, 100, true)], 1).is_some());
     assert!(run(&mut states, &[pull(0, 0, 100, true)], 1).is_none());
@@ -77,31 +71,22 @@ fn a_known_path_that_compares_state_otherwise_is_kept_once() {
 
 #[test]
 fn only_the_last_transactions_conditions_on_storage_count() {
-    let mut states = ConditionStates::new();
+    let mut states = ConditionStates::default();
     // No load: a comparison of calldata alone is no condition on state.
     assert!(run(&mut states, &[pull(3, 5, 100, false)], 1).is_none());
     assert_eq!(states.reached_again(), None);
     // An earlier transaction's conditions are not the key's.
     let last = pull(0, 0, 100, true);
     let key = run(&mut states, &[pull(3, 5, 100, true), last.clone()], 1);
-    assert_eq!(key, run(&mut ConditionStates::new(), &[last], 1));
+    assert_eq!(key, run(&mut ConditionStates::default(), &[last], 1));
 }
 
 #[test]
 fn a_loop_comparing_at_one_site_counts_each_relation_once() {
-    let mut states = ConditionStates::new();
+    let mut states = ConditionStates::default();
     let mut twice = pull(3, 5, 100, true);
     twice.push_comparison(pull(4, 5, 100, true).comparisons()[0]);
     let once = run(&mut states, &[pull(3, 5, 100, true)], 1);
     assert!(once.is_some());
     assert!(run(&mut states, &[twice], 1).is_none());
-}
-
-#[test]
-fn walks_are_not_observed() {
-    let mut states = ConditionStates::new();
-    states.observe(false);
-    assert!(run(&mut states, &[pull(3, 5, 100, true)], 1).is_none());
-    states.observe(true);
-    assert!(run(&mut states, &[pull(3, 5, 100, true)], 1).is_some());
 }

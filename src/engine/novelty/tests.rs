@@ -1,4 +1,5 @@
 use super::*;
+use crate::engine::executor::feed_run;
 use crate::observe::{CallKind, CallRecord, StorageAccess};
 
 const MAZE: Address = Address::repeat_byte(7);
@@ -50,14 +51,7 @@ fn moved(x: u64, y: u64) -> Trace {
 /// Runs one sequence of `traces` (each a transaction; `reverted` for all of them) and
 /// returns its corpus key, if kept.
 fn run(novelty: &mut StateNovelty, traces: &[Trace], reverted: bool) -> Option<u64> {
-    novelty.start(&Sequence::default());
-    for (index, trace) in traces.iter().enumerate() {
-        novelty.transaction(&Seen {
-            last: index + 1 == traces.len(),
-            reverted,
-            ..Seen::of(index, trace)
-        });
-    }
+    feed_run(novelty, traces, 1, reverted);
     novelty.novel()
 }
 
@@ -126,11 +120,6 @@ fn writes_that_did_not_last_are_no_state() {
     frames(&mut done, Some(true));
     done.push_storage(store(U256::from(5), 7, 110, 1));
     assert!(run(&mut novelty, &[done], false).is_some());
-    // A walk's run counts for nothing, and leaves the state to the next regular run.
-    novelty.observe(false);
-    assert_eq!(run(&mut novelty, &[moved(3, 3)], false), None);
-    novelty.observe(true);
-    assert!(run(&mut novelty, &[moved(3, 3)], false).is_some());
 }
 
 #[test]
