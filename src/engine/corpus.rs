@@ -459,7 +459,7 @@ mod tests {
     }
 
     #[test]
-    fn a_condition_state_gets_at_most_the_condition_energy() {
+    fn a_condition_state_gets_at_most_the_base_energy() {
         let mut corpus = Corpus::default();
         let seq = Sequence::default();
         corpus.observe(1, &seq, &[]);
