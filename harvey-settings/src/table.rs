@@ -380,8 +380,9 @@ settings! {
     /// them zero, both, equal, or apart: an `amount <= allowance` with a real allowance
     /// and amount, where earlier runs pulled nothing from nothing), is kept: it reached
     /// state that code on that path reads. Such a run is extended a little every round
-    /// (its energy does not grow as a new path's does), so the many it keeps do not take
-    /// the schedule from the paths.
+    /// (its energy does not grow as a new path's does), and all of them together get at
+    /// most a quarter of the fuzzing, so the many it keeps do not take the schedule from
+    /// the paths.
     condition_states: bool = true;
     "condition_states" as Literal::Bool, expected "`true` or `false`";
     "HARVEY_CONDITION_STATES";
