@@ -353,6 +353,11 @@ fn coe_energy(hits: u64, ids: usize, total: u64, picks: u32) -> u64 {
 mod tests {
     use super::*;
 
+    /// The next `n` picks of `corpus`: (entry, energy) each.
+    fn picks(corpus: &mut Corpus, n: usize) -> Vec<(usize, u64)> {
+        (0..n).map(|_| corpus.pick().unwrap()).collect()
+    }
+
     #[test]
     fn a_full_corpus_replaces_entries_and_stays_consistent() {
         let mut corpus = Corpus::default();
@@ -445,8 +450,7 @@ mod tests {
             corpus.set_lookahead(corpus.len() - 1, mark(lid));
         }
         // Paths are hit evenly, but id 100 has 2 of the 3 inputs: above the mean (1.5).
-        let picked: Vec<(usize, u64)> = (0..3).map(|_| corpus.pick().unwrap()).collect();
-        assert_eq!(picked, vec![(2, 4), (2, 8), (2, 16)]);
+        assert_eq!(picks(&mut corpus, 3), vec![(2, 4), (2, 8), (2, 16)]);
         // Under COE on path ids every entry would get energy.
         corpus.schedule(Schedule::Paths);
         assert_eq!(corpus.pick(), Some((0, 4)));
@@ -480,8 +484,7 @@ mod tests {
             corpus.count(2); // state 2 is now far above the mean
         }
         // Path 1 doubles its energy with every pick; the state keeps the floor.
-        let picked: Vec<(usize, u64)> = (0..4).map(|_| corpus.pick().unwrap()).collect();
-        assert_eq!(picked, vec![(0, 4), (1, 4), (0, 8), (1, 4)]);
+        assert_eq!(picks(&mut corpus, 4), vec![(0, 4), (1, 4), (0, 8), (1, 4)]);
     }
 
     #[test]
@@ -492,8 +495,7 @@ mod tests {
         assert!(corpus.observe_as(2, &seq, &[], KeptFor::Condition));
         // Both are below the mean: path 1 doubles its energy with every pick, the
         // condition state's stays at the base.
-        let picked: Vec<(usize, u64)> = (0..4).map(|_| corpus.pick().unwrap()).collect();
-        assert_eq!(picked, vec![(0, 4), (1, 4), (0, 8), (1, 4)]);
+        assert_eq!(picks(&mut corpus, 4), vec![(0, 4), (1, 4), (0, 8), (1, 4)]);
         for _ in 0..10 {
             corpus.count(2); // condition state 2 is now far above the mean
         }
@@ -512,8 +514,10 @@ mod tests {
         // Path 1 gets 4, a condition state 4: half of the 8 handed out, past their
         // quarter, so the others wait and the round goes back to the path (8 more: 4 of
         // 16), after which the first condition state is within the share again.
-        let picked: Vec<(usize, u64)> = (0..5).map(|_| corpus.pick().unwrap()).collect();
-        assert_eq!(picked, vec![(0, 4), (1, 4), (0, 8), (1, 4), (0, 16)]);
+        assert_eq!(
+            picks(&mut corpus, 5),
+            vec![(0, 4), (1, 4), (0, 8), (1, 4), (0, 16)]
+        );
         // With nothing else to pick, a condition state is picked past its share.
         let mut only = Corpus::default();
         only.observe_as(2, &seq, &[], KeptFor::Condition);
