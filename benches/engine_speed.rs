@@ -126,24 +126,49 @@ fn main() {
         }
     }
     let bare = median(&mut bare);
+    let bare_instructions = bare_instructions_per_call(root);
     println!(
-        "  {:<36} {:>8} {:>11} {:>9} {:>8} {:>9} {:>7} {:>6}",
-        "configuration", "tx/s", "engine/bare", "slowdown", "µs/tx", "EVM µs/tx", "checks", "rest"
+        "  {:<36} {:>8} {:>11} {:>9} {:>8} {:>9} {:>7} {:>6} {:>9} {:>9}",
+        "configuration",
+        "tx/s",
+        "engine/bare",
+        "slowdown",
+        "µs/tx",
+        "EVM µs/tx",
+        "checks",
+        "rest",
+        "instr/tx",
+        "per instr"
     );
     println!(
-        "  {:<36} {bare:>8.0} {:>11} {:>9} {:>8.2} {:>9.2}",
+        "  {:<36} {bare:>8.0} {:>11} {:>9} {:>8.2} {:>9.2} {:>7} {:>6} {bare_instructions:>9.0} {:>9}",
         "bare revm",
         "",
         "",
         1e6 / bare,
-        1e6 / bare
+        1e6 / bare,
+        "",
+        "",
+        "1.00"
     );
     for (row, speeds) in rows.iter().zip(&mut engine) {
         let rate = median(&mut speeds.iter().map(|s| s.tx_per_sec).collect::<Vec<_>>());
         let evm = median(&mut speeds.iter().map(|s| s.evm_share).collect::<Vec<_>>());
         let checks = median(&mut speeds.iter().map(|s| s.checks_share).collect::<Vec<_>>());
+        let instructions = median(
+            &mut speeds
+                .iter()
+                .map(|s| s.instructions_per_tx)
+                .collect::<Vec<_>>(),
+        );
+        let per_instruction = median(
+            &mut speeds
+                .iter()
+                .map(|s| s.tx_per_sec * s.instructions_per_tx / (bare * bare_instructions))
+                .collect::<Vec<_>>(),
+        );
         println!(
-            "  {:<36} {rate:>8.0} {:>11.2} {:>8.2}x {:>8.2} {:>9.2} {:>6.0}% {:>5.0}%",
+            "  {:<36} {rate:>8.0} {:>11.2} {:>8.2}x {:>8.2} {:>9.2} {:>6.0}% {:>5.0}% {instructions:>9.0} {per_instruction:>9.2}",
             row.name,
             rate / bare,
             bare / rate,
@@ -156,7 +181,11 @@ fn main() {
     println!(
         "  (µs/tx: the campaign's time per transaction; EVM µs/tx: the part of it spent executing,"
     );
-    println!("  from the campaign's sampled time split; checks and rest: the other parts' shares)");
+    println!("  from the campaign's sampled time split; checks and rest: the other parts' shares;");
+    println!(
+        "  instr/tx: EVM instructions per transaction, every frame's; per instr: the engine's"
+    );
+    println!("  instructions per second against bare revm's, the ratio at the campaign's own mix)");
     observed_same_calls(root, bare);
 }
 
@@ -193,6 +222,35 @@ fn observed_same_calls(root: &Path, bare: f64) {
 /// with the observer called around `every_instruction` (revm's own inspected loop) or only
 /// around the instructions it records (the chain's default).
 fn observed_calls_per_sec(root: &Path, flows: FlowSet, every_instruction: bool) -> f64 {
+    let (mut chain, mix) = observed_bank(root);
+    chain.follow_flows(flows);
+    chain.inspect_every_instruction(every_instruction);
+    calls_per_sec(|i| {
+        let outcome = chain.execute(&mix[i % mix.len()]).expect("observed call");
+        assert!(outcome.is_success());
+        if i % mix.len() == mix.len() - 1 {
+            chain.reset();
+        }
+    })
+}
+
+/// EVM instructions per call of [`bank_calls`] (every frame's, as the campaign counts
+/// them): deterministic, so counted once, under the observer.
+fn bare_instructions_per_call(root: &Path) -> f64 {
+    let (mut chain, mix) = observed_bank(root);
+    let instructions: u64 = mix
+        .iter()
+        .map(|call| {
+            chain.execute(call).expect("observed call");
+            chain.last_trace().steps()
+        })
+        .sum();
+    instructions as f64 / mix.len() as f64
+}
+
+/// A chain with Bank deployed and seeded (committed), and [`bank_calls`] as its
+/// transactions.
+fn observed_bank(root: &Path) -> (Chain, [Tx; 3]) {
     let artifacts = harvey::project::compiled(root).unwrap_or_else(|e| panic!("{e}"));
     let mut chain = Chain::new(artifacts);
     let bank = chain.deploy("Bank", ()).unwrap_or_else(|e| panic!("{e}"));
@@ -209,16 +267,8 @@ fn observed_calls_per_sec(root: &Path, flows: FlowSet, every_instruction: bool) 
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(seeded.is_success());
     chain.commit();
-    chain.follow_flows(flows);
-    chain.inspect_every_instruction(every_instruction);
     let mix = bank_calls().map(|(calldata, value)| call(calldata, value));
-    calls_per_sec(|i| {
-        let outcome = chain.execute(&mix[i % mix.len()]).expect("observed call");
-        assert!(outcome.is_success());
-        if i % mix.len() == mix.len() - 1 {
-            chain.reset();
-        }
-    })
+    (chain, mix)
 }
 
 /// One campaign's speed and where its time went.
@@ -230,6 +280,8 @@ struct Speed {
     evm_share: f64,
     /// The share spent in the checks after them.
     checks_share: f64,
+    /// EVM instructions per transaction (every frame's).
+    instructions_per_tx: f64,
 }
 
 /// The median of `rates` (the upper one of an even count).
@@ -273,6 +325,7 @@ fn engine_speed(root: &Path, runs: u64, seed: u64, row: &Row) -> Speed {
         tx_per_sec: stats.execs_per_sec(),
         evm_share: stats.time.transactions.as_secs_f64() / fuzzing,
         checks_share: stats.time.checks.as_secs_f64() / fuzzing,
+        instructions_per_tx: stats.time.instructions as f64 / stats.transactions as f64,
     }
 }
 

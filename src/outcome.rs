@@ -484,6 +484,9 @@ pub struct TimeSplit {
     /// Invariant checks skipped because nothing the transaction wrote could change the
     /// answer (the `skip_unchanged_invariants` setting).
     pub invariants_skipped: u64,
+    /// EVM instructions the fuzzed transactions executed (every frame's, all of them, not a
+    /// sample): what a transaction costs the EVM, apart from what harvey adds around it.
+    pub instructions: u64,
 }
 
 impl TimeSplit {
@@ -496,6 +499,7 @@ impl TimeSplit {
         self.checks += other.checks;
         self.invariants_checked += other.invariants_checked;
         self.invariants_skipped += other.invariants_skipped;
+        self.instructions += other.instructions;
     }
 }
 

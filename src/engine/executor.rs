@@ -406,6 +406,7 @@ impl<'a> Executor<'a> {
             if let Some(started) = started {
                 self.time.transactions += sampled(started);
             }
+            self.time.instructions += self.chain.last_trace().steps();
             let outcome = match executed {
                 Ok(outcome) => outcome,
                 Err(_) => {
@@ -585,7 +586,7 @@ impl<'a> Executor<'a> {
             return 0;
         };
         self.transactions += prefix.len() as u64;
-        self.set_up(prefix);
+        self.time.instructions += self.set_up(prefix);
         for &((address, slot), value) in slots {
             let value = value.unwrap_or_else(|| fuzz(self.chain.storage(address, slot)));
             self.chain.set_storage(address, slot, value);
@@ -594,7 +595,9 @@ impl<'a> Executor<'a> {
         let Some(tx) = self.resolve(last) else {
             return REFUSED_PATH;
         };
-        match self.chain.execute(&tx) {
+        let executed = self.chain.execute(&tx);
+        self.time.instructions += self.chain.last_trace().steps();
+        match executed {
             Ok(_) => path_id(self.chain.last_trace().edges()),
             Err(_) => REFUSED_PATH,
         }
@@ -623,14 +626,18 @@ impl<'a> Executor<'a> {
 
     /// Restores the post-setup state and runs `prefix` unchecked: the state a run's last
     /// transaction starts from, for the runs that only look at that transaction. A refused
-    /// transaction ran nothing, as in the regular run.
-    fn set_up(&mut self, prefix: &[TxInput]) {
+    /// transaction ran nothing, as in the regular run. Returns the EVM instructions the
+    /// prefix executed.
+    fn set_up(&mut self, prefix: &[TxInput]) -> u64 {
         self.chain.reset();
+        let mut instructions = 0;
         for input in prefix {
             if let Some(tx) = self.resolve(input) {
                 let _ = self.chain.execute(&tx);
+                instructions += self.chain.last_trace().steps();
             }
         }
+        instructions
     }
 
     /// `sequence` decoded for a report or a regression file, each call with the address it

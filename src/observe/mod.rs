@@ -58,7 +58,7 @@ use revm::bytecode::opcode;
 use revm::context::{ContextTr, JournalTr};
 use revm::context_interface::CreateScheme;
 use revm::interpreter::interpreter::EthInterpreter;
-use revm::interpreter::interpreter_types::{InputsTr, Jumps, LoopControl, MemoryTr};
+use revm::interpreter::interpreter_types::{InputsTr, Jumps, LegacyBytecode, LoopControl, MemoryTr};
 use revm::interpreter::{
     CallInputs, CallOutcome, CallScheme, CreateInputs, CreateOutcome, Interpreter,
 };
@@ -581,7 +581,8 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
         if self.status.is_some() {
             self.watch_status(op, interp.stack.len(), context.journal_ref().depth());
         }
-        if self.taint.wants(op, interp.stack.data()) {
+        let code = || interp.bytecode.bytecode_slice();
+        if self.taint.wants(op, interp.stack.data(), code, pc as usize) {
             let at = At {
                 code: code_address(interp),
                 pc,

@@ -179,20 +179,22 @@ impl Default for SourceTable {
 impl SourceTable {
     /// The opcodes that [`starts`] accepts on some stack when following `follow`: it is
     /// asked on stacks on which each arithmetic opcode wraps (`ADD`, `MUL`: two maximal
-    /// words; `SUB`: 0 − 1).
+    /// words; `SUB`: 0 − 1), in code that branches on nothing.
     fn of(follow: FlowSet) -> Self {
         let wrapping = [[U256::MAX, U256::MAX], [U256::ONE, U256::ZERO]];
         let mut table = SourceTable::default();
         for op in 0..=u8::MAX {
-            table.0[usize::from(op)] = wrapping.iter().any(|stack| starts(follow, op, stack));
+            table.0[usize::from(op)] = wrapping
+                .iter()
+                .any(|stack| starts(follow, op, stack, &[], 0));
         }
         table
     }
 }
 
-/// Whether `op` on `stack` is a source of a flow of `follow`.
+/// Whether `op` at `pc` of `code` on `stack` is a source of a flow of `follow`.
 #[inline]
-fn starts(follow: FlowSet, op: u8, stack: &[U256]) -> bool {
+fn starts(follow: FlowSet, op: u8, stack: &[U256], code: &[u8], pc: usize) -> bool {
     match op {
         opcode::TIMESTAMP
         | opcode::NUMBER
@@ -202,9 +204,28 @@ fn starts(follow: FlowSet, op: u8, stack: &[U256]) -> bool {
         | opcode::GASLIMIT => follow.block,
         opcode::BALANCE | opcode::SELFBALANCE => follow.balance,
         opcode::ORIGIN => follow.origin,
-        opcode::ADD | opcode::SUB | opcode::MUL => follow.wraps && wrapped(op, stack).is_some(),
+        opcode::ADD | opcode::SUB | opcode::MUL => {
+            follow.wraps && wrapped(op, stack).is_some() && !branched_on_at_once(code, pc)
+        }
         _ => false,
     }
+}
+
+/// Whether the result of the instruction at `pc` of `code` is at once the condition of a
+/// JUMPI (`PUSHn dest, JUMPI` follow it): solc's optimizer compiles `x != c` to
+/// `sub(c, x)` on a JUMPI, which wraps whenever `x > c`. A wrap is reported only when it
+/// reaches a store or a payment as data ([`Taint::reach_sink`]), and a condition only goes
+/// into its frame's control label; so before any source ran (every label clean), following
+/// such a wrap could report nothing, and would make every instruction after it wanted.
+fn branched_on_at_once(code: &[u8], pc: usize) -> bool {
+    let Some(&push) = code.get(pc + 1) else {
+        return false;
+    };
+    if !(opcode::PUSH1..=opcode::PUSH32).contains(&push) {
+        return false;
+    }
+    let jumpi = pc + 2 + usize::from(push - opcode::PUSH1 + 1);
+    code.get(jumpi) == Some(&opcode::JUMPI)
 }
 
 /// The follower's state for the running transaction.
@@ -258,11 +279,18 @@ impl Taint {
         self.active
     }
 
-    /// Whether [`Taint::step`] has work before `op` runs on `stack`: the transaction ran a
-    /// source followed, or `op` is one.
+    /// Whether [`Taint::step`] has work before `op` runs at `pc` of `code` (asked only of
+    /// a source) on `stack`: the transaction ran a source followed, or `op` is one.
     #[inline]
-    pub(super) fn wants(&self, op: u8, stack: &[U256]) -> bool {
-        self.active || (self.sources.0[usize::from(op)] && starts(self.follow, op, stack))
+    pub(super) fn wants<'c>(
+        &self,
+        op: u8,
+        stack: &[U256],
+        code: impl FnOnce() -> &'c [u8],
+        pc: usize,
+    ) -> bool {
+        self.active
+            || (self.sources.0[usize::from(op)] && starts(self.follow, op, stack, code(), pc))
     }
 
     /// Before instruction `op` runs at `at` with `stack` (and [`Taint::wants`] it): updates
@@ -781,12 +809,14 @@ mod tests {
         fn the_source_table_marks_every_opcode_that_starts_a_flow_on_any_stack(
             follow in (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
             stack in prop::collection::vec(edgy_word(), 0..4),
+            code in prop::collection::vec(any::<u8>(), 0..8),
+            pc in 0usize..8,
         ) {
             let (wraps, block, balance, origin) = follow;
             let follow = FlowSet { wraps, block, balance, origin };
             let table = SourceTable::of(follow);
             for op in 0..=u8::MAX {
-                if starts(follow, op, &stack) {
+                if starts(follow, op, &stack, &code, pc) {
                     prop_assert!(table.0[usize::from(op)], "opcode {:#04x}", op);
                 }
             }

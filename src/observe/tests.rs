@@ -21,6 +21,13 @@ fn run(code: &[u8]) -> Trace {
 
 /// Runs `code` once under a fresh observer: the trace, and whether the call succeeded.
 fn run_to_end(code: &[u8]) -> (Trace, bool) {
+    let (observer, success) = run_under(code, Observer::default());
+    (observer.trace().clone(), success)
+}
+
+/// Runs `code` once under `observer`: the observer after it, and whether the call
+/// succeeded.
+fn run_under(code: &[u8], observer: Observer) -> (Observer, bool) {
     let mut db = CacheDB::<EmptyDB>::default();
     db.insert_account_info(
         CODE_AT,
@@ -28,7 +35,7 @@ fn run_to_end(code: &[u8]) -> (Trace, bool) {
     );
     let mut evm = Context::mainnet()
         .with_db(db)
-        .build_mainnet_with_inspector(Observer::default());
+        .build_mainnet_with_inspector(observer);
     let tx = TxEnv::builder()
         .caller(CALLER)
         .kind(TxKind::Call(CODE_AT))
@@ -36,7 +43,7 @@ fn run_to_end(code: &[u8]) -> (Trace, bool) {
         .build()
         .expect("valid tx");
     let result = evm.inspect_one_tx(tx).expect("tx runs");
-    (evm.inspector.trace().clone(), result.is_success())
+    (evm.inspector, result.is_success())
 }
 
 const PUSH1: u8 = opcode::PUSH1;
@@ -407,4 +414,69 @@ fn logs_with_a_topic_are_sited() {
             data: Bytes::from_static(&[0xab]),
         }]
     );
+}
+
+/// `code` run under an observer following wrapped arithmetic: the observer after it.
+fn run_following_wraps(code: &[u8]) -> Observer {
+    let mut observer = Observer::default();
+    observer.follow_flows(FlowSet {
+        wraps: true,
+        ..FlowSet::default()
+    });
+    let (observer, success) = run_under(code, observer);
+    assert!(success, "the program reverted");
+    observer
+}
+
+/// The wraps `observer`'s transaction stored, by the pc of the arithmetic.
+fn stored_wraps(observer: &Observer) -> Vec<u32> {
+    (observer.trace().flows().iter())
+        .filter_map(|flow| match flow.kind {
+            FlowKind::Wrapped { wrap, into: Sink::Store } => Some(wrap.pc),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_wrap_branched_on_at_once_starts_no_flow() {
+    // sub(0, 1) wraps, and is at once the condition of a JUMPI (solc's `x != c`).
+    let observer = run_following_wraps(&[
+        PUSH1, 1, PUSH1, 0, opcode::SUB, // 4
+        PUSH1, 9, opcode::JUMPI,
+        opcode::INVALID,
+        opcode::JUMPDEST, // 9
+        opcode::STOP,
+    ]);
+    assert!(!observer.taint.active(), "nothing is followed after it");
+    assert!(observer.trace().flows().is_empty());
+}
+
+#[test]
+fn a_wrap_after_a_branched_on_one_is_still_followed_into_storage() {
+    let observer = run_following_wraps(&[
+        PUSH1, 1, PUSH1, 0, opcode::SUB, // 4
+        PUSH1, 9, opcode::JUMPI,
+        opcode::INVALID,
+        opcode::JUMPDEST, // 9
+        PUSH1, 2, PUSH1, 1, opcode::SUB, // 14: 1 - 2
+        PUSH1, 0, opcode::SSTORE,
+        opcode::STOP,
+    ]);
+    assert_eq!(stored_wraps(&observer), [14]);
+}
+
+#[test]
+fn a_wrap_kept_past_its_branch_is_followed() {
+    // The same sub(0, 1), duplicated: one copy is branched on, the other stored.
+    let observer = run_following_wraps(&[
+        PUSH1, 1, PUSH1, 0, opcode::SUB, // 4
+        opcode::DUP1, PUSH1, 10, opcode::JUMPI,
+        opcode::INVALID,
+        opcode::JUMPDEST, // 10
+        PUSH1, 0, opcode::SSTORE,
+        opcode::STOP,
+    ]);
+    assert!(observer.taint.active());
+    assert_eq!(stored_wraps(&observer), [4]);
 }

@@ -455,7 +455,6 @@ impl Trace {
     }
 
     /// How many opcodes ran.
-    #[cfg(any(test, feature = "internals"))] // only harvey's own tests read it
     pub fn steps(&self) -> u64 {
         self.steps
     }
