@@ -44,7 +44,7 @@ use status::{StatusWatch, Verdict};
 use symbolic::Symbolic;
 use taint::{At, Taint};
 pub(crate) use wanted::opcode_table;
-use wanted::Wanted;
+use wanted::{Wanted, wanted_by_a_note};
 
 pub use trace::{
     CallKind, CallRecord, CmpOp, Comparison, Edge, Flow, FlowKind, FlowSet, LogSite,
@@ -170,7 +170,7 @@ impl Observer {
     #[inline]
     pub fn wants(&self, op: u8) -> bool {
         self.wanted.contains(op)
-            || self.pending.is_some()
+            || (self.pending.is_some() && wanted_by_a_note(op))
             || self.status.is_some()
             || self.taint.active()
             || self.record_path

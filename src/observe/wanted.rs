@@ -2,10 +2,12 @@
 //! transaction run the others without calling the observer at all (`chain`'s sparse loop).
 //!
 //! `step` records jumps, comparisons, storage, reverts, logs, calls, creations and
-//! selfdestructs, and the sources of the data flows followed. Everything else only moves a
-//! comparison's note towards its JUMPI or drops it, or feeds the per-instruction followers
-//! (a failed call's status, a data flow after its source, paths, path conditions): while
-//! any of those runs, every instruction is wanted ([`Observer::wants`](super::Observer::wants)).
+//! selfdestructs, and the sources of the data flows followed. Everything else but a push
+//! only moves a comparison's note towards its JUMPI or drops it, or feeds the
+//! per-instruction followers (a failed call's status, a data flow after its source, paths,
+//! path conditions): while any of those runs, every instruction is wanted
+//! ([`Observer::wants`](super::Observer::wants)); while only a note waits, every one but a
+//! push.
 
 use revm::bytecode::opcode;
 
@@ -77,4 +79,11 @@ impl Wanted {
     pub(super) fn contains(&self, op: u8) -> bool {
         self.0[usize::from(op)]
     }
+}
+
+/// Whether `op` is wanted while a comparison's note waits for its JUMPI: every instruction
+/// moves or drops the note but a push, which leaves the items below it where they are.
+#[inline]
+pub(super) fn wanted_by_a_note(op: u8) -> bool {
+    !(opcode::PUSH0..=opcode::PUSH32).contains(&op)
 }
