@@ -438,31 +438,30 @@ fn stored_wraps(observer: &Observer) -> Vec<u32> {
         .collect()
 }
 
+/// sub(0, 1), which wraps, at once the condition of a JUMPI (solc's `x != c`), which
+/// jumps to the JUMPDEST at 9; what follows it starts at 10.
+const BRANCHED_ON_WRAP: [u8; 10] = [
+    PUSH1, 1, PUSH1, 0, opcode::SUB, // 4
+    PUSH1, 9, opcode::JUMPI,
+    opcode::INVALID,
+    opcode::JUMPDEST, // 9
+];
+
 #[test]
 fn a_wrap_branched_on_at_once_starts_no_flow() {
-    // sub(0, 1) wraps, and is at once the condition of a JUMPI (solc's `x != c`).
-    let observer = run_following_wraps(&[
-        PUSH1, 1, PUSH1, 0, opcode::SUB, // 4
-        PUSH1, 9, opcode::JUMPI,
-        opcode::INVALID,
-        opcode::JUMPDEST, // 9
-        opcode::STOP,
-    ]);
+    let observer = run_following_wraps(&[&BRANCHED_ON_WRAP[..], &[opcode::STOP]].concat());
     assert!(!observer.taint.active(), "nothing is followed after it");
     assert!(observer.trace().flows().is_empty());
 }
 
 #[test]
 fn a_wrap_after_a_branched_on_one_is_still_followed_into_storage() {
-    let observer = run_following_wraps(&[
-        PUSH1, 1, PUSH1, 0, opcode::SUB, // 4
-        PUSH1, 9, opcode::JUMPI,
-        opcode::INVALID,
-        opcode::JUMPDEST, // 9
+    let after = [
         PUSH1, 2, PUSH1, 1, opcode::SUB, // 14: 1 - 2
         PUSH1, 0, opcode::SSTORE,
         opcode::STOP,
-    ]);
+    ];
+    let observer = run_following_wraps(&[&BRANCHED_ON_WRAP[..], &after].concat());
     assert_eq!(stored_wraps(&observer), [14]);
 }
 
