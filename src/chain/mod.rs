@@ -39,6 +39,7 @@ mod fuzz_plan;
 mod fuzzing;
 mod hooks;
 mod independent;
+mod keccak;
 mod labels;
 mod link;
 mod logs;

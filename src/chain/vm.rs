@@ -18,6 +18,7 @@ use revm::{DatabaseCommit, DatabaseRef, ExecuteEvm, InspectEvm, MainBuilder, Mai
 use super::cheatcodes::{CHEATCODE_ADDRESS, Cheatcodes, Effect, FAILED_SLOT, UnsupportedCheatcode};
 use super::db::Db;
 use super::hooks::Hooks;
+use super::keccak;
 use super::reads::Reads;
 use super::sparse::{Evm, Sparse};
 use crate::observe::{FlowSet, Observer, Trace};
@@ -109,7 +110,7 @@ impl Vm {
             .as_deref()
             .and_then(spec_of)
             .unwrap_or_default();
-        let evm = Context::mainnet()
+        let mut evm = Context::mainnet()
             .with_db(db)
             .with_block(block.clone())
             .modify_cfg_chained(|cfg| {
@@ -129,6 +130,7 @@ impl Vm {
                 }
             })
             .build_mainnet_with_inspector(Hooks::new());
+        keccak::install(&mut evm.instruction);
         Vm {
             evm,
             base_block: block,
