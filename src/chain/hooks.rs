@@ -21,7 +21,7 @@ use super::cheatcodes::{
 };
 use super::db::Db;
 use super::reads::{self, Reads};
-use crate::observe::{Observer, opcode_table};
+use crate::observe::{Attention, Observer, opcode_table, wanted_by_a_note};
 
 /// The observer and the cheatcodes, for one chain.
 pub(super) struct Hooks {
@@ -39,6 +39,10 @@ pub(super) struct Hooks {
     frames: Vec<usize>,
     /// What probes read, while the chain records it ([`Reads`]).
     pub(super) reads: Option<Reads>,
+    /// Per [`Attention`] of the observer, per opcode: whether the hooks want the
+    /// instruction ([`Hooks::prepare`]). One lookup per instruction, where asking each
+    /// part in turn took nine tests for every instruction the sparse loop skips.
+    wanted: [[bool; 256]; 3],
 }
 
 impl Hooks {
@@ -50,16 +54,46 @@ impl Hooks {
             created: Vec::new(),
             frames: Vec::new(),
             reads: None,
+            wanted: [[true; 256]; 3],
         }
     }
 
-    /// Whether the hooks may do something before instruction `op`: the sparse loop
+    /// Makes [`Hooks::wants`] answer for the transaction about to run: what the observer
+    /// records (when it observes the transaction), the cheatcodes and the probe reads. Their
+    /// settings do not change while a transaction runs.
+    pub(super) fn prepare(&mut self) {
+        let observing = self.observing;
+        let cheats = self.cheats.is_some();
+        let reads = self.reads.is_some();
+        let recorded = self.observer.recorded();
+        for (i, &recorded) in recorded.iter().enumerate() {
+            let op = i as u8;
+            let base =
+                (observing && recorded) || (cheats && CHEATED[i]) || (reads && reads::noted(op));
+            self.wanted[Attention::Recorded as usize][i] = base;
+            self.wanted[Attention::AllButPushes as usize][i] =
+                base || (observing && wanted_by_a_note(op));
+            self.wanted[Attention::All as usize][i] = base || observing;
+        }
+    }
+
+    /// The observer's [`Attention`] now, when it observes ([`Attention::Recorded`] when
+    /// not: then only the cheatcodes' and reads' instructions are wanted).
+    #[inline]
+    pub(super) fn attention(&self) -> Attention {
+        if self.observing {
+            self.observer.attention()
+        } else {
+            Attention::Recorded
+        }
+    }
+
+    /// Whether the hooks may do something before instruction `op` while the observer's
+    /// attention is `attention` (as [`Hooks::prepare`] last set them): the sparse loop
     /// (`sparse`) runs the others without calling them.
     #[inline]
-    pub(super) fn wants(&self, op: u8) -> bool {
-        (self.observing && self.observer.wants(op))
-            || (self.cheats.is_some() && CHEATED[usize::from(op)])
-            || (self.reads.is_some() && reads::noted(op))
+    pub(super) fn wants(&self, attention: Attention, op: u8) -> bool {
+        self.wanted[attention as usize][usize::from(op)]
     }
 
     /// Counts `n` instructions that ran without the hooks.

@@ -23,8 +23,8 @@ use revm::interpreter::{InstructionContext, InstructionExecResult, InstructionRe
 
 use revm::bytecode::opcode;
 use revm::context_interface::Host;
-use revm::handler::instructions::EthInstructions;
 use revm::handler::MainnetContext;
+use revm::handler::instructions::EthInstructions;
 use revm::interpreter::Instruction;
 
 use super::db::Db;

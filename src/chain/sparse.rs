@@ -148,9 +148,11 @@ fn run(
     let mut journal_at = None;
     let mut skipped = 0u64;
     let mut first = true;
+    // What the hooks want changes only when they are called: read again after each call.
+    let mut attention = hooks.attention();
     loop {
         let op = interp.bytecode.opcode();
-        if !first && !hooks.wants(op) {
+        if !first && !hooks.wants(attention, op) {
             skipped += 1;
             if let Err(e) = interp.step(table, gas, ctx) {
                 if interp.bytecode.action().is_none() {
@@ -180,6 +182,7 @@ fn run(
             logged(interp, ctx, hooks, logs_at);
         }
         hooks.step_end(interp, ctx);
+        attention = hooks.attention();
         if interp.bytecode.is_end() {
             break;
         }

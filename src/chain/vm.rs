@@ -225,6 +225,7 @@ impl Vm {
             return self.evm.inspect_one_tx(tx);
         }
         self.evm.set_tx(tx);
+        self.evm.inspector.prepare();
         MainnetHandler::default().inspect_run(&mut Sparse(&mut self.evm))
     }
 

@@ -90,3 +90,16 @@ pub(crate) enum Change {
     /// Transactions were added, removed, replaced or spliced, or several leaves changed.
     Structure,
 }
+
+impl Change {
+    /// The first transaction it changed (0 for a change of structure: any may differ).
+    pub(crate) fn first_tx(&self) -> usize {
+        match self {
+            Change::Leaf { tx, .. }
+            | Change::Value { tx }
+            | Change::Warp { tx }
+            | Change::Sender { tx } => *tx,
+            Change::Structure => 0,
+        }
+    }
+}

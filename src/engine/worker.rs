@@ -422,7 +422,7 @@ impl<'a> Worker<'a> {
         }
         let entry = self.corpus.get(index);
         let parent = entry.sequence.clone();
-        let parent_costs = cost::map_of(&entry.costs);
+        let parent_costs = cost::map_of(&entry.costs, 0);
         let mask = entry.mask.clone();
         spent += self.joint_on_entry(index, mutator)?;
         let mut predicted: Option<Prediction> = None;
@@ -489,8 +489,11 @@ impl<'a> Worker<'a> {
                     // A structure mutant on a known path may still be a new context for
                     // the metrics of its last transaction: pair it with a one-leaf twin.
                     spent += 1;
-                    let costs = self.predictor.as_ref().map(|p| cost::map_of(p.costs()));
                     let (twin, change) = mutator.mutate_input(&input, &mut self.rng, &self.dict);
+                    let costs = self
+                        .predictor
+                        .as_ref()
+                        .map(|p| cost::map_of(p.costs(), change.first_tx()));
                     self.execute(&twin)?;
                     self.predict(&input, &costs.unwrap_or_default(), &twin, &change)
                 }

@@ -44,7 +44,8 @@ use status::{StatusWatch, Verdict};
 use symbolic::Symbolic;
 use taint::{At, Taint};
 pub(crate) use wanted::opcode_table;
-use wanted::{Wanted, wanted_by_a_note};
+use wanted::Wanted;
+pub use wanted::{Attention, wanted_by_a_note};
 
 pub use trace::{
     CallKind, CallRecord, CmpOp, Comparison, Edge, Flow, FlowKind, FlowSet, LogSite,
@@ -162,19 +163,27 @@ impl Observer {
         self.update_wanted();
     }
 
-    /// Whether `step` may record something before instruction `op`: always while a
-    /// comparison's note, a failed call's status, a data flow, the path or the path
-    /// condition is followed (they look at every instruction), and otherwise for the
-    /// instructions it records. An instruction it does not want may run without `step`
-    /// and `step_end`; it is then only counted ([`Observer::count_steps`]).
+    /// Which of the next instructions `step` has work for ([`Attention`]): every one while
+    /// a failed call's status, a data flow, the path or the path condition is followed
+    /// (they look at every instruction), every one but a push while a comparison's note
+    /// waits, and otherwise the ones it records ([`Observer::recorded`]). It changes only
+    /// in `step` and `step_end`.
     #[inline]
-    pub fn wants(&self, op: u8) -> bool {
-        self.wanted.contains(op)
-            || (self.pending.is_some() && wanted_by_a_note(op))
-            || self.status.is_some()
-            || self.taint.active()
-            || self.record_path
-            || self.symbolic.on()
+    pub fn attention(&self) -> Attention {
+        if self.status.is_some() || self.taint.active() || self.record_path || self.symbolic.on()
+        {
+            Attention::All
+        } else if self.pending.is_some() {
+            Attention::AllButPushes
+        } else {
+            Attention::Recorded
+        }
+    }
+
+    /// Per opcode, whether `step` records the instruction (always wanted, whatever the
+    /// [`Attention`]).
+    pub fn recorded(&self) -> &[bool; 256] {
+        self.wanted.table()
     }
 
     /// Counts `n` instructions that ran without `step` ([`Trace::steps`]).

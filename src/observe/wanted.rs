@@ -5,9 +5,8 @@
 //! selfdestructs, and the sources of the data flows followed. Everything else but a push
 //! only moves a comparison's note towards its JUMPI or drops it, or feeds the
 //! per-instruction followers (a failed call's status, a data flow after its source, paths,
-//! path conditions): while any of those runs, every instruction is wanted
-//! ([`Observer::wants`](super::Observer::wants)); while only a note waits, every one but a
-//! push.
+//! path conditions): while any of those runs, every instruction is wanted; while only a
+//! note waits, every one but a push ([`Attention`], read after each call of `step`).
 
 use revm::bytecode::opcode;
 
@@ -74,16 +73,29 @@ impl Wanted {
         Wanted(table)
     }
 
-    /// Whether `op` is wanted.
-    #[inline]
-    pub(super) fn contains(&self, op: u8) -> bool {
-        self.0[usize::from(op)]
+    /// Per opcode, whether it is wanted.
+    pub(super) fn table(&self) -> &[bool; 256] {
+        &self.0
     }
+}
+
+/// Which of the next instructions `step` has work for, until it is called again: the ones
+/// it records ([`Wanted`]), all but pushes (a comparison's note waits for its JUMPI), or
+/// all (a per-instruction follower runs). An instruction it does not want may run without
+/// `step` and `step_end`; it is then only counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Attention {
+    /// The recorded instructions.
+    Recorded = 0,
+    /// Every instruction but a push.
+    AllButPushes = 1,
+    /// Every instruction.
+    All = 2,
 }
 
 /// Whether `op` is wanted while a comparison's note waits for its JUMPI: every instruction
 /// moves or drops the note but a push, which leaves the items below it where they are.
 #[inline]
-pub(super) fn wanted_by_a_note(op: u8) -> bool {
+pub fn wanted_by_a_note(op: u8) -> bool {
     !(opcode::PUSH0..=opcode::PUSH32).contains(&op)
 }

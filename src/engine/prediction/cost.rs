@@ -74,9 +74,16 @@ pub(crate) type Occurrences = FastMap<(CodePc, bool), u32>;
 /// A run's metrics by key, for comparing a mutant's costs with its parent's.
 pub(crate) type CostMap = FastMap<CostKey, Cost>;
 
-/// `costs` by key.
-pub(crate) fn map_of(costs: &[Cost]) -> CostMap {
-    costs.iter().map(|c| (c.key, *c)).collect()
+/// The costs of transactions `from` on (and of the checks after them) by key: what a
+/// mutant changed from transaction `from` on is compared with. The transactions before
+/// `from` run in the mutant as they ran in its parent, so their costs are the same and no
+/// prediction starts from them.
+pub(crate) fn map_of(costs: &[Cost], from: usize) -> CostMap {
+    costs
+        .iter()
+        .filter(|c| c.key.tx as usize >= from)
+        .map(|c| (c.key, *c))
+        .collect()
 }
 
 /// Appends the metrics of transaction `tx`'s trace to `out`; `target` is the arbitrary

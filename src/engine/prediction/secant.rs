@@ -109,12 +109,18 @@ pub(crate) fn first(
     let range = declared_range(surface, child, &leaf);
     // Metrics that moved and are non-zero in both runs; among them, one of those
     // `preference` ranks best (lowest), drawn uniformly. Two passes instead of collecting:
-    // this runs for every mutant.
+    // this runs for every mutant. The transactions before the leaf's ran as in the parent:
+    // none of their metrics moved.
     let candidates = || {
-        child_costs.iter().filter_map(|c1| {
-            let c0 = parent_costs.get(&c1.key)?;
-            (c0.value != c1.value && !c0.value.is_zero() && !c1.value.is_zero()).then_some((c0, c1))
-        })
+        let moved_from = leaf.tx();
+        child_costs
+            .iter()
+            .filter(move |c1| c1.key.tx as usize >= moved_from)
+            .filter_map(|c1| {
+                let c0 = parent_costs.get(&c1.key)?;
+                (c0.value != c1.value && !c0.value.is_zero() && !c1.value.is_zero())
+                    .then_some((c0, c1))
+            })
     };
     let ranked = || candidates().map(|(c0, c1)| ((c0, c1), preference(&c1.key)));
     let (c0, c1) = draw_lowest(ranked, rng)?;

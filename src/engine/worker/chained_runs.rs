@@ -152,12 +152,12 @@ impl Worker<'_> {
         runs: &mut u64,
     ) -> Result<Option<Prediction>, Stop> {
         self.execute(sequence)?;
+        let at = sequence.txs.len() - 1;
         let costs = self
             .predictor
             .as_ref()
-            .map(|p| cost::map_of(p.costs()))
+            .map(|p| cost::map_of(p.costs(), at))
             .unwrap_or_default();
-        let at = sequence.txs.len() - 1;
         let (twin, change) = mutator.mutate_input_at(sequence, at, &mut self.rng, &self.dict);
         self.execute(&twin)?;
         *runs += 2;
