@@ -43,6 +43,10 @@ pub(super) struct Hooks {
     /// instruction ([`Hooks::prepare`]). One lookup per instruction, where asking each
     /// part in turn took nine tests for every instruction the sparse loop skips.
     wanted: [[bool; 256]; 3],
+    /// What `wanted` was last built from: whether the transaction was observed, the
+    /// cheatcodes and the reads were on, and the observer's recorded opcodes. Rebuilding
+    /// costs more than a transaction's worth of comparing, and these rarely change.
+    built_from: Option<(bool, bool, bool, [bool; 256])>,
 }
 
 impl Hooks {
@@ -55,6 +59,7 @@ impl Hooks {
             frames: Vec::new(),
             reads: None,
             wanted: [[true; 256]; 3],
+            built_from: None,
         }
     }
 
@@ -66,6 +71,10 @@ impl Hooks {
         let cheats = self.cheats.is_some();
         let reads = self.reads.is_some();
         let recorded = self.observer.recorded();
+        let from = (observing, cheats, reads, *recorded);
+        if self.built_from.as_ref() == Some(&from) {
+            return;
+        }
         for (i, &recorded) in recorded.iter().enumerate() {
             let op = i as u8;
             let base =
@@ -75,6 +84,7 @@ impl Hooks {
                 base || (observing && wanted_by_a_note(op));
             self.wanted[Attention::All as usize][i] = base || observing;
         }
+        self.built_from = Some(from);
     }
 
     /// The observer's [`Attention`] now, when it observes ([`Attention::Recorded`] when
