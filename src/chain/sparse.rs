@@ -148,7 +148,8 @@ fn run(
     let mut journal_at = None;
     let mut skipped = 0u64;
     let mut first = true;
-    // What the hooks want changes only when they are called: read again after each call.
+    // What the hooks want changes only when they are called: read at the start of each
+    // run (after the frame hooks) and again after each call.
     let mut attention = hooks.attention();
     loop {
         let op = interp.bytecode.opcode();

@@ -167,7 +167,9 @@ impl Observer {
     /// a failed call's status, a data flow, the path or the path condition is followed
     /// (they look at every instruction), every one but a push while a comparison's note
     /// waits, and otherwise the ones it records ([`Observer::recorded`]). It changes only
-    /// in `step` and `step_end`.
+    /// while the observer runs: in `step` and `step_end` within a frame, and in the frame
+    /// hooks between one frame's instructions and the next (a failed call's status is set
+    /// when the call ends).
     #[inline]
     pub fn attention(&self) -> Attention {
         if self.status.is_some() || self.taint.active() || self.record_path || self.symbolic.on()
