@@ -24,7 +24,7 @@ use revm::interpreter::interpreter_types::{Jumps, LoopControl};
 use revm::interpreter::{InstructionResult, Interpreter, InterpreterAction};
 
 use super::db::Db;
-use super::hooks::Hooks;
+use super::hooks::{Hooks, Want};
 
 /// The chain's revm `Evm`: mainnet's, with harvey's hooks as its inspector.
 pub(super) type Evm = MainnetEvm<MainnetContext<Db>, Hooks>;
@@ -153,7 +153,15 @@ fn run(
     let mut attention = hooks.attention();
     loop {
         let op = interp.bytecode.opcode();
-        if !first && !hooks.wants(attention, op) {
+        let want = if first {
+            Want::Step
+        } else {
+            hooks.wants(attention, op)
+        };
+        if want != Want::Step {
+            if want == Want::Jump {
+                hooks.jumped(interp);
+            }
             skipped += 1;
             if let Err(e) = interp.step(table, gas, ctx) {
                 if interp.bytecode.action().is_none() {

@@ -5,8 +5,8 @@
 //! This module (with `chain`) is the only place that names revm types. The hot path
 //! (`step`) is a single `match` on the opcode; records go into `Vec`s that are cleared, never
 //! freed, between transactions, so a warmed-up observer allocates nothing per opcode. Most
-//! instructions need no `step` at all: [`Observer::wants`] names those that do, and `chain`
-//! runs the rest without calling the observer.
+//! instructions need no `step` at all: [`Observer::attention`] and [`Observer::recorded`] name
+//! those that do, and `chain` runs the rest without calling the observer.
 //!
 //! # Linking comparisons to branches
 //!
@@ -104,7 +104,7 @@ pub struct Observer {
     symbolic: Symbolic,
     /// Whether the last LOG instruction was recorded and waits for its data (`log`).
     log_pending: bool,
-    /// The instructions `step` records while nothing is followed ([`Observer::wants`]):
+    /// The instructions `step` records while nothing is followed ([`Observer::recorded`]):
     /// kept current by the settings that change it.
     wanted: Wanted,
 }
@@ -194,7 +194,22 @@ impl Observer {
         self.trace.steps += n;
     }
 
-    /// Makes [`Observer::wants`] match the settings (the flows followed, blocks recorded).
+    /// Whether, at [`Attention::Recorded`], all `step` does at a JUMP is what
+    /// [`Observer::jumped`] does: so unless a data flow followed starts at a JUMP (none
+    /// does today; the check keeps it so if one ever does).
+    pub fn jump_alone(&self) -> bool {
+        !self.taint.is_source(opcode::JUMP)
+    }
+
+    /// The JUMP at `pc` of the running frame, to `to`: one of the frame's recent transfers
+    /// ([`RevertSite::transfers`]). Called by `step`, or in its place (where
+    /// [`Observer::jump_alone`] allows) by a loop that counts the step itself.
+    #[inline]
+    pub fn jumped(&mut self, pc: u32, to: U256) {
+        self.jumps.push(pc, u32::try_from(to).unwrap_or(u32::MAX));
+    }
+
+    /// Makes [`Observer::recorded`] match the settings (the flows followed, blocks recorded).
     fn update_wanted(&mut self) {
         let blocks = self.record_blocks || !self.watched.is_empty();
         self.wanted = Wanted::of(|op| self.taint.is_source(op), blocks);
@@ -649,7 +664,7 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
             opcode::JUMP => {
                 self.settle(interp);
                 if let Some(&to) = interp.stack.data().last() {
-                    self.jumps.push(pc, u32::try_from(to).unwrap_or(u32::MAX));
+                    self.jumped(pc, to);
                 }
             }
             opcode::REVERT => {
