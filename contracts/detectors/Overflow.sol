@@ -63,3 +63,22 @@ contract CheckedToken {
         lastFee = high;
     }
 }
+
+/// A checksum kept in `unchecked` arithmetic on purpose: its additions and products wrap on
+/// large operands, and each result is stored. The sparse-loop test calls it so that an
+/// `ADD` or `MUL` that wraps (a data-flow source only on such operands) starts a flow.
+contract Checksum {
+    uint256 public sum;
+
+    function add(uint256 word) external {
+        unchecked {
+            sum += word;
+        }
+    }
+
+    function scale(uint256 factor) external {
+        unchecked {
+            sum *= factor;
+        }
+    }
+}

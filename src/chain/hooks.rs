@@ -32,6 +32,9 @@ pub(super) enum Want {
     /// do: a third of the instructions the hooks were called for, at a fraction of a
     /// call's cost.
     Jump,
+    /// An instruction the observer wants only when it starts a data flow (an addition
+    /// that wraps, [`Hooks::starts_flow`]): then `step` and `step_end`, otherwise nothing.
+    IfFlowStarts,
     /// A call of `step` before it and of `step_end` after it.
     Step,
 }
@@ -96,10 +99,12 @@ impl Hooks {
         let step_if = |wanted: bool| if wanted { Want::Step } else { Want::Not };
         for (i, &recorded) in recorded.iter().enumerate() {
             let op = i as u8;
-            let base =
-                (observing && recorded) || (cheats && CHEATED[i]) || (reads && reads::noted(op));
+            let others = (cheats && CHEATED[i]) || (reads && reads::noted(op));
+            let base = (observing && recorded) || others;
             self.wanted[Attention::Recorded as usize][i] = if op == opcode::JUMP && jump_alone {
                 Want::Jump
+            } else if observing && !others && self.observer.only_if_flow_starts(op) {
+                Want::IfFlowStarts
             } else {
                 step_if(base)
             };
@@ -127,6 +132,13 @@ impl Hooks {
     #[inline]
     pub(super) fn wants(&self, attention: Attention, op: u8) -> Want {
         self.wanted[attention as usize][usize::from(op)]
+    }
+
+    /// Whether the instruction about to run in `interp`, where [`Hooks::wants`] answered
+    /// [`Want::IfFlowStarts`], starts a data flow: then the hooks are to be called.
+    #[inline]
+    pub(super) fn starts_flow(&self, interp: &Interpreter<EthInterpreter>) -> bool {
+        self.observer.starts_flow(interp)
     }
 
     /// The JUMP about to run in `interp`, where [`Hooks::wants`] answered [`Want::Jump`]:

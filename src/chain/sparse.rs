@@ -158,10 +158,16 @@ fn run(
         } else {
             hooks.wants(attention, op)
         };
-        if want != Want::Step {
-            if want == Want::Jump {
+        let hooked = match want {
+            Want::Not => false,
+            Want::Jump => {
                 hooks.jumped(interp);
+                false
             }
+            Want::IfFlowStarts => hooks.starts_flow(interp),
+            Want::Step => true,
+        };
+        if !hooked {
             skipped += 1;
             if let Err(e) = interp.step(table, gas, ctx) {
                 if interp.bytecode.action().is_none() {

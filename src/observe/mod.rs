@@ -201,6 +201,28 @@ impl Observer {
         !self.taint.is_source(opcode::JUMP)
     }
 
+    /// Whether, at [`Attention::Recorded`], `step` has work at `op` only when the
+    /// instruction starts a data flow followed ([`Observer::starts_flow`]): an addition
+    /// or a multiplication while wrapping arithmetic is followed, on the operands that
+    /// wrap. Most additions do not: they need not call `step`.
+    pub fn only_if_flow_starts(&self, op: u8) -> bool {
+        !wanted::records(op) && taint::conditional_source(op) && self.taint.is_source(op)
+    }
+
+    /// Whether the instruction about to run in `interp` starts a data flow followed. Asked
+    /// by a loop in place of `step` where [`Observer::only_if_flow_starts`] allows: when it
+    /// does, the loop calls `step`.
+    #[inline]
+    pub fn starts_flow(&self, interp: &Interpreter<EthInterpreter>) -> bool {
+        let pc = interp.bytecode.pc();
+        self.taint.starts_at(
+            interp.bytecode.opcode(),
+            interp.stack.data(),
+            interp.bytecode.bytecode_slice(),
+            pc,
+        )
+    }
+
     /// The JUMP at `pc` of the running frame, to `to`: one of the frame's recent transfers
     /// ([`RevertSite::transfers`]). Called by `step`, or in its place (where
     /// [`Observer::jump_alone`] allows) by a loop that counts the step itself.

@@ -205,10 +205,15 @@ fn starts(follow: FlowSet, op: u8, stack: &[U256], code: &[u8], pc: usize) -> bo
         opcode::BALANCE | opcode::SELFBALANCE => follow.balance,
         opcode::ORIGIN => follow.origin,
         opcode::ADD | opcode::SUB | opcode::MUL => {
-            follow.wraps && wrapped(op, stack).is_some() && !branched_on_at_once(code, pc)
+            follow.wraps && wraps(op, stack) && !branched_on_at_once(code, pc)
         }
         _ => false,
     }
+}
+
+/// Whether `op` is a source only on some operands: arithmetic, when it wraps.
+pub(super) fn conditional_source(op: u8) -> bool {
+    matches!(op, opcode::ADD | opcode::SUB | opcode::MUL)
 }
 
 /// Whether the result of the instruction at `pc` of `code` is at once the condition of a
@@ -271,6 +276,13 @@ impl Taint {
     #[inline]
     pub(super) fn is_source(&self, op: u8) -> bool {
         self.sources.0[usize::from(op)]
+    }
+
+    /// Whether `op`, about to run at `pc` of `code` on `stack`, starts a flow followed
+    /// ([`Taint::wants`] before any source ran).
+    #[inline]
+    pub(super) fn starts_at(&self, op: u8, stack: &[U256], code: &[u8], pc: usize) -> bool {
+        self.sources.0[usize::from(op)] && starts(self.follow, op, stack, code, pc)
     }
 
     /// Whether a source ran in this transaction: from then on every instruction is wanted.
@@ -735,17 +747,15 @@ fn block_datum(op: u8) -> &'static str {
 /// caller to fill).
 #[inline]
 fn wrapped(op: u8, stack: &[U256]) -> Option<Wrap> {
-    let n = stack.len();
-    if n < 2 {
+    if !wraps(op, stack) {
         return None;
     }
+    let n = stack.len();
     let (lhs, rhs) = (stack[n - 1], stack[n - 2]);
     let sign = match op {
-        opcode::ADD if lhs.overflowing_add(rhs).1 => "+",
-        opcode::SUB if rhs > lhs => "-",
-        // Most products are far too small to wrap: no multiplication needed.
-        opcode::MUL if lhs.bit_len() + rhs.bit_len() > 256 && lhs.overflowing_mul(rhs).1 => "*",
-        _ => return None,
+        opcode::ADD => "+",
+        opcode::SUB => "-",
+        _ => "*",
     };
     Some(Wrap {
         code: Address::ZERO,
@@ -754,6 +764,24 @@ fn wrapped(op: u8, stack: &[U256]) -> Option<Wrap> {
         lhs,
         rhs,
     })
+}
+
+/// Whether `op` (`ADD`, `SUB` or `MUL`; any other never wraps) on `stack` wraps: what
+/// [`wrapped`] records, without building the record (asked of most additions).
+#[inline]
+fn wraps(op: u8, stack: &[U256]) -> bool {
+    let n = stack.len();
+    if n < 2 {
+        return false;
+    }
+    let (lhs, rhs) = (stack[n - 1], stack[n - 2]);
+    match op {
+        opcode::ADD => lhs.overflowing_add(rhs).1,
+        opcode::SUB => rhs > lhs,
+        // Most products are far too small to wrap: no multiplication needed.
+        opcode::MUL => lhs.bit_len() + rhs.bit_len() > 256 && lhs.overflowing_mul(rhs).1,
+        _ => false,
+    }
 }
 
 #[cfg(test)]

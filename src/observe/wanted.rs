@@ -61,6 +61,11 @@ const RECORDED: [bool; 256] = opcode_table(&[
     opcode::SELFDESTRUCT,
 ]);
 
+/// Whether `step` records instruction `op` whatever the settings.
+pub(super) fn records(op: u8) -> bool {
+    RECORDED[usize::from(op)]
+}
+
 impl Wanted {
     /// The recorded instructions, the data-flow `sources`, and `JUMPDEST` when `blocks`
     /// entered are recorded (block starts: `Trace::blocks`, watched targets).

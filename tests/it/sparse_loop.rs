@@ -14,7 +14,7 @@ use proptest::prelude::*;
 use crate::support::{chain, ether};
 
 /// The contracts called, and the ether each is deployed with (a payable constructor).
-const CONTRACTS: [(&str, u64); 14] = [
+const CONTRACTS: [(&str, u64); 15] = [
     ("Bank", 0),
     ("ReentrantBank", 0),
     ("UncheckedPayout", 0),
@@ -29,6 +29,7 @@ const CONTRACTS: [(&str, u64); 14] = [
     ("Thrower", 0),
     ("CheatUser", 0),
     ("Hive", 0),
+    ("Checksum", 0),
 ];
 
 /// What the chain records besides the default: the data flows, the blocks entered, the
