@@ -3,6 +3,8 @@
 //! from a fixed slot no contract writes on purpose (SWC-124). Computed from the observer's
 //! operands, never by instrumenting bytecode; exact 256-bit arithmetic.
 
+use std::hash::{Hash, Hasher};
+
 use alloy_primitives::{Address, I256, U256};
 
 use crate::engine::executor::CodePc;
@@ -68,8 +70,28 @@ pub(crate) struct Cost {
 }
 
 /// Occurrence counters reused across transactions (one allocation per worker): per JUMPI
-/// or SSTORE (`store`) position.
-pub(crate) type Occurrences = FastMap<(CodePc, bool), u32>;
+/// or SSTORE position.
+pub(crate) type Occurrences = FastMap<Site, u32>;
+
+/// A JUMPI's or (`store`) an SSTORE's position, as [`Occurrences`] counts them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Site {
+    at: CodePc,
+    store: bool,
+}
+
+impl Hash for Site {
+    /// One word: the code address's last eight bytes with the pc and the kind. The derived
+    /// hash took six words, for every comparison of every transaction; equal sites still
+    /// hash alike, and the map compares whole sites.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let code = self.at.code.as_slice();
+        let mut tail = [0u8; 8];
+        tail.copy_from_slice(&code[code.len() - 8..]);
+        let place = u64::from(self.at.pc) << 1 | u64::from(self.store);
+        state.write_u64(u64::from_le_bytes(tail) ^ place);
+    }
+}
 
 /// A run's metrics by key, for comparing a mutant's costs with its parent's.
 pub(crate) type CostMap = FastMap<CostKey, Cost>;
@@ -79,11 +101,11 @@ pub(crate) type CostMap = FastMap<CostKey, Cost>;
 /// `from` run in the mutant as they ran in its parent, so their costs are the same and no
 /// prediction starts from them.
 pub(crate) fn map_of(costs: &[Cost], from: usize) -> CostMap {
-    costs
-        .iter()
-        .filter(|c| c.key.tx as usize >= from)
-        .map(|c| (c.key, *c))
-        .collect()
+    let kept = || costs.iter().filter(|c| c.key.tx as usize >= from);
+    // Sized once: grown from empty, the map rehashed its way up for every mutant.
+    let mut map = CostMap::with_capacity_and_hasher(kept().count(), Default::default());
+    map.extend(kept().map(|c| (c.key, *c)));
+    map
 }
 
 /// Appends the metrics of transaction `tx`'s trace to `out`; `target` is the arbitrary
@@ -139,6 +161,7 @@ fn branch_costs_of(
     seen: &mut Occurrences,
     out: &mut Vec<Cost>,
 ) {
+    out.reserve(2 * trace.comparisons().len());
     for cmp in trace.comparisons() {
         let nth = next_occurrence(seen, cmp.code, cmp.jumpi_pc, false);
         let (jump, fall) = branch_costs(cmp);
@@ -183,7 +206,11 @@ fn branch_costs_of(
 
 /// The occurrence index (from 0) of this evaluation at (`code`, `pc`) in the transaction.
 pub(crate) fn next_occurrence(seen: &mut Occurrences, code: Address, pc: u32, store: bool) -> u32 {
-    let count = seen.entry((CodePc { code, pc }, store)).or_insert(0);
+    let site = Site {
+        at: CodePc { code, pc },
+        store,
+    };
+    let count = seen.entry(site).or_insert(0);
     *count += 1;
     *count - 1
 }
