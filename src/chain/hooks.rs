@@ -28,12 +28,12 @@ use crate::observe::{Attention, Observer, opcode_table, wanted_by_a_note};
 pub(super) enum Want {
     /// Nothing: the instruction is only counted.
     Not,
-    /// A JUMP whose transfer the observer notes ([`Hooks::jumped`]), with nothing else to
+    /// A JUMP whose transfer the observer notes ([`Hooks::decide`]), with nothing else to
     /// do: a third of the instructions the hooks were called for, at a fraction of a
     /// call's cost.
     Jump,
     /// An instruction the observer wants only when it starts a data flow (an addition
-    /// that wraps, [`Hooks::starts_flow`]): then `step` and `step_end`, otherwise nothing.
+    /// that wraps, [`Hooks::decide`]): then `step` and `step_end`, otherwise nothing.
     IfFlowStarts,
     /// A call of `step` before it and of `step_end` after it.
     Step,
@@ -134,19 +134,23 @@ impl Hooks {
         self.wanted[attention as usize][usize::from(op)]
     }
 
-    /// Whether the instruction about to run in `interp`, where [`Hooks::wants`] answered
-    /// [`Want::IfFlowStarts`], starts a data flow: then the hooks are to be called.
-    #[inline]
-    pub(super) fn starts_flow(&self, interp: &Interpreter<EthInterpreter>) -> bool {
-        self.observer.starts_flow(interp)
-    }
-
-    /// The JUMP about to run in `interp`, where [`Hooks::wants`] answered [`Want::Jump`]:
-    /// the observer notes its transfer, as its `step` would have.
-    #[inline]
-    pub(super) fn jumped(&mut self, interp: &Interpreter<EthInterpreter>) {
-        if let Some(&to) = interp.stack.data().last() {
-            self.observer.jumped(interp.bytecode.pc() as u32, to);
+    /// For the instruction about to run in `interp`, where [`Hooks::wants`] answered
+    /// [`Want::Jump`] or [`Want::IfFlowStarts`], whether the hooks are to be called: not
+    /// for a JUMP, whose transfer the observer notes here as its `step` would have; for
+    /// an addition or product when it starts a data flow. (Out of line: the sparse loop
+    /// keeps two plain tests for the instructions wanted or not.)
+    #[inline(never)]
+    pub(super) fn decide(&mut self, want: Want, interp: &Interpreter<EthInterpreter>) -> bool {
+        match want {
+            Want::Jump => {
+                if let Some(&to) = interp.stack.data().last() {
+                    self.observer.jumped(interp.bytecode.pc() as u32, to);
+                }
+                false
+            }
+            Want::IfFlowStarts => self.observer.starts_flow(interp),
+            Want::Step => true,
+            Want::Not => false,
         }
     }
 

@@ -158,15 +158,9 @@ fn run(
         } else {
             hooks.wants(attention, op)
         };
-        let hooked = match want {
-            Want::Not => false,
-            Want::Jump => {
-                hooks.jumped(interp);
-                false
-            }
-            Want::IfFlowStarts => hooks.starts_flow(interp),
-            Want::Step => true,
-        };
+        // Two tests, not a `match`: that compiled to a jump table, an indirect jump
+        // before every instruction.
+        let hooked = want == Want::Step || (want != Want::Not && hooks.decide(want, interp));
         if !hooked {
             skipped += 1;
             if let Err(e) = interp.step(table, gas, ctx) {
