@@ -31,7 +31,7 @@ use super::db::Db;
 use crate::hash::KeyHasher;
 
 /// The longest input the memo keeps: a mapping slot's key and slot (two words).
-pub(super) const MEMO_INPUT: usize = 64;
+const MEMO_INPUT: usize = 64;
 
 /// Entries in each thread's memo (a power of two). 1,024 entries of about 100 bytes stay in
 /// a core's L2 cache next to the EVM's own data; a campaign's distinct short inputs are
@@ -48,13 +48,13 @@ struct Entry {
 }
 
 /// A direct-mapped memo of Keccak-256 over inputs of at most [`MEMO_INPUT`] bytes.
-pub(super) struct Memo {
+struct Memo {
     entries: Box<[Entry]>,
 }
 
 impl Memo {
     /// An empty memo.
-    pub(super) fn new() -> Memo {
+    fn new() -> Memo {
         let empty = Entry {
             len: 0,
             input: [0; MEMO_INPUT],
@@ -66,7 +66,7 @@ impl Memo {
     }
 
     /// Keccak-256 of `input` (1 to [`MEMO_INPUT`] bytes), remembered.
-    pub(super) fn hash(&mut self, input: &[u8]) -> B256 {
+    fn hash(&mut self, input: &[u8]) -> B256 {
         debug_assert!((1..=MEMO_INPUT).contains(&input.len()));
         let mut hasher = KeyHasher::default();
         hasher.write(input);
