@@ -32,6 +32,9 @@ pub(super) enum Want {
     /// do: a third of the instructions the hooks were called for, at a fraction of a
     /// call's cost.
     Jump,
+    /// A DUP or SWAP while a comparison's note waits, with nothing else to do: the note
+    /// follows its slot ([`Hooks::decide`]).
+    Note,
     /// An instruction the observer wants only when it starts a data flow (an addition
     /// that wraps, [`Hooks::decide`]): then `step` and `step_end`, otherwise nothing.
     IfFlowStarts,
@@ -109,7 +112,11 @@ impl Hooks {
                 step_if(base)
             };
             self.wanted[Attention::AllButPushes as usize][i] =
-                step_if(base || (observing && wanted_by_a_note(op)));
+                if observing && !others && self.observer.moves_note_alone(op) {
+                    Want::Note
+                } else {
+                    step_if(base || (observing && wanted_by_a_note(op)))
+                };
             self.wanted[Attention::All as usize][i] = step_if(base || observing);
         }
         self.built_from = Some(from);
@@ -135,8 +142,9 @@ impl Hooks {
     }
 
     /// For the instruction about to run in `interp`, where [`Hooks::wants`] answered
-    /// [`Want::Jump`] or [`Want::IfFlowStarts`], whether the hooks are to be called: not
-    /// for a JUMP, whose transfer the observer notes here as its `step` would have; for
+    /// [`Want::Jump`], [`Want::Note`] or [`Want::IfFlowStarts`], whether the hooks are to
+    /// be called: not for a JUMP, whose transfer the observer notes here as its `step`
+    /// would have, nor for a DUP or SWAP, whose move of the waiting note it makes here; for
     /// an addition or product when it starts a data flow. (Out of line: the sparse loop
     /// keeps two plain tests for the instructions wanted or not.)
     #[inline(never)]
@@ -146,6 +154,11 @@ impl Hooks {
                 if let Some(&to) = interp.stack.data().last() {
                     self.observer.jumped(interp.bytecode.pc() as u32, to);
                 }
+                false
+            }
+            Want::Note => {
+                self.observer
+                    .note_moved(interp.bytecode.opcode(), interp.stack.len());
                 false
             }
             Want::IfFlowStarts => self.observer.starts_flow(interp),

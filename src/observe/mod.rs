@@ -223,6 +223,29 @@ impl Observer {
         )
     }
 
+    /// Whether, at [`Attention::AllButPushes`], all `step` does at `op` is what
+    /// [`Observer::note_moved`] does: so for a DUP or a SWAP, which only move the waiting
+    /// note's slot, unless a data flow followed starts there.
+    pub fn moves_note_alone(&self, op: u8) -> bool {
+        (opcode::DUP1..=opcode::SWAP16).contains(&op)
+            && !wanted::records(op)
+            && !self.taint.is_source(op)
+    }
+
+    /// The DUP or SWAP `op` about to run on a stack of `len` items while a comparison's
+    /// note waits: the note follows its slot. Called by `step`, or in its place (where
+    /// [`Observer::moves_note_alone`] allows) by a loop that counts the step itself.
+    #[inline]
+    pub fn note_moved(&mut self, op: u8, len: usize) {
+        match op {
+            opcode::DUP1..=opcode::DUP16 => self.on_dup(usize::from(op - opcode::DUP1 + 1), len),
+            opcode::SWAP1..=opcode::SWAP16 => {
+                self.on_swap(usize::from(op - opcode::SWAP1 + 1), len)
+            }
+            _ => {}
+        }
+    }
+
     /// The JUMP at `pc` of the running frame, to `to`: one of the frame's recent transfers
     /// ([`RevertSite::transfers`]). Called by `step`, or in its place (where
     /// [`Observer::jump_alone`] allows) by a loop that counts the step itself.
@@ -669,12 +692,7 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
             opcode::ISZERO => self.on_iszero(pc, interp.stack.data()),
             opcode::PUSH0..=opcode::PUSH32 => {}
             opcode::JUMPDEST => self.on_block(pc, interp),
-            opcode::DUP1..=opcode::DUP16 => {
-                self.on_dup(usize::from(op - opcode::DUP1 + 1), interp.stack.len())
-            }
-            opcode::SWAP1..=opcode::SWAP16 => {
-                self.on_swap(usize::from(op - opcode::SWAP1 + 1), interp.stack.len())
-            }
+            opcode::DUP1..=opcode::SWAP16 => self.note_moved(op, interp.stack.len()),
             opcode::SLOAD => {
                 self.settle(interp);
                 self.on_storage(StorageOp::Load, pc, interp);
