@@ -29,8 +29,8 @@ pub(super) enum Want {
     /// Nothing: the instruction is only counted.
     Not,
     /// A JUMP whose transfer the observer notes ([`Hooks::decide`]), with nothing else to
-    /// do: a third of the instructions the hooks were called for, at a fraction of a
-    /// call's cost.
+    /// do: on `Bank`, a third of the instructions the hooks were called for, now at a
+    /// fraction of a call's cost.
     Jump,
     /// A DUP or SWAP while a comparison's note waits, with nothing else to do: the note
     /// follows its slot ([`Hooks::decide`]).
