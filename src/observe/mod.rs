@@ -214,12 +214,11 @@ impl Observer {
     /// does, the loop calls `step`.
     #[inline]
     pub fn starts_flow(&self, interp: &Interpreter<EthInterpreter>) -> bool {
-        let pc = interp.bytecode.pc();
         self.taint.starts_at(
             interp.bytecode.opcode(),
             interp.stack.data(),
-            interp.bytecode.bytecode_slice(),
-            pc,
+            || interp.bytecode.bytecode_slice(),
+            interp.bytecode.pc(),
         )
     }
 

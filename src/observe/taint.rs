@@ -279,10 +279,16 @@ impl Taint {
     }
 
     /// Whether `op`, about to run at `pc` of `code` on `stack`, starts a flow followed
-    /// ([`Taint::wants`] before any source ran).
+    /// ([`Taint::wants`] before any source ran). `code` is read only for a source.
     #[inline]
-    pub(super) fn starts_at(&self, op: u8, stack: &[U256], code: &[u8], pc: usize) -> bool {
-        self.sources.0[usize::from(op)] && starts(self.follow, op, stack, code, pc)
+    pub(super) fn starts_at<'c>(
+        &self,
+        op: u8,
+        stack: &[U256],
+        code: impl FnOnce() -> &'c [u8],
+        pc: usize,
+    ) -> bool {
+        self.sources.0[usize::from(op)] && starts(self.follow, op, stack, code(), pc)
     }
 
     /// Whether a source ran in this transaction: from then on every instruction is wanted.
@@ -301,8 +307,7 @@ impl Taint {
         code: impl FnOnce() -> &'c [u8],
         pc: usize,
     ) -> bool {
-        self.active
-            || (self.sources.0[usize::from(op)] && starts(self.follow, op, stack, code(), pc))
+        self.active || self.starts_at(op, stack, code, pc)
     }
 
     /// Before instruction `op` runs at `at` with `stack` (and [`Taint::wants`] it): updates
