@@ -410,6 +410,12 @@ fn harvey_run(
         .run()
         .unwrap_or_else(|e| panic!("{e}"));
     let found = found_in(&outcome, maze);
+    eprintln!(
+        "{} [{}] seed {seed}: missed {}",
+        maze.name,
+        config.name(),
+        missed(maze, &found)
+    );
     // The solver's share of the campaign (issue 30's ablation asks for it).
     let p = &outcome.stats.predictions;
     eprintln!(
@@ -421,6 +427,34 @@ fn harvey_run(
         solver_share(p, outcome.stats.elapsed),
     );
     (found, outcome.stats.sequences)
+}
+
+/// The feasible assertions `found` lacks, each as `#index (x, y) moves/comparisons`, with a
+/// `+` when another assertion of its cell was found (the campaign probed there, so the miss
+/// is the arguments'), and a `*` when its constraints multiply parameters: where the misses
+/// lie, reaching a cell or solving it.
+fn missed(maze: &Maze, found: &Found) -> String {
+    let reached = |cell| found.keys().any(|&i| maze.assertions[i].cell == cell);
+    let list: Vec<String> = maze
+        .assertions
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| a.witness.is_some() && !found.contains_key(i))
+        .map(|(i, a)| {
+            let moves = a.witness.as_ref().map_or(0, |w| w.moves.len());
+            format!(
+                "#{i} {:?} {moves}/{}{}{}",
+                a.cell,
+                a.comparisons(),
+                if a.nonlinear() { "*" } else { "" },
+                if reached(a.cell) { "+" } else { "" }
+            )
+        })
+        .collect();
+    match list.len() {
+        0 => "none".into(),
+        n => format!("{n}: {}", list.join(", ")),
+    }
 }
 
 /// The campaign the bench runs on `maze`: `config`, `fail_fast(false)`, one worker, `seed`,

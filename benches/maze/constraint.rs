@@ -152,6 +152,11 @@ impl Constraint {
         )
     }
 
+    /// Whether either side multiplies two parameters.
+    pub(crate) fn nonlinear(&self) -> bool {
+        !self.left.products.is_empty() || !self.right.products.is_empty()
+    }
+
     /// The parameters it mentions.
     pub(crate) fn params(&self) -> impl Iterator<Item = usize> + '_ {
         let linear = self.left.terms.iter().chain(&self.right.terms).map(|t| t.1);

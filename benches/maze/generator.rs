@@ -386,6 +386,16 @@ contract {name} {{
 }
 
 impl Assertion {
+    /// How many comparisons its condition makes after the cell's two.
+    pub(crate) fn comparisons(&self) -> usize {
+        self.constraints.len()
+    }
+
+    /// Whether a constraint multiplies two parameters.
+    pub(crate) fn nonlinear(&self) -> bool {
+        self.constraints.iter().any(Constraint::nonlinear)
+    }
+
     /// The constraints as one Solidity conjunction.
     fn condition(&self) -> String {
         self.constraints
