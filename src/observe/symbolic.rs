@@ -189,6 +189,16 @@ impl Default for PathCondition {
 }
 
 impl PathCondition {
+    /// The index in [`PathCondition::branches`] of the `nth` JUMPI at `(code, pc)`.
+    pub fn branch_index(&self, code: Address, pc: u32, nth: u32) -> Option<usize> {
+        self.branches
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.code == code && b.pc == pc)
+            .nth(nth as usize)
+            .map(|(i, _)| i)
+    }
+
     pub(super) fn clear(&mut self) {
         self.terms.truncate(2);
         self.branches.clear();

@@ -13,6 +13,7 @@ use crate::engine::prediction::secant::{self, Domain, Leaf, Prediction};
 use crate::engine::prediction::solver::{self, Answer, Failed, Solver};
 use crate::engine::prediction::{SOLVER_QUERY_WALL, Z3Program};
 use crate::engine::shared_by_workers::Stop;
+use crate::lookahead;
 
 /// How long z3 has to start and answer its set-up commands; one that has not is taken for
 /// one that never answers.
@@ -139,8 +140,13 @@ impl Worker<'_> {
         };
         predictor.record_relations(None);
         predictor.take_relations();
-        let path = predictor.take_path_condition();
+        let (path, frame) = predictor.take_path_condition();
         ran?;
+        let executor = &self.executor;
+        let free = |target: usize| {
+            let code = executor.code(key.code);
+            lookahead::untaken_reaches(&code, &frame, target, key.pc as usize)
+        };
         let heads = sequence
             .txs
             .get(tx)
@@ -160,6 +166,7 @@ impl Worker<'_> {
             &path,
             (key.code, key.pc, key.nth),
             key.kind == CostKind::Jump,
+            free,
             |i| leaf(i).map(|(_, domain)| domain),
             deadline_within(SOLVER_QUERY_WALL, self.shared.deadline()),
         );

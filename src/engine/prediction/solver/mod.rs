@@ -26,7 +26,7 @@ use easy_smt::{Context, ContextBuilder, SExpr};
 
 use crate::engine::prediction::Z3Program;
 use crate::engine::prediction::secant::{Domain, Wide, wide, wide_signed};
-use crate::observe::symbolic::{CONCRETE, PathCondition};
+use crate::observe::symbolic::{CONCRETE, PathCondition, Term, TermId, UnaryOp};
 use encode::{Encoder, arg_name};
 pub(crate) use process::Failed;
 use process::{Process, clip};
@@ -101,36 +101,69 @@ impl Solver {
 
     /// Asks for argument words under which the `nth` JUMPI at `(code, pc)` in `path` goes
     /// the way `want` says (jumps when true) and every branch before it goes as it went.
-    /// `domain(i)` is the type of argument word `i`, `None` for words the solver may not
-    /// choose (conditions on them are left out). Every answer is waited for until
-    /// `deadline` at most.
+    /// When no words do, or z3 cannot tell, asks again with the branches `free` marks
+    /// left out (it is given the target's index in `path` and says, by index, which of the
+    /// branches before it are free): those whose untaken way may still lead to the JUMPI
+    /// (`lookahead::untaken_reaches`), so that an earlier `if` on the same arguments does
+    /// not bind the answer to the way it went. `domain(i)` is the type of argument word
+    /// `i`, `None` for words the solver may not choose (conditions on them are left out).
+    /// Every answer is waited for until `deadline` at most.
     pub(crate) fn solve(
         &mut self,
         path: &PathCondition,
         (code, pc, nth): (Address, u32, u32),
         want: bool,
+        free: impl FnOnce(usize) -> Vec<bool>,
         domain: impl Fn(u32) -> Option<Domain>,
         deadline: Instant,
     ) -> Result<Answer, Failed> {
-        let Some(target) = path
-            .branches
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b.code == code && b.pc == pc)
-            .nth(nth as usize)
-            .map(|(i, _)| i)
-        else {
+        let Some(target) = path.branch_index(code, pc, nth) else {
             return Ok(Answer::Unencodable);
         };
+        let first = self.solve_keeping(path, target, want, &domain, deadline, |_| true)?;
+        if !matches!(first, Answer::Unsat | Answer::Unknown) {
+            return Ok(first);
+        }
+        let free = free(target);
+        let is_free = |i: usize| free.get(i).copied().unwrap_or(false);
+        let relaxable = path.branches[..target]
+            .iter()
+            .enumerate()
+            .any(|(i, b)| b.condition != CONCRETE && is_free(i));
+        if !relaxable {
+            return Ok(first);
+        }
+        self.solve_keeping(path, target, want, &domain, deadline, |i| !is_free(i))
+    }
+
+    /// [`Solver::solve`]'s question on branch `target` of `path`, with the branches before
+    /// it that `keep` (by index) kept as they went.
+    fn solve_keeping(
+        &mut self,
+        path: &PathCondition,
+        target: usize,
+        want: bool,
+        domain: &impl Fn(u32) -> Option<Domain>,
+        deadline: Instant,
+        keep: impl Fn(usize) -> bool,
+    ) -> Result<Answer, Failed> {
         let ctx = &self.ctx;
         let mut encoder = Encoder::new(ctx, path, |i| domain(i).map(max_word));
         let Some(wanted) = encoder.branch(path.branches[target].condition, want) else {
             return Ok(Answer::Unencodable);
         };
+        // A JUMPI that tested the wanted branch's value before it is left out: flipping
+        // the one flips the other. solc tests a conjunction's failing conjunct twice, at
+        // its short-circuit and at the `if` (whose JUMPI is the end of the conjunction),
+        // and kept as it went, the first contradicts the second's flip.
+        let decided = tested(path, path.branches[target].condition);
         let mut assertions: Vec<SExpr> = path.branches[..target]
             .iter()
-            .filter(|b| b.condition != CONCRETE)
-            .filter_map(|b| encoder.branch(b.condition, b.taken))
+            .enumerate()
+            .filter(|&(i, b)| {
+                b.condition != CONCRETE && tested(path, b.condition) != decided && keep(i)
+            })
+            .filter_map(|(_, b)| encoder.branch(b.condition, b.taken))
             .collect();
         assertions.push(wanted);
         let args = std::mem::take(&mut encoder.args);
@@ -261,6 +294,15 @@ impl Solver {
             clip(command)
         ))
     }
+}
+
+/// The term whose truth the condition `id` decides on, under any number of `ISZERO`s:
+/// two branches on the same term go the same way or opposite ways, never independently.
+fn tested(path: &PathCondition, mut id: TermId) -> TermId {
+    while let Some(&Term::Unary(UnaryOp::IsZero, inner)) = path.terms.get(id as usize) {
+        id = inner;
+    }
+    id
 }
 
 /// The pairs of z3's answer to `get-value`, `((name value) ...)`: each value a numeral, or

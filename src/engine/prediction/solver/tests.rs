@@ -5,7 +5,7 @@
 use alloy_primitives::{Address, U256};
 
 use super::*;
-use crate::observe::symbolic::{BinaryOp, Branch, Term};
+use crate::observe::symbolic::{BinaryOp, Branch, Term, UnaryOp};
 
 fn branch(code: Address, pc: u32, condition: u32, taken: bool) -> Branch {
     Branch {
@@ -67,6 +67,7 @@ fn a_model_satisfies_the_path_with_the_target_flipped() {
             &modular(),
             (CODE, 40, 0),
             true,
+            |_| Vec::new(),
             |_| Some(Domain::Uint(64)),
             later(),
         )
@@ -102,6 +103,7 @@ fn narrow_types_bound_the_answer() {
             &path,
             (CODE, 2, 0),
             true,
+            |_| Vec::new(),
             |_| Some(Domain::Uint(8)),
             later(),
         )
@@ -127,6 +129,7 @@ fn an_impossible_path_is_unsatisfiable_and_an_opaque_target_unencodable() {
             &path,
             (CODE, 40, 0),
             true,
+            |_| Vec::new(),
             |_| Some(Domain::Uint(8)),
             later()
         )
@@ -139,6 +142,7 @@ fn an_impossible_path_is_unsatisfiable_and_an_opaque_target_unencodable() {
             &path,
             (CODE, 20, 0),
             true,
+            |_| Vec::new(),
             |_| Some(Domain::Uint(64)),
             later()
         )
@@ -151,12 +155,118 @@ fn an_impossible_path_is_unsatisfiable_and_an_opaque_target_unencodable() {
             &path,
             (CODE, 40, 1),
             true,
+            |_| Vec::new(),
             |_| Some(Domain::Uint(64)),
             later()
         )
         .unwrap(),
         Answer::Unencodable
     );
+}
+
+/// `if (a > 5 && b == 42)` as solc compiles it: the failing conjunct `b == 42` is tested at
+/// its short-circuit JUMPI (pc 20) and again, through `ISZERO`s of its own, at the `if`'s
+/// (pc 30), the end of the conjunction. The earlier conjunct `a > 5` held.
+fn conjunction() -> PathCondition {
+    let mut path = PathCondition::default();
+    path.terms.extend([
+        Term::Arg(0),                     // 2: a
+        Term::Arg(1),                     // 3: b
+        Term::Const(U256::from(5)),       // 4
+        Term::Binary(BinaryOp::Gt, 2, 4), // 5: a > 5
+        Term::Const(U256::from(42)),      // 6
+        Term::Binary(BinaryOp::Eq, 3, 6), // 7: b == 42
+        Term::Unary(UnaryOp::IsZero, 7),  // 8: the short-circuit's test
+        Term::Unary(UnaryOp::IsZero, 7),  // 9: the if's
+        Term::Unary(UnaryOp::IsZero, 9),  // 10
+    ]);
+    path.branches.extend([
+        branch(CODE, 10, 5, true),
+        branch(CODE, 20, 8, true),
+        branch(CODE, 30, 10, false),
+    ]);
+    path
+}
+
+#[test]
+fn a_conjunct_tested_twice_is_flipped_at_either_test() {
+    let mut z3 = solver();
+    let path = conjunction();
+    for pc in [20, 30] {
+        let want = pc == 30;
+        let answer = z3
+            .solve(
+                &path,
+                (CODE, pc, 0),
+                want,
+                |_| Vec::new(),
+                |_| Some(Domain::Uint(64)),
+                later(),
+            )
+            .unwrap();
+        let Answer::Model(model) = answer else {
+            panic!("pc {pc}: {answer:?}")
+        };
+        let value = |i| model.iter().find(|(j, _)| *j == i).unwrap().1;
+        assert_eq!(value(1), U256::from(42), "pc {pc}");
+        assert!(
+            value(0) > U256::from(5),
+            "pc {pc}: the conjunct before still holds"
+        );
+    }
+}
+
+/// An earlier `if (a > 100)` that held, then `if (a < 50)`, which did not: kept as it went,
+/// the first rules the second out.
+fn earlier_if() -> PathCondition {
+    let mut path = PathCondition::default();
+    path.terms.extend([
+        Term::Arg(0),                     // 2: a
+        Term::Const(U256::from(100)),     // 3
+        Term::Binary(BinaryOp::Gt, 2, 3), // 4: a > 100
+        Term::Const(U256::from(50)),      // 5
+        Term::Binary(BinaryOp::Lt, 2, 5), // 6: a < 50
+    ]);
+    path.branches
+        .extend([branch(CODE, 10, 4, true), branch(CODE, 20, 6, false)]);
+    path
+}
+
+#[test]
+fn a_branch_that_does_not_decide_the_target_is_left_free_when_it_binds() {
+    let mut z3 = solver();
+    let path = earlier_if();
+    let ask = |z3: &mut Solver, free: Vec<bool>| {
+        z3.solve(
+            &path,
+            (CODE, 20, 0),
+            true,
+            move |target| {
+                assert_eq!(target, 1, "the target's index in the path");
+                free
+            },
+            |_| Some(Domain::Uint(64)),
+            later(),
+        )
+        .unwrap()
+    };
+    assert_eq!(ask(&mut z3, vec![false]), Answer::Unsat);
+    let Answer::Model(model) = ask(&mut z3, vec![true]) else {
+        panic!("the earlier if was free")
+    };
+    assert!(model[0].1 < U256::from(50), "{model:?}");
+    // A satisfiable question is answered as it is: free is not even asked.
+    let answer = z3
+        .solve(
+            &path,
+            (CODE, 10, 0),
+            false,
+            |_| panic!("asked which branches are free"),
+            |_| Some(Domain::Uint(64)),
+            later(),
+        )
+        .unwrap();
+    assert!(matches!(answer, Answer::Model(_)), "{answer:?}");
 }
 
 #[test]
