@@ -126,11 +126,8 @@ impl Solver {
         }
         let free = free(target);
         let is_free = |i: usize| free.get(i).copied().unwrap_or(false);
-        let relaxable = path.branches[..target]
-            .iter()
-            .enumerate()
-            .any(|(i, b)| b.condition != CONCRETE && is_free(i));
-        if !relaxable {
+        // Only a branch the first question asserted changes the second.
+        if !(0..target).any(|i| is_free(i) && constrains(path, i, target)) {
             return Ok(first);
         }
         self.solve_keeping(path, target, want, &domain, deadline, |i| !is_free(i))
@@ -152,17 +149,10 @@ impl Solver {
         let Some(wanted) = encoder.branch(path.branches[target].condition, want) else {
             return Ok(Answer::Unencodable);
         };
-        // A JUMPI that tested the wanted branch's value before it is left out: flipping
-        // the one flips the other. solc tests a conjunction's failing conjunct twice, at
-        // its short-circuit and at the `if` (whose JUMPI is the end of the conjunction),
-        // and kept as it went, the first contradicts the second's flip.
-        let decided = tested(path, path.branches[target].condition);
         let mut assertions: Vec<SExpr> = path.branches[..target]
             .iter()
             .enumerate()
-            .filter(|&(i, b)| {
-                b.condition != CONCRETE && tested(path, b.condition) != decided && keep(i)
-            })
+            .filter(|&(i, _)| constrains(path, i, target) && keep(i))
             .filter_map(|(_, b)| encoder.branch(b.condition, b.taken))
             .collect();
         assertions.push(wanted);
@@ -294,6 +284,17 @@ impl Solver {
             clip(command)
         ))
     }
+}
+
+/// Whether branch `i` of `path`, before branch `target`, is asserted as it went in the
+/// question on `target`: unless its condition is concrete, or tests the value `target`
+/// tests. Flipping the one flips the other: solc tests a conjunction's failing conjunct
+/// twice, at its short-circuit and at the `if` (whose JUMPI is the end of the
+/// conjunction), and kept as it went, the first contradicts the second's flip.
+fn constrains(path: &PathCondition, i: usize, target: usize) -> bool {
+    let condition = path.branches[i].condition;
+    condition != CONCRETE
+        && tested(path, condition) != tested(path, path.branches[target].condition)
 }
 
 /// The term whose truth the condition `id` decides on, under any number of `ISZERO`s:
