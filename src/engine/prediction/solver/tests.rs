@@ -35,6 +35,26 @@ fn solver() -> Solver {
 
 const CODE: Address = Address::repeat_byte(0xc0);
 
+/// z3's answer for the `nth` JUMPI at `pc` of `path` going the way `want` says, over
+/// `uint<bits>` argument words, every branch before it kept as it went (none left free).
+fn as_it_went(
+    z3: &mut Solver,
+    path: &PathCondition,
+    (pc, nth): (u32, u32),
+    want: bool,
+    bits: usize,
+) -> Answer {
+    z3.solve(
+        path,
+        (CODE, pc, nth),
+        want,
+        |_| Vec::new(),
+        |_| Some(Domain::Uint(bits)),
+        later(),
+    )
+    .unwrap()
+}
+
 /// `a * b % 1_000_003 == 424_242` after `a > 1000` and `b > 1000` held, over uint64 words.
 fn modular() -> PathCondition {
     let mut path = PathCondition::default();
@@ -62,16 +82,7 @@ fn modular() -> PathCondition {
 #[test]
 fn a_model_satisfies_the_path_with_the_target_flipped() {
     let mut z3 = solver();
-    let answer = z3
-        .solve(
-            &modular(),
-            (CODE, 40, 0),
-            true,
-            |_| Vec::new(),
-            |_| Some(Domain::Uint(64)),
-            later(),
-        )
-        .unwrap();
+    let answer = as_it_went(&mut z3, &modular(), (40, 0), true, 64);
     let Answer::Model(model) = answer else {
         panic!("{answer:?}")
     };
@@ -98,17 +109,7 @@ fn narrow_types_bound_the_answer() {
     ]);
     path.branches
         .extend([branch(CODE, 1, 8, true), branch(CODE, 2, 6, false)]);
-    let Answer::Model(model) = z3
-        .solve(
-            &path,
-            (CODE, 2, 0),
-            true,
-            |_| Vec::new(),
-            |_| Some(Domain::Uint(8)),
-            later(),
-        )
-        .unwrap()
-    else {
+    let Answer::Model(model) = as_it_went(&mut z3, &path, (2, 0), true, 8) else {
         panic!()
     };
     let sum: U256 = model.iter().map(|(_, v)| *v).sum();
@@ -124,42 +125,15 @@ fn an_impossible_path_is_unsatisfiable_and_an_opaque_target_unencodable() {
     let mut z3 = solver();
     let path = modular();
     // The prime is too large for uint8 words: 255 * 255 < 424_242.
-    assert_eq!(
-        z3.solve(
-            &path,
-            (CODE, 40, 0),
-            true,
-            |_| Vec::new(),
-            |_| Some(Domain::Uint(8)),
-            later()
-        )
-        .unwrap(),
-        Answer::Unsat
-    );
+    assert_eq!(as_it_went(&mut z3, &path, (40, 0), true, 8), Answer::Unsat);
     // The second JUMPI's condition is concrete: nothing to solve.
     assert_eq!(
-        z3.solve(
-            &path,
-            (CODE, 20, 0),
-            true,
-            |_| Vec::new(),
-            |_| Some(Domain::Uint(64)),
-            later()
-        )
-        .unwrap(),
+        as_it_went(&mut z3, &path, (20, 0), true, 64),
         Answer::Unencodable
     );
     // No second occurrence of the target.
     assert_eq!(
-        z3.solve(
-            &path,
-            (CODE, 40, 1),
-            true,
-            |_| Vec::new(),
-            |_| Some(Domain::Uint(64)),
-            later()
-        )
-        .unwrap(),
+        as_it_went(&mut z3, &path, (40, 1), true, 64),
         Answer::Unencodable
     );
 }
@@ -194,16 +168,7 @@ fn a_conjunct_tested_twice_is_flipped_at_either_test() {
     let path = conjunction();
     for pc in [20, 30] {
         let want = pc == 30;
-        let answer = z3
-            .solve(
-                &path,
-                (CODE, pc, 0),
-                want,
-                |_| Vec::new(),
-                |_| Some(Domain::Uint(64)),
-                later(),
-            )
-            .unwrap();
+        let answer = as_it_went(&mut z3, &path, (pc, 0), want, 64);
         let Answer::Model(model) = answer else {
             panic!("pc {pc}: {answer:?}")
         };
