@@ -604,14 +604,10 @@ impl<'a> Executor<'a> {
     }
 
     /// Whether the runs that follow record each transaction's path condition (its own
-    /// frame followed symbolically, for the solver-backed step) and the pcs of that frame;
-    /// off by default.
+    /// frame followed symbolically, for the solver-backed step); off by default.
     #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
     pub(crate) fn record_path_conditions(&mut self, on: bool) {
         self.chain.record_path_conditions(on);
-        // The frame's pcs too: with them the solver-backed step tells which branches
-        // before its target do not decide whether it runs.
-        self.chain.record_paths(on);
     }
 
     /// Runs `sequence` again, unobserved by the oracles, and returns the address its last

@@ -198,54 +198,6 @@ impl Lookahead {
     }
 }
 
-/// For each of the first `jumpis` `JUMPI`s along `path` (the pcs one concrete run executed
-/// in `code`'s frame, in order, as [`Trace::path`](crate::observe::Trace::path) records
-/// them), whether the way it did not go may still lead to the instruction at `target`:
-/// `true` only when the analysis found such a way (the state at the branch inferred along
-/// the path, as for split points), `false` when it found none or could not tell. Such a
-/// branch does not decide whether `target` runs, so a solver flipping the branch at
-/// `target` may leave it free: an earlier `if` that tests the same arguments, say. Shorter
-/// than `jumpis` when the path has fewer `JUMPI`s or the analysis stops following it.
-#[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
-pub fn untaken_reaches(code: &[u8], path: &[u32], jumpis: usize, target: usize) -> Vec<bool> {
-    let code = Code::new(code);
-    let mut state = AbsState::default();
-    let mut reaches = Vec::with_capacity(jumpis);
-    for (i, &pc) in path.iter().enumerate() {
-        if reaches.len() == jumpis {
-            break;
-        }
-        let pc = pc as usize;
-        let Some(&next) = path.get(i + 1) else { break };
-        let next = next as usize;
-        if code.op(pc) == transfer::JUMPI {
-            let mut after = state.clone();
-            let untaken = match transfer::step(&code, pc, &mut after, None) {
-                Flow::Branch { jump, fall } if next == fall => jump,
-                Flow::Branch { jump, fall } if jump == Some(next) => Some(fall),
-                _ => None,
-            };
-            let found = untaken.is_some_and(|start| {
-                let mut found = false;
-                fixpoint(&code, vec![(start, after)], SUFFIX_BUDGET, |pc| {
-                    found = pc == target;
-                    if found {
-                        ControlFlow::Break(())
-                    } else {
-                        ControlFlow::Continue(())
-                    }
-                });
-                found
-            });
-            reaches.push(found);
-        }
-        if !infer(&code, pc, &mut state, next) {
-            break;
-        }
-    }
-    reaches
-}
-
 /// Prefix inference, one instruction: runs the one at `pc` on `state` the way the concrete
 /// run went, to `next`. Whether the abstract run could follow it there.
 fn infer(code: &Code, pc: usize, state: &mut AbsState, next: usize) -> bool {

@@ -289,34 +289,3 @@ mod hostile {
         }
     }
 }
-
-/// An `if` on calldata word 0 whose body and whose skip both reach the join at 11; then a
-/// guard on word 1 that reverts (27) or falls through to the target JUMPI at 23, on word 2.
-///
-/// 0: PUSH1 0; 2: CALLDATALOAD; 3: PUSH1 10; 5: JUMPI; 6: PUSH1 11; 8: JUMP; 9: STOP;
-/// 10: JUMPDEST (the body); 11: JUMPDEST (the join); 12: PUSH1 32; 14: CALLDATALOAD;
-/// 15: PUSH1 27; 17: JUMPI (the guard); 18: PUSH1 64; 20: CALLDATALOAD; 21: PUSH1 33;
-/// 23: JUMPI (the target); 24: STOP; 25: STOP; 26: STOP; 27: JUMPDEST; 28: PUSH1 0;
-/// 30: DUP1; 31: REVERT; 32: STOP; 33: JUMPDEST; 34: STOP
-const IF_THEN_GUARD: [u8; 35] = [
-    0x60, 0x00, 0x35, 0x60, 0x0a, 0x57, 0x60, 0x0b, 0x56, 0x00, 0x5b, 0x5b, 0x60, 0x20, 0x35,
-    0x60, 0x1b, 0x57, 0x60, 0x40, 0x35, 0x60, 0x21, 0x57, 0x00, 0x00, 0x00, 0x5b, 0x60, 0x00,
-    0x80, 0xfd, 0x00, 0x5b, 0x00,
-];
-
-#[test]
-fn an_earlier_if_does_not_decide_whether_the_target_runs_but_a_guard_does() {
-    let entered_body = [0, 2, 3, 5, 10, 11, 12, 14, 15, 17, 18, 20, 21, 23, 24];
-    assert_eq!(
-        untaken_reaches(&IF_THEN_GUARD, &entered_body, 2, 23),
-        [true, false]
-    );
-    let skipped_body = [0, 2, 3, 5, 6, 8, 11, 12, 14, 15, 17, 18, 20, 21, 23, 33, 34];
-    assert_eq!(
-        untaken_reaches(&IF_THEN_GUARD, &skipped_body, 2, 23),
-        [true, false]
-    );
-    // Only the JUMPIs asked about, and none past the path's end.
-    assert_eq!(untaken_reaches(&IF_THEN_GUARD, &skipped_body, 1, 23), [true]);
-    assert_eq!(untaken_reaches(&IF_THEN_GUARD, &skipped_body[..6], 2, 23), [true]);
-}

@@ -95,7 +95,7 @@ impl Code {
 
 const STOP: u8 = 0x00;
 const JUMP: u8 = 0x56;
-pub(super) const JUMPI: u8 = 0x57;
+const JUMPI: u8 = 0x57;
 const JUMPDEST: u8 = 0x5b;
 
 /// Whether `op` is a call or creation: another contract runs, and may call back into

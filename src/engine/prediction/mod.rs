@@ -223,9 +223,6 @@ pub(crate) struct Predictor {
     /// The path condition of that transaction in the last run, when the observer followed
     /// it (for the solver-backed step).
     path_condition: PathCondition,
-    /// The pcs that transaction's own frame executed in the last run, when the observer
-    /// recorded them (where the solver-backed step may leave branches free).
-    frame_path: Vec<u32>,
     /// Whether the solver-backed step is on.
     #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
     solver: bool,
@@ -248,7 +245,6 @@ impl Predictor {
         Predictor {
             joint,
             path_condition: PathCondition::default(),
-            frame_path: Vec::new(),
             solver: joint && solver,
             solver_tries: FastMap::default(),
             relations_of: None,
@@ -389,14 +385,11 @@ impl Predictor {
         self.relations_of = txs;
     }
 
-    /// The path condition of the transaction whose relations the last run recorded, and the
-    /// pcs its own frame executed (each empty unless the observer followed or recorded it).
+    /// The path condition of the transaction whose relations the last run recorded (empty
+    /// unless the observer followed it).
     #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
-    pub(crate) fn take_path_condition(&mut self) -> (PathCondition, Vec<u32>) {
-        (
-            std::mem::take(&mut self.path_condition),
-            std::mem::take(&mut self.frame_path),
-        )
+    pub(crate) fn take_path_condition(&mut self) -> PathCondition {
+        std::mem::take(&mut self.path_condition)
     }
 
     /// Whether a solver-backed step on `key` in `sequence` is wanted (the step is on and
@@ -567,8 +560,6 @@ impl Sink for Predictor {
                 &mut self.relations,
             );
             self.path_condition.clone_from(seen.trace.path_condition());
-            self.frame_path.clear();
-            self.frame_path.extend_from_slice(seen.trace.path());
         }
     }
 

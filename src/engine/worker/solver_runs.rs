@@ -13,7 +13,6 @@ use crate::engine::prediction::secant::{self, Domain, Leaf, Prediction};
 use crate::engine::prediction::solver::{self, Answer, Failed, Solver};
 use crate::engine::prediction::{SOLVER_QUERY_WALL, Z3Program};
 use crate::engine::shared_by_workers::Stop;
-use crate::lookahead;
 
 /// How long z3 has to start and answer its set-up commands; one that has not is taken for
 /// one that never answers.
@@ -76,8 +75,10 @@ impl Worker<'_> {
     /// branch of the same call its run left open (up to [`DESCENT_STEPS`]): a conjunction
     /// `a == f(b) && c == g(a, d) && d > k` opens one conjunct at a time, and each new path
     /// would otherwise wait for its entry to be picked and for prediction to stall on it
-    /// again. The last flip starts chained predictions, as a flipped joint prediction does.
-    /// Returns the runs spent.
+    /// again. A step that flips nothing moves the descent past its branch: the next open
+    /// one after it may be the conjunct wanted (an overflow check between two conjuncts,
+    /// which no argument fails, is open forever). The last flip starts chained predictions,
+    /// as a flipped joint prediction does. Returns the runs spent.
     pub(super) fn solve_on(
         &mut self,
         sequence: &Sequence,
@@ -90,16 +91,21 @@ impl Worker<'_> {
         let mut descended = 0;
         while let Some(key) = target.take() {
             let from = flipped.as_ref().unwrap_or(sequence);
-            let Some(proposal) = self.solve_once(from, &key, mutator, &mut runs)? else {
-                break;
+            let after = match self.solve_once(from, &key, mutator, &mut runs)? {
+                Some((proposal, at)) => {
+                    flipped = Some(proposal);
+                    at
+                }
+                // The first question failed: prediction goes on as it was.
+                None if flipped.is_none() => break,
+                None => key,
             };
-            flipped = Some(proposal);
             if descended < DESCENT_STEPS {
                 descended += 1;
                 target = self
                     .predictor
                     .as_ref()
-                    .and_then(|predictor| predictor.next_open(self.executor.coverage(), &key));
+                    .and_then(|predictor| predictor.next_open(self.executor.coverage(), &after));
             }
         }
         if let Some(flipped) = flipped.filter(|_| self.chain_predictions) {
@@ -109,15 +115,16 @@ impl Worker<'_> {
     }
 
     /// One solver-backed step on the branch of `key` in `sequence`, if one is wanted
-    /// there: the sequence z3's answer made, when its run flipped the branch. Adds the runs
-    /// it spent to `runs`.
+    /// there: the sequence z3's answer made, when its run flipped the value that branch
+    /// tested, and the metric that says so (`key`, or the first branch that tested the
+    /// same value: see [`solver::first_test`]). Adds the runs it spent to `runs`.
     fn solve_once(
         &mut self,
         sequence: &Sequence,
         key: &CostKey,
         mutator: &Mutator<'_>,
         runs: &mut u64,
-    ) -> Result<Option<Sequence>, Stop> {
+    ) -> Result<Option<(Sequence, CostKey)>, Stop> {
         let wanted = self
             .predictor
             .as_mut()
@@ -140,13 +147,8 @@ impl Worker<'_> {
         };
         predictor.record_relations(None);
         predictor.take_relations();
-        let (path, frame) = predictor.take_path_condition();
+        let path = predictor.take_path_condition();
         ran?;
-        let executor = &self.executor;
-        let free = |target: usize| {
-            let code = executor.code(key.code);
-            lookahead::untaken_reaches(&code, &frame, target, key.pc as usize)
-        };
         let heads = sequence
             .txs
             .get(tx)
@@ -166,7 +168,6 @@ impl Worker<'_> {
             &path,
             (key.code, key.pc, key.nth),
             key.kind == CostKind::Jump,
-            free,
             |i| leaf(i).map(|(_, domain)| domain),
             deadline_within(SOLVER_QUERY_WALL, self.shared.deadline()),
         );
@@ -210,17 +211,28 @@ impl Worker<'_> {
                 proposal = next;
             }
         }
+        // Where the flip shows: the metric that goes to zero when the value flips.
+        let first =
+            solver::first_test(&path, (key.code, key.pc, key.nth)).map(|(pc, nth, jump)| CostKey {
+                pc,
+                nth,
+                kind: if jump { CostKind::Jump } else { CostKind::Fall },
+                ..*key
+            });
         let ran = self.execute(&proposal);
         *runs += 1;
         // A run that ended the campaign (the violation behind the branch, failing fast)
         // still evaluated the branch.
-        let flipped = self
-            .predictor
-            .as_ref()
-            .is_some_and(|predictor| predictor.minimized(key));
+        let at = self.predictor.as_ref().and_then(|predictor| {
+            [Some(*key), first]
+                .into_iter()
+                .flatten()
+                .find(|at| predictor.minimized(at))
+        });
+        let flipped = at.is_some();
         self.solver_done(Asked::Answered { flipped }, micros);
         ran?;
-        Ok(flipped.then_some(proposal))
+        Ok(at.map(|at| (proposal, at)))
     }
 
     /// Starts z3 unless it runs; whether it does now. One that cannot be started, or does

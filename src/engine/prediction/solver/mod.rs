@@ -100,50 +100,21 @@ impl Solver {
     }
 
     /// Asks for argument words under which the `nth` JUMPI at `(code, pc)` in `path` goes
-    /// the way `want` says (jumps when true) and every branch before it goes as it went.
-    /// When no words do, or z3 cannot tell, asks again with the branches `free` marks
-    /// left out (it is given the target's index in `path` and says, by index, which of the
-    /// branches before it are free): those whose untaken way may still lead to the JUMPI
-    /// (`lookahead::untaken_reaches`), so that an earlier `if` on the same arguments does
-    /// not bind the answer to the way it went. `domain(i)` is the type of argument word
-    /// `i`, `None` for words the solver may not choose (conditions on them are left out).
-    /// Every answer is waited for until `deadline` at most.
+    /// the way `want` says (jumps when true) and every branch before it goes as it went
+    /// (but those that test the value it tests: see [`constrains`]). `domain(i)` is the
+    /// type of argument word `i`, `None` for words the solver may not choose (conditions
+    /// on them are left out). Every answer is waited for until `deadline` at most.
     pub(crate) fn solve(
         &mut self,
         path: &PathCondition,
         (code, pc, nth): (Address, u32, u32),
         want: bool,
-        free: impl FnOnce(usize) -> Vec<bool>,
         domain: impl Fn(u32) -> Option<Domain>,
         deadline: Instant,
     ) -> Result<Answer, Failed> {
         let Some(target) = path.branch_index(code, pc, nth) else {
             return Ok(Answer::Unencodable);
         };
-        let first = self.solve_keeping(path, target, want, &domain, deadline, |_| true)?;
-        if !matches!(first, Answer::Unsat | Answer::Unknown) {
-            return Ok(first);
-        }
-        let free = free(target);
-        let is_free = |i: usize| free.get(i).copied().unwrap_or(false);
-        // Only a branch the first question asserted changes the second.
-        if !(0..target).any(|i| is_free(i) && constrains(path, i, target)) {
-            return Ok(first);
-        }
-        self.solve_keeping(path, target, want, &domain, deadline, |i| !is_free(i))
-    }
-
-    /// [`Solver::solve`]'s question on branch `target` of `path`, with the branches before
-    /// it that `keep` (by index) kept as they went.
-    fn solve_keeping(
-        &mut self,
-        path: &PathCondition,
-        target: usize,
-        want: bool,
-        domain: &impl Fn(u32) -> Option<Domain>,
-        deadline: Instant,
-        keep: impl Fn(usize) -> bool,
-    ) -> Result<Answer, Failed> {
         let ctx = &self.ctx;
         let mut encoder = Encoder::new(ctx, path, |i| domain(i).map(max_word));
         let Some(wanted) = encoder.branch(path.branches[target].condition, want) else {
@@ -152,7 +123,7 @@ impl Solver {
         let mut assertions: Vec<SExpr> = path.branches[..target]
             .iter()
             .enumerate()
-            .filter(|&(i, _)| constrains(path, i, target) && keep(i))
+            .filter(|&(i, _)| constrains(path, i, target))
             .filter_map(|(_, b)| encoder.branch(b.condition, b.taken))
             .collect();
         assertions.push(wanted);
@@ -295,6 +266,33 @@ fn constrains(path: &PathCondition, i: usize, target: usize) -> bool {
     let condition = path.branches[i].condition;
     condition != CONCRETE
         && tested(path, condition) != tested(path, path.branches[target].condition)
+}
+
+/// Where an answer to the question on the `nth` JUMPI at `(code, pc)` in `path` shows: the
+/// first branch of the path that tests the value that JUMPI tests, as its pc, its
+/// occurrence at that pc and whether flipping it makes it jump. An answer that flips the
+/// value leaves the old path there, and the JUMPI asked about may then test another value:
+/// solc's short-circuit JUMPIs pass a conjunction's value on, so the `if`'s JUMPI that
+/// tested a failing conjunct tests the next one once that one holds. `None` when the
+/// JUMPI is not in `path`.
+pub(crate) fn first_test(
+    path: &PathCondition,
+    (code, pc, nth): (Address, u32, u32),
+) -> Option<(u32, u32, bool)> {
+    let target = path.branch_index(code, pc, nth)?;
+    let value = tested(path, path.branches[target].condition);
+    let first = (0..=target)
+        .find(|&i| {
+            let condition = path.branches[i].condition;
+            condition != CONCRETE && tested(path, condition) == value
+        })
+        .unwrap_or(target);
+    let branch = path.branches[first];
+    let occurrence = path.branches[..first]
+        .iter()
+        .filter(|b| b.code == branch.code && b.pc == branch.pc)
+        .count();
+    Some((branch.pc, u32::try_from(occurrence).ok()?, !branch.taken))
 }
 
 /// The term whose truth the condition `id` decides on, under any number of `ISZERO`s:

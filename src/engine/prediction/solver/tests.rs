@@ -36,7 +36,7 @@ fn solver() -> Solver {
 const CODE: Address = Address::repeat_byte(0xc0);
 
 /// z3's answer for the `nth` JUMPI at `pc` of `path` going the way `want` says, over
-/// `uint<bits>` argument words, every branch before it kept as it went (none left free).
+/// `uint<bits>` argument words, the branches before it as they went.
 fn as_it_went(
     z3: &mut Solver,
     path: &PathCondition,
@@ -48,7 +48,6 @@ fn as_it_went(
         path,
         (CODE, pc, nth),
         want,
-        |_| Vec::new(),
         |_| Some(Domain::Uint(bits)),
         later(),
     )
@@ -181,57 +180,19 @@ fn a_conjunct_tested_twice_is_flipped_at_either_test() {
     }
 }
 
-/// An earlier `if (a > 100)` that held, then `if (a < 50)`, which did not: kept as it went,
-/// the first rules the second out.
-fn earlier_if() -> PathCondition {
-    let mut path = PathCondition::default();
-    path.terms.extend([
-        Term::Arg(0),                     // 2: a
-        Term::Const(U256::from(100)),     // 3
-        Term::Binary(BinaryOp::Gt, 2, 3), // 4: a > 100
-        Term::Const(U256::from(50)),      // 5
-        Term::Binary(BinaryOp::Lt, 2, 5), // 6: a < 50
-    ]);
-    path.branches
-        .extend([branch(CODE, 10, 4, true), branch(CODE, 20, 6, false)]);
-    path
-}
-
 #[test]
-fn a_branch_that_does_not_decide_the_target_is_left_free_when_it_binds() {
-    let mut z3 = solver();
-    let path = earlier_if();
-    let ask = |z3: &mut Solver, free: Vec<bool>| {
-        z3.solve(
-            &path,
-            (CODE, 20, 0),
-            true,
-            move |target| {
-                assert_eq!(target, 1, "the target's index in the path");
-                free
-            },
-            |_| Some(Domain::Uint(64)),
-            later(),
-        )
-        .unwrap()
-    };
-    assert_eq!(ask(&mut z3, vec![false]), Answer::Unsat);
-    let Answer::Model(model) = ask(&mut z3, vec![true]) else {
-        panic!("the earlier if was free")
-    };
-    assert!(model[0].1 < U256::from(50), "{model:?}");
-    // A satisfiable question is answered as it is: free is not even asked.
-    let answer = z3
-        .solve(
-            &path,
-            (CODE, 10, 0),
-            false,
-            |_| panic!("asked which branches are free"),
-            |_| Some(Domain::Uint(64)),
-            later(),
-        )
-        .unwrap();
-    assert!(matches!(answer, Answer::Model(_)), "{answer:?}");
+fn a_flip_shows_at_the_first_test_of_the_value() {
+    let path = conjunction();
+    // `b == 42` went false at its short-circuit (20), which jumped, and again at the `if`
+    // (30): flipped, the path leaves the old one at 20, falling through.
+    assert_eq!(first_test(&path, (CODE, 30, 0)), Some((20, 0, false)));
+    assert_eq!(first_test(&path, (CODE, 20, 0)), Some((20, 0, false)));
+    assert_eq!(first_test(&path, (CODE, 10, 0)), Some((10, 0, false)));
+    assert_eq!(first_test(&path, (CODE, 40, 0)), None, "not on the path");
+    // The first test at a pc the path passed before: its occurrence there.
+    let mut looped = conjunction();
+    looped.branches[1].pc = 10;
+    assert_eq!(first_test(&looped, (CODE, 30, 0)), Some((10, 1, false)));
 }
 
 #[test]
