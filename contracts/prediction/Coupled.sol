@@ -35,3 +35,22 @@ contract CoupledProducts {
         }
     }
 }
+
+/// A conjunction of products that opens one conjunct at a time: `a * b == c * c + 12_345`,
+/// `c * d == a * a + 777` and `b + d > c + 424_242`, with a > 1000 (e.g. a = 12_346, b = 1,
+/// c = 1, d = 152_424_493). solc tests a failing conjunct again at every later short-circuit
+/// JUMPI, and checks each sum and product for overflow between the conjuncts.
+contract ProductSteps {
+    uint256 public probes;
+
+    function probe(uint64 a, uint64 b, uint64 c, uint64 d) external {
+        probes += 1;
+        uint256 A = a;
+        uint256 B = b;
+        uint256 C = c;
+        uint256 D = d;
+        if (A > 1000 && A * B == C * C + 12_345 && C * D == A * A + 777 && B + D > C + 424_242) {
+            assert(false);
+        }
+    }
+}

@@ -50,6 +50,15 @@ fn coupled_asserts_where_every_comparison_holds_and_only_there() {
     assert_assert(&products(&mut chain, [1_003_009, 1_002_001, 1001, 1002]));
     // d < c: the equalities hold, a >= b + 5 does not.
     assert!(products(&mut chain, [1_001_008, 1_002_001, 1001, 1000]).is_success());
+    let at = chain.deploy("ProductSteps", ()).unwrap();
+    let steps = |chain: &mut harvey::chain::Chain, args: [u64; 4]| {
+        chain
+            .try_call(at, "probe(uint64,uint64,uint64,uint64)", args.map(uint64))
+            .unwrap()
+    };
+    assert_assert(&steps(&mut chain, [12_346, 1, 1, 152_424_493]));
+    // d one less: the second product misses.
+    assert!(steps(&mut chain, [12_346, 1, 1, 152_424_492]).is_success());
 }
 
 #[test]

@@ -52,6 +52,20 @@ fn deadline_within(wall: Duration, deadline: Option<Instant>) -> Instant {
 /// [`Worker::solve_on`]): the conjunctions of a maze's cell hold up to ten comparisons.
 const DESCENT_STEPS: u32 = 10;
 
+/// What one solver-backed step came to.
+enum Step {
+    /// Its answer's run flipped the value the branch tested: the sequence the answer made,
+    /// and the metric that shows the flip.
+    Flipped(Sequence, CostKey),
+    /// No arguments flip the branch (`unsat`), or the follower could not express its
+    /// condition, or its site had its tries: cheap to learn, and nothing said of the
+    /// branches after it.
+    Refused,
+    /// z3 gave up or was late (the solver's budget is charged), its answer did not flip
+    /// the branch, or there is no z3.
+    Failed,
+}
+
 impl Worker<'_> {
     /// A solver-backed step after the secant chain `ended` failed, if chains have stalled
     /// at its metric's site (see `Predictor::stalled`). Returns the runs spent.
@@ -75,10 +89,11 @@ impl Worker<'_> {
     /// branch of the same call its run left open (up to [`DESCENT_STEPS`]): a conjunction
     /// `a == f(b) && c == g(a, d) && d > k` opens one conjunct at a time, and each new path
     /// would otherwise wait for its entry to be picked and for prediction to stall on it
-    /// again. A step that flips nothing moves the descent past its branch: the next open
-    /// one after it may be the conjunct wanted (an overflow check between two conjuncts,
-    /// which no argument fails, is open forever). The last flip starts chained predictions,
-    /// as a flipped joint prediction does. Returns the runs spent.
+    /// again. A step that no arguments can take (`unsat`: an overflow check between two
+    /// conjuncts, which no argument fails, is open forever) moves the descent past its
+    /// branch, to the next open one; one that z3 gave up on ends it, since each costs the
+    /// solver's budget. The last flip starts chained predictions, as a flipped joint
+    /// prediction does. Returns the runs spent.
     pub(super) fn solve_on(
         &mut self,
         sequence: &Sequence,
@@ -92,13 +107,14 @@ impl Worker<'_> {
         while let Some(key) = target.take() {
             let from = flipped.as_ref().unwrap_or(sequence);
             let after = match self.solve_once(from, &key, mutator, &mut runs)? {
-                Some((proposal, at)) => {
+                Step::Flipped(proposal, at) => {
                     flipped = Some(proposal);
                     at
                 }
-                // The first question failed: prediction goes on as it was.
-                None if flipped.is_none() => break,
-                None => key,
+                // Past a branch no answer takes, once the descent has begun.
+                Step::Refused if flipped.is_some() => key,
+                // Else prediction goes on as it was.
+                Step::Refused | Step::Failed => break,
             };
             if descended < DESCENT_STEPS {
                 descended += 1;
@@ -115,25 +131,28 @@ impl Worker<'_> {
     }
 
     /// One solver-backed step on the branch of `key` in `sequence`, if one is wanted
-    /// there: the sequence z3's answer made, when its run flipped the value that branch
-    /// tested, and the metric that says so (`key`, or the first branch that tested the
-    /// same value: see [`solver::first_test`]). Adds the runs it spent to `runs`.
+    /// there. A run flipped the value that branch tested when the metric of `key`, or of
+    /// the first branch that tested the same value (see [`solver::first_test`]), went to
+    /// zero. Adds the runs it spent to `runs`.
     fn solve_once(
         &mut self,
         sequence: &Sequence,
         key: &CostKey,
         mutator: &Mutator<'_>,
         runs: &mut u64,
-    ) -> Result<Option<(Sequence, CostKey)>, Stop> {
+    ) -> Result<Step, Stop> {
         let wanted = self
             .predictor
             .as_mut()
             .is_some_and(|predictor| predictor.solver_wanted(key, sequence));
-        if !wanted || !self.start_z3() {
-            return Ok(None);
+        if !wanted {
+            return Ok(Step::Refused);
+        }
+        if !self.start_z3() {
+            return Ok(Step::Failed);
         }
         let Some(predictor) = &mut self.predictor else {
-            return Ok(None);
+            return Ok(Step::Failed);
         };
         let tx = key.tx as usize;
         // One run with the call followed symbolically.
@@ -143,7 +162,7 @@ impl Worker<'_> {
         self.executor.record_path_conditions(false);
         *runs += 1;
         let Some(predictor) = &mut self.predictor else {
-            return ran.map(|_| None);
+            return ran.map(|_| Step::Failed);
         };
         predictor.record_relations(None);
         predictor.take_relations();
@@ -161,7 +180,7 @@ impl Worker<'_> {
             Some((leaf, domain))
         };
         let State::Running(z3) = &mut self.z3.state else {
-            return Ok(None);
+            return Ok(Step::Failed);
         };
         let started = Instant::now();
         let answer = z3.solve(
@@ -177,7 +196,7 @@ impl Worker<'_> {
             Ok(other) => {
                 let gave_up = matches!(other, Answer::Unknown);
                 self.solver_done(Asked::Unanswered { gave_up }, micros);
-                return Ok(None);
+                return Ok(if gave_up { Step::Failed } else { Step::Refused });
             }
             Err(Failed::Late) => {
                 // z3 was killed; a fresh one answers the next query. Past the campaign's
@@ -186,11 +205,11 @@ impl Worker<'_> {
                 if !self.shared.past_deadline() {
                     self.solver_done(Asked::Abandoned, micros);
                 }
-                return Ok(None);
+                return Ok(Step::Failed);
             }
             Err(Failed::Broken(why)) => {
                 self.z3_unavailable(why);
-                return Ok(None);
+                return Ok(Step::Failed);
             }
         };
         let surface = mutator.surface();
@@ -205,7 +224,7 @@ impl Worker<'_> {
             let declared = secant::declared_range(surface, sequence, &leaf);
             if declared.is_some_and(|(lo, hi)| number < lo || number > hi) {
                 self.solver_done(Asked::Answered { flipped: false }, micros);
-                return Ok(None);
+                return Ok(Step::Failed);
             }
             if let Some(next) = secant::with_number(&proposal, &leaf, number, domain) {
                 proposal = next;
@@ -232,7 +251,7 @@ impl Worker<'_> {
         let flipped = at.is_some();
         self.solver_done(Asked::Answered { flipped }, micros);
         ran?;
-        Ok(at.map(|at| (proposal, at)))
+        Ok(at.map_or(Step::Failed, |at| Step::Flipped(proposal, at)))
     }
 
     /// Starts z3 unless it runs; whether it does now. One that cannot be started, or does
