@@ -123,7 +123,12 @@ impl Lookahead {
             }
             // Prefix inference: one more instruction, the way the concrete run went.
             let Some(next) = next else { break };
-            if !infer(&self.code, pc, &mut state, next) {
+            let followed = match transfer::step(&self.code, pc, &mut state, Some(next)) {
+                Flow::Goto(to) => to == next,
+                Flow::Branch { jump, fall } => jump == Some(next) || fall == next,
+                Flow::Halt | Flow::Lost => false,
+            };
+            if !followed {
                 // The abstract run cannot follow the concrete one (it only does after a
                 // call returned into code we model as halting, or a path that is not
                 // this frame's): no further split point is trustworthy.
@@ -195,16 +200,6 @@ impl Lookahead {
         }
         self.verdicts.insert(starts, verdict);
         verdict
-    }
-}
-
-/// Prefix inference, one instruction: runs the one at `pc` on `state` the way the concrete
-/// run went, to `next`. Whether the abstract run could follow it there.
-fn infer(code: &Code, pc: usize, state: &mut AbsState, next: usize) -> bool {
-    match transfer::step(code, pc, state, Some(next)) {
-        Flow::Goto(to) => to == next,
-        Flow::Branch { jump, fall } => jump == Some(next) || fall == next,
-        Flow::Halt | Flow::Lost => false,
     }
 }
 

@@ -41,24 +41,24 @@ fn coupled_asserts_where_every_comparison_holds_and_only_there() {
     // One input off: the first comparison or the second fails.
     assert!(sums(&mut chain, 500_061_483, 499_938_526).is_success());
     assert!(sums(&mut chain, 500_061_483, 499_938_525).is_success());
-    let at = chain.deploy("CoupledProducts", ()).unwrap();
-    let products = |chain: &mut harvey::chain::Chain, args: [u64; 4]| {
+    // `probe(uint64,uint64,uint64,uint64)` of the contract at `at`.
+    let probe = |chain: &mut harvey::chain::Chain, at, args: [u64; 4]| {
         chain
             .try_call(at, "probe(uint64,uint64,uint64,uint64)", args.map(uint64))
             .unwrap()
     };
-    assert_assert(&products(&mut chain, [1_003_009, 1_002_001, 1001, 1002]));
+    let products = chain.deploy("CoupledProducts", ()).unwrap();
+    assert_assert(&probe(
+        &mut chain,
+        products,
+        [1_003_009, 1_002_001, 1001, 1002],
+    ));
     // d < c: the equalities hold, a >= b + 5 does not.
-    assert!(products(&mut chain, [1_001_008, 1_002_001, 1001, 1000]).is_success());
-    let at = chain.deploy("ProductSteps", ()).unwrap();
-    let steps = |chain: &mut harvey::chain::Chain, args: [u64; 4]| {
-        chain
-            .try_call(at, "probe(uint64,uint64,uint64,uint64)", args.map(uint64))
-            .unwrap()
-    };
-    assert_assert(&steps(&mut chain, [12_346, 1, 1, 152_424_493]));
+    assert!(probe(&mut chain, products, [1_001_008, 1_002_001, 1001, 1000]).is_success());
+    let steps = chain.deploy("ProductSteps", ()).unwrap();
+    assert_assert(&probe(&mut chain, steps, [12_346, 1, 1, 152_424_493]));
     // d one less: the second product misses.
-    assert!(steps(&mut chain, [12_346, 1, 1, 152_424_492]).is_success());
+    assert!(probe(&mut chain, steps, [12_346, 1, 1, 152_424_492]).is_success());
 }
 
 #[test]

@@ -258,14 +258,20 @@ impl Solver {
 }
 
 /// Whether branch `i` of `path`, before branch `target`, is asserted as it went in the
-/// question on `target`: unless its condition is concrete, or tests the value `target`
-/// tests. Flipping the one flips the other: solc tests a conjunction's failing conjunct
-/// twice, at its short-circuit and at the `if` (whose JUMPI is the end of the
-/// conjunction), and kept as it went, the first contradicts the second's flip.
+/// question on `target`: unless its condition is concrete, or it tests the value `target`
+/// tests ([`tests_same_value`]). Kept as it went, such a branch contradicts the flip.
 fn constrains(path: &PathCondition, i: usize, target: usize) -> bool {
+    path.branches[i].condition != CONCRETE && !tests_same_value(path, i, target)
+}
+
+/// Whether branch `i` of `path` tests the value branch `target` tests (a condition that is
+/// not concrete, the same term under any number of `ISZERO`s): flipping the one flips the
+/// other. solc tests a conjunction's failing conjunct at its short-circuit JUMPI and again
+/// at every later one up to the `if`'s (the end of the conjunction).
+fn tests_same_value(path: &PathCondition, i: usize, target: usize) -> bool {
     let condition = path.branches[i].condition;
     condition != CONCRETE
-        && tested(path, condition) != tested(path, path.branches[target].condition)
+        && tested(path, condition) == tested(path, path.branches[target].condition)
 }
 
 /// Where an answer to the question on the `nth` JUMPI at `(code, pc)` in `path` shows: the
@@ -280,12 +286,8 @@ pub(crate) fn first_test(
     (code, pc, nth): (Address, u32, u32),
 ) -> Option<(u32, u32, bool)> {
     let target = path.branch_index(code, pc, nth)?;
-    let value = tested(path, path.branches[target].condition);
     let first = (0..=target)
-        .find(|&i| {
-            let condition = path.branches[i].condition;
-            condition != CONCRETE && tested(path, condition) == value
-        })
+        .find(|&i| tests_same_value(path, i, target))
         .unwrap_or(target);
     let branch = path.branches[first];
     let occurrence = path.branches[..first]
