@@ -32,34 +32,42 @@ const REENTRIES_SLOT: u64 = 1;
 /// Storage slot of the calldata to re-enter with (a Solidity `bytes`).
 const PAYLOAD_SLOT: u64 = 2;
 
+/// Where a long payload's data starts: the hash of [`PAYLOAD_SLOT`], as Solidity lays out
+/// `bytes`. Hashed once: armed transactions are about half a campaign's on contracts that
+/// pay, and the hash cost as much as a short call.
+static PAYLOAD_DATA: Lazy<U256> =
+    Lazy::new(|| U256::from_be_bytes(keccak256(U256::from(PAYLOAD_SLOT).to_be_bytes::<32>()).0));
+
 /// The storage writes that arm the attacker to re-enter `target` once with `calldata`:
 /// the target, one re-entry, and `calldata` laid out as Solidity stores `bytes` (short:
 /// data and twice the length in one slot; long: twice the length plus one, the data from
 /// the slot's hash on).
-pub(super) fn arming(target: Address, calldata: &[u8]) -> Vec<(U256, U256)> {
-    let mut writes = vec![
+pub(super) fn arming(target: Address, calldata: &[u8]) -> impl Iterator<Item = (U256, U256)> + '_ {
+    let length = calldata.len();
+    let payload = if length < 32 {
+        let mut word = [0u8; 32];
+        word[..length].copy_from_slice(calldata);
+        word[31] = (length * 2) as u8;
+        U256::from_be_bytes(word)
+    } else {
+        U256::from(length * 2 + 1)
+    };
+    let long = if length < 32 { &[][..] } else { calldata };
+    let data = long.chunks(32).enumerate().map(|(i, chunk)| {
+        let mut word = [0u8; 32];
+        word[..chunk.len()].copy_from_slice(chunk);
+        (*PAYLOAD_DATA + U256::from(i), U256::from_be_bytes(word))
+    });
+    [
         (
             U256::from(TARGET_SLOT),
             U256::from_be_slice(target.as_slice()),
         ),
         (U256::from(REENTRIES_SLOT), U256::ONE),
-    ];
-    let length = calldata.len();
-    if length < 32 {
-        let mut word = [0u8; 32];
-        word[..length].copy_from_slice(calldata);
-        word[31] = (length * 2) as u8;
-        writes.push((U256::from(PAYLOAD_SLOT), U256::from_be_bytes(word)));
-    } else {
-        writes.push((U256::from(PAYLOAD_SLOT), U256::from(length * 2 + 1)));
-        let start = U256::from_be_bytes(keccak256(U256::from(PAYLOAD_SLOT).to_be_bytes::<32>()).0);
-        for (i, chunk) in calldata.chunks(32).enumerate() {
-            let mut word = [0u8; 32];
-            word[..chunk.len()].copy_from_slice(chunk);
-            writes.push((start + U256::from(i), U256::from_be_bytes(word)));
-        }
-    }
-    writes
+        (U256::from(PAYLOAD_SLOT), payload),
+    ]
+    .into_iter()
+    .chain(data)
 }
 
 /// The storage write that disarms the attacker: no re-entry left.

@@ -179,7 +179,7 @@ impl Vm {
         let armed = self.attacker && sender == ATTACKER_CONTRACT;
         if armed {
             if let Target::Call(to) = target {
-                self.set_storages(ATTACKER_CONTRACT, &attacker::arming(to, &data));
+                self.set_storages(ATTACKER_CONTRACT, attacker::arming(to, &data));
             }
         }
         let tx = TxEnv {
@@ -213,7 +213,7 @@ impl Vm {
         };
         if armed {
             // Only this transaction's target may be re-entered, not a later payer.
-            self.set_storages(ATTACKER_CONTRACT, &[attacker::disarming()]);
+            self.set_storages(ATTACKER_CONTRACT, [attacker::disarming()]);
         }
         result.map_err(|e| rejected(sender, value, e))
     }
@@ -560,15 +560,15 @@ impl Vm {
 
     /// Sets `address`'s storage `slot` in the pending state.
     pub(super) fn set_storage(&mut self, address: Address, slot: U256, value: U256) {
-        self.set_storages(address, &[(slot, value)]);
+        self.set_storages(address, [(slot, value)]);
     }
 
     /// Sets several of `address`'s storage slots in the pending state, committed once.
-    fn set_storages(&mut self, address: Address, writes: &[(U256, U256)]) {
+    fn set_storages(&mut self, address: Address, writes: impl IntoIterator<Item = (U256, U256)>) {
         let journal = &mut self.evm.ctx.journaled_state;
         let Ok(mut account) = journal.load_account_mut(address);
         account.data.touch();
-        for &(slot, value) in writes {
+        for (slot, value) in writes {
             // Only a database error could fail the store, and this database has none.
             let _ = account.data.sstore(slot, value, false);
         }

@@ -158,6 +158,10 @@ pub(crate) struct Executor<'a> {
     surface: Surface,
     oracles: &'a Oracles<'a>,
     coverage: FastSet<EdgeKey>,
+    /// The transaction path ids ([`path_id`]) whose edges `coverage` holds: a path seen
+    /// before adds no edge, and most transactions take one (a lookup instead of an insert
+    /// per branch). Only a cache: forgotten at [`COVERED_PATHS`].
+    covered_paths: FastSet<u64>,
     /// Per function (surface order): calls and reverts.
     counts: Vec<FunctionCounts>,
     transactions: u64,
@@ -202,6 +206,10 @@ struct FunctionCounts {
     reverts: u64,
 }
 
+/// Path ids [`Executor`] remembers as covered, at most (8 MiB or so); past it they are
+/// forgotten and their edges looked up again.
+const COVERED_PATHS: usize = 1 << 19;
+
 /// The cause of a transaction the EVM refused to run.
 const NOT_SENT: &str = "not sent: value above the sender's balance";
 
@@ -225,6 +233,7 @@ impl<'a> Executor<'a> {
             surface,
             oracles,
             coverage: FastSet::default(),
+            covered_paths: FastSet::default(),
             counts,
             transactions: 0,
             sequences: 0,
@@ -547,14 +556,19 @@ impl<'a> Executor<'a> {
         let own_path = path_id(trace.edges());
         let path = extend_path(self.demand_driven, path, own_path);
         let edges_before = *new_edges;
-        for edge in trace.edges() {
-            let key = EdgeKey {
-                code: edge.code,
-                pc: edge.pc,
-                taken: edge.taken,
-            };
-            if self.coverage.insert(key) {
-                *new_edges += 1;
+        if self.covered_paths.len() >= COVERED_PATHS {
+            self.covered_paths.clear();
+        }
+        if self.covered_paths.insert(own_path) {
+            for edge in trace.edges() {
+                let key = EdgeKey {
+                    code: edge.code,
+                    pc: edge.pc,
+                    taken: edge.taken,
+                };
+                if self.coverage.insert(key) {
+                    *new_edges += 1;
+                }
             }
         }
         sink.transaction(&Seen {
