@@ -206,9 +206,9 @@ struct FunctionCounts {
     reverts: u64,
 }
 
-/// Path ids [`Executor`] remembers as covered, at most (8 MiB or so); past it they are
-/// forgotten and their edges looked up again.
-const COVERED_PATHS: usize = 1 << 19;
+/// Path ids [`Executor`] remembers as covered, at most (about 1 MiB a worker); past it
+/// they are all forgotten, and the edges of a path seen again are looked up again once.
+const COVERED_PATHS: usize = 1 << 16;
 
 /// The cause of a transaction the EVM refused to run.
 const NOT_SENT: &str = "not sent: value above the sender's balance";
