@@ -74,3 +74,40 @@ pub(super) fn arming(target: Address, calldata: &[u8]) -> impl Iterator<Item = (
 pub(super) fn disarming() -> (U256, U256) {
     (U256::from(REENTRIES_SLOT), U256::ZERO)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Calldata as Solidity stores a `bytes` in slot 2: in the slot itself when shorter
+    /// than 32 bytes, else its length there and its words from the slot's hash on.
+    #[test]
+    fn arming_lays_the_calldata_out_as_solidity_bytes() {
+        let target = Address::repeat_byte(0xab);
+        let writes = |calldata: &[u8]| arming(target, calldata).collect::<Vec<_>>();
+        let head = |payload: U256| {
+            vec![
+                (U256::ZERO, U256::from_be_slice(target.as_slice())),
+                (U256::ONE, U256::ONE),
+                (U256::from(2), payload),
+            ]
+        };
+        let short = [0x11u8; 4];
+        let mut word = [0u8; 32];
+        word[..4].copy_from_slice(&short);
+        word[31] = 8;
+        assert_eq!(writes(&short), head(U256::from_be_bytes(word)));
+        assert_eq!(writes(&[]), head(U256::ZERO));
+        // keccak256(uint256(2)), where a `bytes` in slot 2 keeps its data.
+        let start = U256::from_be_bytes(hex!(
+            "405787fa12a823e0f2b7631cc41b3ba8828b3321ca811111fa75cd3aa3bb5ace"
+        ));
+        let long: Vec<u8> = (0..36).collect();
+        let mut expected = head(U256::from(36 * 2 + 1));
+        let mut tail = [0u8; 32];
+        tail[..4].copy_from_slice(&long[32..]);
+        expected.push((start, U256::from_be_slice(&long[..32])));
+        expected.push((start + U256::ONE, U256::from_be_bytes(tail)));
+        assert_eq!(writes(&long), expected);
+    }
+}
