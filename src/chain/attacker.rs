@@ -44,16 +44,16 @@ static PAYLOAD_DATA: Lazy<U256> =
 /// the slot's hash on).
 pub(super) fn arming(target: Address, calldata: &[u8]) -> impl Iterator<Item = (U256, U256)> + '_ {
     let length = calldata.len();
-    let payload = if length < 32 {
+    // The word in the payload slot, and the data that goes from its hash on.
+    let (payload, data) = if length < 32 {
         let mut word = [0u8; 32];
         word[..length].copy_from_slice(calldata);
         word[31] = (length * 2) as u8;
-        U256::from_be_bytes(word)
+        (U256::from_be_bytes(word), &[][..])
     } else {
-        U256::from(length * 2 + 1)
+        (U256::from(length * 2 + 1), calldata)
     };
-    let long = if length < 32 { &[][..] } else { calldata };
-    let data = long.chunks(32).enumerate().map(|(i, chunk)| {
+    let data = data.chunks(32).enumerate().map(|(i, chunk)| {
         let mut word = [0u8; 32];
         word[..chunk.len()].copy_from_slice(chunk);
         (*PAYLOAD_DATA + U256::from(i), U256::from_be_bytes(word))

@@ -160,7 +160,9 @@ pub(crate) struct Executor<'a> {
     coverage: FastSet<EdgeKey>,
     /// The transaction path ids ([`path_id`]) whose edges `coverage` holds: a path seen
     /// before adds no edge, and most transactions take one (a lookup instead of an insert
-    /// per branch). Only a cache: forgotten at [`COVERED_PATHS`].
+    /// per branch). Path ids are 64-bit hashes, trusted as the corpus already trusts them:
+    /// a collision would hide a new path's edges here as it hides the path from the
+    /// corpus. Only a cache: forgotten at [`COVERED_PATHS`].
     covered_paths: FastSet<u64>,
     /// Per function (surface order): calls and reverts.
     counts: Vec<FunctionCounts>,
