@@ -25,7 +25,7 @@ use std::hash::Hasher;
 
 use alloy_primitives::Address;
 
-use crate::engine::executor::{Seen, Sink};
+use crate::engine::executor::{RunStart, Seen, Sink};
 use crate::engine::input::Sequence;
 use crate::engine::sequencing::dataflow::state_comparisons;
 use crate::hash::{FastSet, KeyHasher};
@@ -90,7 +90,7 @@ impl ConditionStates {
 }
 
 impl Sink for ConditionStates {
-    fn start(&mut self, _sequence: &Sequence) {
+    fn start(&mut self, _sequence: &Sequence, _start: RunStart) {
         self.key = None;
         self.new = false;
     }

@@ -71,6 +71,27 @@ pub(crate) struct Run {
     pub(crate) rejected: usize,
 }
 
+/// How a regular run starts, as a [`Sink`] sees it: which run of the executor it is, and
+/// how many of its first transactions run exactly as in the run before it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct RunStart {
+    /// The executor's count of regular runs, this one included (from 1).
+    pub(crate) run: u64,
+    /// The first transactions that equal the previous run's, under the same observation:
+    /// from the same post-setup state they make the same calls and leave the same traces,
+    /// so a sink that saw that run may keep what it learnt of them instead of learning it
+    /// again (prediction's steps and mutants of a sequence's last calls repeat the rest).
+    pub(crate) unchanged: usize,
+}
+
+impl RunStart {
+    /// Whether this run comes right after the run numbered `seen`: only then do the
+    /// [`RunStart::unchanged`] transactions repeat what the sink saw.
+    pub(crate) fn follows(&self, seen: u64) -> bool {
+        self.run == seen + 1
+    }
+}
+
 /// One transaction a regular run executed, as a [`Sink`] sees it.
 pub(crate) struct Seen<'t> {
     /// Its index in the sequence.
@@ -122,7 +143,7 @@ impl<'t> Seen<'t> {
 /// sequence.
 #[cfg(test)]
 pub(crate) fn feed_run(sink: &mut dyn Sink, traces: &[Trace], path: u64, reverted: bool) {
-    sink.start(&Sequence::default());
+    sink.start(&Sequence::default(), RunStart::default());
     for (index, trace) in traces.iter().enumerate() {
         sink.transaction(&Seen {
             last: index + 1 == traces.len(),
@@ -136,8 +157,8 @@ pub(crate) fn feed_run(sink: &mut dyn Sink, traces: &[Trace], path: u64, reverte
 /// Something that learns from regular runs, fed every transaction before the oracles check
 /// it. Aggressive runs, replays and shrinking feed no sink.
 pub(crate) trait Sink {
-    /// A run of `sequence` starts.
-    fn start(&mut self, _sequence: &Sequence) {}
+    /// A run of `sequence` starts, as `start` says.
+    fn start(&mut self, _sequence: &Sequence, _start: RunStart) {}
     /// A transaction ran.
     fn transaction(&mut self, _seen: &Seen<'_>) {}
     /// Transaction `index` could not run (the EVM refused it: value above the balance; or
@@ -188,6 +209,12 @@ pub(crate) struct Executor<'a> {
     detectors: Detectors,
     /// What each invariant read when it last held, to skip it while none of that changes.
     held: HeldInvariants,
+    /// The last regular run's transactions, and the calls made of as many of them in a row
+    /// as resolved: the next run's transactions that equal them ([`RunStart::unchanged`])
+    /// make the same calls, and are not encoded again. Forgotten when what runs observe
+    /// changes.
+    previous: Vec<TxInput>,
+    made: Vec<Tx>,
     /// While shrinking a violation, the checks that can show it (see [`Executor::focus`]).
     focus: Option<Focus>,
 }
@@ -248,12 +275,15 @@ impl<'a> Executor<'a> {
             revert_causes: None,
             held: HeldInvariants::new(oracles.invariants.len(), true),
             focus: None,
+            previous: Vec::new(),
+            made: Vec::new(),
         }
     }
 
     /// Whether invariants that nothing a transaction wrote can have changed are skipped
     /// (on unless the `skip_unchanged_invariants` setting turns it off).
     pub(crate) fn skip_unchanged_invariants(&mut self, on: bool) {
+        self.forget_previous_run();
         self.held = HeldInvariants::new(self.oracles.invariants.len(), on);
     }
 
@@ -263,6 +293,7 @@ impl<'a> Executor<'a> {
     /// shrinking a sequence a long walk found in a suite of a dozen invariants otherwise
     /// spends nearly all its time on the other eleven. `None` checks everything again.
     pub(crate) fn focus(&mut self, violation: Option<&Violation>) {
+        self.forget_previous_run();
         self.focus = violation.map(|violation| Focus {
             invariant: match violation {
                 Violation::Invariant { name, .. } => {
@@ -300,12 +331,14 @@ impl<'a> Executor<'a> {
     /// what they compared to the sinks ([`Sink::checked`]; the `invariant_guidance`
     /// setting).
     pub(crate) fn observe_checks(&mut self, on: bool) {
+        self.forget_previous_run();
         self.chain.observe_checks(on);
     }
 
     /// Whether runs record data decisions (comparisons whose result goes into data) as
     /// coverage and cost metrics.
     pub(crate) fn record_data_decisions(&mut self, on: bool) {
+        self.forget_previous_run();
         self.chain.record_data_decisions(on);
     }
 
@@ -318,6 +351,7 @@ impl<'a> Executor<'a> {
 
     /// Records the blocks regular runs enter, for line coverage ([`Executor::take_blocks`]).
     pub(crate) fn record_blocks(&mut self) {
+        self.forget_previous_run();
         self.chain.record_blocks(true);
         self.blocks.get_or_insert_with(BlockCounts::default);
     }
@@ -325,6 +359,27 @@ impl<'a> Executor<'a> {
     /// The blocks regular runs entered, and how often (empty unless recorded).
     pub(crate) fn take_blocks(&mut self) -> BlockCounts {
         self.blocks.take().unwrap_or_default()
+    }
+
+    /// After a change to what runs observe or check: the next run's transactions no
+    /// longer repeat the last run's traces.
+    fn forget_previous_run(&mut self) {
+        self.previous.clear();
+        self.made.clear();
+    }
+
+    /// The transaction `input` makes as transaction `index` of a regular run: the call made
+    /// last run when the transactions up to it are unchanged, else resolved (and kept for
+    /// the next run while the run's calls so far all resolved).
+    fn make(&mut self, index: usize, input: &TxInput) -> Option<Tx> {
+        if let Some(tx) = self.made.get(index) {
+            return Some(tx.clone());
+        }
+        let tx = self.resolve(input)?;
+        if index == self.made.len() {
+            self.made.push(tx.clone());
+        }
+        Some(tx)
     }
 
     /// The transaction `input` makes in the current state, or `None` when it calls a
@@ -354,7 +409,19 @@ impl<'a> Executor<'a> {
         self.held.forget();
         self.detectors.start();
         self.sequences += 1;
-        sink.start(sequence);
+        let unchanged = (self.previous.iter().zip(&sequence.txs))
+            .take_while(|(before, now)| before == now)
+            .count();
+        self.previous.truncate(unchanged);
+        self.previous.extend_from_slice(&sequence.txs[unchanged..]);
+        self.made.truncate(unchanged);
+        sink.start(
+            sequence,
+            RunStart {
+                run: self.sequences,
+                unchanged,
+            },
+        );
         let mut path = 0;
         let mut new_edges = 0;
         let mut violations: Vec<Found> = Vec::new();
@@ -401,7 +468,7 @@ impl<'a> Executor<'a> {
                 }
                 continue;
             }
-            let Some(tx) = self.resolve(input) else {
+            let Some(tx) = self.make(index, input) else {
                 path = extend_path(self.demand_driven, path, REFUSED_PATH);
                 sink.refused(index);
                 continue;
@@ -623,6 +690,7 @@ impl<'a> Executor<'a> {
     /// frame followed symbolically, for the solver-backed step); off by default.
     #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
     pub(crate) fn record_path_conditions(&mut self, on: bool) {
+        self.forget_previous_run();
         self.chain.record_path_conditions(on);
     }
 

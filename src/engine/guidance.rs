@@ -18,7 +18,7 @@ use std::hash::Hasher;
 
 use alloy_primitives::{Address, U256};
 
-use crate::engine::executor::{Seen, Sink};
+use crate::engine::executor::{RunStart, Seen, Sink};
 use crate::engine::input::Sequence;
 use crate::engine::prediction::cost::{CostKind, Occurrences, branch_costs, next_occurrence};
 use crate::hash::{FastMap, KeyHasher};
@@ -90,7 +90,7 @@ fn key(stepper: Stepper, steps: u32) -> u64 {
 }
 
 impl Sink for InvariantGuidance {
-    fn start(&mut self, _sequence: &Sequence) {
+    fn start(&mut self, _sequence: &Sequence, _start: RunStart) {
         self.closer = None;
         self.last.clear();
         self.steps.clear();

@@ -25,7 +25,7 @@ use std::hash::Hasher;
 
 use alloy_primitives::{Address, U256};
 
-use crate::engine::executor::{Seen, Sink};
+use crate::engine::executor::{RunStart, Seen, Sink};
 use crate::engine::input::Sequence;
 use crate::hash::{FastSet, KeyHasher};
 use crate::observe::{StorageOp, Trace};
@@ -206,7 +206,7 @@ fn key(location: &Location, class: Class) -> u64 {
 }
 
 impl Sink for StateNovelty {
-    fn start(&mut self, _sequence: &Sequence) {
+    fn start(&mut self, _sequence: &Sequence, _start: RunStart) {
         self.novel = None;
         self.reached.clear();
         self.run_state.clear();

@@ -26,7 +26,7 @@ use std::hash::Hasher;
 use alloy_primitives::{Address, U256};
 
 use crate::chain::Warp;
-use crate::engine::executor::{Seen, Sink};
+use crate::engine::executor::{RunStart, Seen, Sink};
 use crate::engine::input::Sequence;
 use crate::engine::prediction::cost::branch_costs;
 use crate::hash::{FastMap, KeyHasher};
@@ -226,7 +226,7 @@ fn key_of(decision: Decision, closeness: u32) -> u64 {
 }
 
 impl Sink for RevertGuidance {
-    fn start(&mut self, _sequence: &Sequence) {
+    fn start(&mut self, _sequence: &Sequence, _start: RunStart) {
         self.this_run.clear();
         self.changed_nothing.clear();
     }

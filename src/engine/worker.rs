@@ -18,7 +18,7 @@ use crate::abi::{self, Dictionary};
 use crate::config::Steering;
 use crate::engine::conditions::ConditionStates;
 use crate::engine::corpus::{Corpus, KeptFor, Schedule};
-use crate::engine::executor::{EdgeKey, Executor, Found, Seen, Sink};
+use crate::engine::executor::{EdgeKey, Executor, Found, RunStart, Seen, Sink};
 use crate::engine::guidance::InvariantGuidance;
 use crate::engine::input::{Change, Sequence, TxInput};
 use crate::engine::mask::Mask;
@@ -109,7 +109,7 @@ pub(crate) struct WorkerReport {
 struct Operands(Vec<U256>);
 
 impl Sink for Operands {
-    fn start(&mut self, _sequence: &Sequence) {
+    fn start(&mut self, _sequence: &Sequence, _start: RunStart) {
         self.0.clear();
     }
 
@@ -143,9 +143,9 @@ impl Operands {
 
 /// Forwards to a stage when it is present.
 impl<S: Sink> Sink for Option<S> {
-    fn start(&mut self, sequence: &Sequence) {
+    fn start(&mut self, sequence: &Sequence, start: RunStart) {
         if let Some(sink) = self {
-            sink.start(sequence);
+            sink.start(sequence, start);
         }
     }
 
@@ -170,9 +170,9 @@ impl<S: Sink> Sink for Option<S> {
 
 /// Feeds each of several sinks.
 impl<const N: usize> Sink for [&mut dyn Sink; N] {
-    fn start(&mut self, sequence: &Sequence) {
+    fn start(&mut self, sequence: &Sequence, start: RunStart) {
         for sink in self {
-            sink.start(sequence);
+            sink.start(sequence, start);
         }
     }
 

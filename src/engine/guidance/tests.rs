@@ -20,7 +20,7 @@ fn check(pulled: u64, approved: u64) -> Trace {
 /// Runs a sequence through `guidance`: per transaction, its own path id and the
 /// (pulled, approved) its check saw. Returns the run's corpus key, if kept.
 fn run(guidance: &mut InvariantGuidance, transactions: &[(u64, (u64, u64))]) -> Option<u64> {
-    guidance.start(&Sequence::default());
+    guidance.start(&Sequence::default(), RunStart::default());
     let empty = Trace::default();
     for (index, &(path, (pulled, approved))) in transactions.iter().enumerate() {
         guidance.transaction(&Seen {

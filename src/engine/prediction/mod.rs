@@ -18,7 +18,7 @@ use std::time::Duration;
 use alloy_primitives::{Address, U256};
 use rand::rngs::StdRng;
 
-use crate::engine::executor::{EdgeKey, Seen, Sink};
+use crate::engine::executor::{EdgeKey, RunStart, Seen, Sink};
 use crate::engine::input::{Change, Sequence};
 use crate::engine::surface::Surface;
 use crate::hash::{FastMap, FastSet, KeyHasher};
@@ -199,6 +199,13 @@ impl Misses {
 pub(crate) struct Predictor {
     /// The cost metrics of the last regular run.
     costs: Vec<Cost>,
+    /// Of the current run, the first transactions whose metrics were kept from the run
+    /// before ([`RunStart::unchanged`]): not computed again.
+    kept: usize,
+    /// The executor's number of the last run fed, and how many of its transactions were
+    /// fed (their metrics are in `costs`; a run may end early, at a violation).
+    last_run: u64,
+    fed: usize,
     occurrences: Occurrences,
     /// The slot of the storage-write metric, hashed once.
     arbitrary_slot: U256,
@@ -252,6 +259,9 @@ impl Predictor {
             independent: FastSet::default(),
             relation_occurrences: Occurrences::default(),
             costs: Vec::new(),
+            kept: 0,
+            last_run: 0,
+            fed: 0,
             occurrences: Occurrences::default(),
             arbitrary_slot: arbitrary_slot(),
             missed: Misses::default(),
@@ -530,8 +540,18 @@ impl Predictor {
 }
 
 impl Sink for Predictor {
-    fn start(&mut self, _sequence: &Sequence) {
-        self.costs.clear();
+    fn start(&mut self, _sequence: &Sequence, start: RunStart) {
+        // The metrics are in transaction order: those of the unchanged transactions (and of
+        // the checks after them) come first.
+        self.kept = if start.follows(self.last_run) {
+            start.unchanged.min(self.fed)
+        } else {
+            0
+        };
+        self.last_run = start.run;
+        self.fed = self.kept;
+        let end = (self.costs).partition_point(|c| (c.key.tx as usize) < self.kept);
+        self.costs.truncate(end);
         self.relations.clear();
         self.runs_since_decay += 1;
         self.runs += 1;
@@ -541,13 +561,19 @@ impl Sink for Predictor {
     }
 
     fn transaction(&mut self, seen: &Seen<'_>) {
-        cost::costs_of(
-            seen.trace,
-            seen.index as u32,
-            self.arbitrary_slot,
-            &mut self.occurrences,
-            &mut self.costs,
-        );
+        self.fed = seen.index + 1;
+        if seen.index >= self.kept {
+            cost::costs_of(
+                seen.trace,
+                seen.index as u32,
+                self.arbitrary_slot,
+                &mut self.occurrences,
+                &mut self.costs,
+            );
+        } else {
+            #[cfg(all(debug_assertions, feature = "internals"))]
+            self.check_kept(seen);
+        }
         if self
             .relations_of
             .as_ref()
@@ -563,8 +589,36 @@ impl Sink for Predictor {
         }
     }
 
+    fn refused(&mut self, index: usize) {
+        self.fed = index + 1;
+    }
+
     fn checked(&mut self, index: usize, trace: &Trace) {
-        cost::checked_costs_of(trace, index as u32, &mut self.occurrences, &mut self.costs);
+        if index >= self.kept {
+            cost::checked_costs_of(trace, index as u32, &mut self.occurrences, &mut self.costs);
+        }
+    }
+}
+
+impl Predictor {
+    /// In harvey's own tests: that the metrics kept for the unchanged transaction `seen`
+    /// are the ones its trace gives again (the executor's promise that it ran as before).
+    #[cfg(all(debug_assertions, feature = "internals"))]
+    fn check_kept(&mut self, seen: &Seen<'_>) {
+        let mut again = Vec::new();
+        let tx = seen.index as u32;
+        cost::costs_of(
+            seen.trace,
+            tx,
+            self.arbitrary_slot,
+            &mut self.occurrences,
+            &mut again,
+        );
+        let kept = (self.costs.iter()).filter(|c| c.key.tx == tx && !c.key.checked);
+        assert!(
+            kept.eq(again.iter()),
+            "the metrics kept for unchanged transaction {tx} differ from its trace's"
+        );
     }
 }
 
@@ -586,6 +640,7 @@ fn covered(coverage: &FastSet<EdgeKey>, key: &CostKey) -> bool {
 mod tests {
     use super::*;
     use crate::engine::input::TxInput;
+    use crate::observe::{CmpOp, Comparison};
 
     fn key(tx: u32) -> CostKey {
         CostKey {
@@ -709,16 +764,16 @@ mod tests {
         }
         assert!(!stall(&mut predictor, 2), "budget spent");
         for _ in 0..RUNS_PER_STALL_STEP {
-            predictor.start(&sequence);
+            predictor.start(&sequence, RunStart::default());
         }
         assert!(stall(&mut predictor, 3));
         predictor.solver_done(Asked::Unanswered { gave_up: true }, 500_000);
         for _ in 0..(GAVE_UP_COST - 1) * RUNS_PER_STALL_STEP {
-            predictor.start(&sequence);
+            predictor.start(&sequence, RunStart::default());
         }
         assert!(!stall(&mut predictor, 4), "one unit short");
         for _ in 0..RUNS_PER_STALL_STEP {
-            predictor.start(&sequence);
+            predictor.start(&sequence, RunStart::default());
         }
         assert!(stall(&mut predictor, 5));
         predictor.solver_done(Asked::Answered { flipped: true }, 10);
@@ -755,7 +810,7 @@ mod tests {
         assert!(!predictor.solver_wanted(&jump, &site(100)), "budget spent");
         let spent = STALL_STEPS_AT_START + 4 + GAVE_UP_COST;
         for _ in 0..(spent - STALL_STEPS_AT_START + 1) * RUNS_PER_STALL_STEP {
-            predictor.start(&site(0));
+            predictor.start(&site(0), RunStart::default());
         }
         assert!(predictor.solver_wanted(&jump, &site(101)), "paid off");
     }
@@ -817,10 +872,10 @@ mod tests {
         predictor.corpus_grew();
         assert_eq!(predictor.missed.counts[&site], GIVE_UP_AFTER / 2);
         for _ in 1..DECAY_RUNS {
-            predictor.start(&calls(&[0]));
+            predictor.start(&calls(&[0]), RunStart::default());
         }
         assert_eq!(predictor.missed.counts[&site], GIVE_UP_AFTER / 2, "not yet");
-        predictor.start(&calls(&[0]));
+        predictor.start(&calls(&[0]), RunStart::default());
         assert_eq!(predictor.missed.counts[&site], GIVE_UP_AFTER / 4);
         // Past the cap a new site forgets every count; a known one does not.
         for f in 1..MISSED_SITES {
@@ -835,5 +890,74 @@ mod tests {
             .count(MetricSite::of(&key(0), &calls(&[MISSED_SITES])));
         assert_eq!(predictor.sites_forgotten(), 1);
         assert_eq!(predictor.missed.counts.len(), 1);
+    }
+
+    /// A run keeps the metrics of the transactions it repeats from the run the predictor
+    /// was fed just before (computing them again would give the same), takes the others
+    /// from its own traces, and keeps none after a run it was not fed or past where the
+    /// last run it was fed stopped.
+    #[test]
+    fn a_run_keeps_the_metrics_of_the_transactions_it_repeats() {
+        let trace = |lhs: u64| {
+            let mut trace = Trace::default();
+            trace.push_comparison(Comparison {
+                code: Address::with_last_byte(1),
+                cmp_pc: 3,
+                jumpi_pc: 9,
+                op: CmpOp::Eq,
+                lhs: U256::from(lhs),
+                rhs: U256::from(42),
+                negations: 0,
+                taken: false,
+            });
+            trace
+        };
+        let jump_costs = |predictor: &Predictor| -> Vec<(u32, u64)> {
+            (predictor.costs().iter())
+                .filter(|c| c.key.kind == CostKind::Jump)
+                .map(|c| (c.key.tx, c.value.to::<u64>()))
+                .collect()
+        };
+        let run = |predictor: &mut Predictor, start: RunStart, lhs: &[u64]| {
+            predictor.start(&calls(&[0]), start);
+            for (index, &lhs) in lhs.iter().enumerate() {
+                predictor.transaction(&Seen::of(index, &trace(lhs)));
+            }
+        };
+        let mut predictor = Predictor::new(false, false);
+        let first = RunStart {
+            run: 1,
+            unchanged: 0,
+        };
+        run(&mut predictor, first, &[40, 30, 20]);
+        assert_eq!(jump_costs(&predictor), [(0, 2), (1, 12), (2, 22)]);
+        // Two transactions unchanged: only the third is fed, and its metric is new.
+        predictor.start(
+            &calls(&[0]),
+            RunStart {
+                run: 2,
+                unchanged: 2,
+            },
+        );
+        predictor.transaction(&Seen::of(2, &trace(41)));
+        assert_eq!(jump_costs(&predictor), [(0, 2), (1, 12), (2, 1)]);
+        // The run before ended after its third transaction: nothing past it is kept.
+        predictor.start(
+            &calls(&[0]),
+            RunStart {
+                run: 3,
+                unchanged: 5,
+            },
+        );
+        assert_eq!(jump_costs(&predictor), [(0, 2), (1, 12), (2, 1)]);
+        // Run 5 follows run 4, which the predictor was not fed (a replay): nothing is kept.
+        predictor.start(
+            &calls(&[0]),
+            RunStart {
+                run: 5,
+                unchanged: 3,
+            },
+        );
+        assert_eq!(jump_costs(&predictor), []);
     }
 }

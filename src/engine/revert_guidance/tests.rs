@@ -31,7 +31,7 @@ fn call<'t>(calls: u64, reverted: bool, trace: &'t Trace) -> Seen<'t> {
 
 /// Runs one call through `guidance` as a run of its own; the run's corpus key, if kept.
 fn run(guidance: &mut RevertGuidance, seen: &Seen<'_>) -> Option<u64> {
-    guidance.start(&Sequence::default());
+    guidance.start(&Sequence::default(), RunStart::default());
     guidance.transaction(seen);
     guidance.closer()
 }
@@ -95,7 +95,7 @@ fn a_function_that_succeeded_once_is_no_longer_followed() {
 #[test]
 fn a_run_in_which_the_function_later_succeeds_is_not_kept_for_its_revert() {
     let mut guidance = RevertGuidance::new(1);
-    guidance.start(&Sequence::default());
+    guidance.start(&Sequence::default(), RunStart::default());
     guidance.transaction(&call(STUCK_AFTER + 50, true, &healthy(12, 0, 1000)));
     guidance.transaction(&call(STUCK_AFTER + 51, false, &Trace::default()));
     // Kept for its success's path, if at all: the function needs no prefix any more.
@@ -231,7 +231,7 @@ fn a_kept_run_is_trimmed_through_the_call_without_what_changed_nothing_before_it
     };
     let empty = Trace::default();
     let stuck = healthy(12, 0, 1000);
-    guidance.start(&sequence);
+    guidance.start(&sequence, RunStart::default());
     let other = |index: usize, reverted: bool| Seen {
         function: 1,
         reverted,

@@ -15,7 +15,7 @@ use alloy_primitives::U256;
 use rand::Rng;
 use rand::rngs::StdRng;
 
-use crate::engine::executor::{Seen, Sink};
+use crate::engine::executor::{RunStart, Seen, Sink};
 use crate::engine::input::Sequence;
 use crate::engine::sequencing::pools::{Pools, value_class};
 use crate::hash::KeyHasher;
@@ -215,7 +215,7 @@ impl Sequencing {
 }
 
 impl Sink for Sequencing {
-    fn start(&mut self, sequence: &Sequence) {
+    fn start(&mut self, sequence: &Sequence, _start: RunStart) {
         self.notes.clear();
         self.wanted.clear();
         SequenceStats::count_length(&mut self.lengths, sequence.txs.len());

@@ -10,7 +10,7 @@ use std::time::Instant;
 use alloy_primitives::Address;
 
 use crate::engine::corpus::{Corpus, LookaheadMark};
-use crate::engine::executor::{CodePc, Executor, Seen, Sink};
+use crate::engine::executor::{CodePc, Executor, RunStart, Seen, Sink};
 use crate::engine::input::Sequence;
 use crate::engine::targeting::reach::{Hit, TargetIndex};
 use crate::lookahead::Lookahead;
@@ -110,7 +110,7 @@ impl Targeting {
 }
 
 impl Sink for Targeting {
-    fn start(&mut self, _sequence: &Sequence) {
+    fn start(&mut self, _sequence: &Sequence, _start: RunStart) {
         self.hits.clear();
     }
 
