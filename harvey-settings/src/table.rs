@@ -349,7 +349,11 @@ settings! {
     /// self-destruct changed anything else it reads. Exact: a campaign finds the same
     /// violations at the same points either way, faster where invariants are many and
     /// handlers touch few contracts. Rust invariants, which may read the chain any way, are
-    /// always checked. Default on; off is for measuring what it brings.
+    /// checked unless the state is one they held in before: every invariant, Rust ones too
+    /// (an invariant is taken to be a function of the chain's state, as shrinking takes
+    /// it), is skipped after a transaction that repeats the run before's, after the same
+    /// transactions, where it held (prediction's steps change a sequence's last calls and
+    /// run the rest again). Default on; off is for measuring what it brings.
     skip_unchanged_invariants: bool = true;
     "skip_unchanged_invariants" as Literal::Bool, expected "`true` or `false`";
     "HARVEY_SKIP_UNCHANGED_INVARIANTS";

@@ -215,6 +215,11 @@ pub(crate) struct Executor<'a> {
     /// changes.
     previous: Vec<TxInput>,
     made: Vec<Tx>,
+    /// The last run's first transactions after each of which the invariants held
+    /// (checked, or unchanged since they were), as many as ran in a row.
+    held_through: usize,
+    /// Whether the invariant checks are observed ([`Executor::observe_checks`]).
+    checks_observed: bool,
     /// While shrinking a violation, the checks that can show it (see [`Executor::focus`]).
     focus: Option<Focus>,
 }
@@ -277,6 +282,8 @@ impl<'a> Executor<'a> {
             focus: None,
             previous: Vec::new(),
             made: Vec::new(),
+            held_through: 0,
+            checks_observed: false,
         }
     }
 
@@ -332,6 +339,7 @@ impl<'a> Executor<'a> {
     /// setting).
     pub(crate) fn observe_checks(&mut self, on: bool) {
         self.forget_previous_run();
+        self.checks_observed = on;
         self.chain.observe_checks(on);
     }
 
@@ -366,6 +374,7 @@ impl<'a> Executor<'a> {
     fn forget_previous_run(&mut self) {
         self.previous.clear();
         self.made.clear();
+        self.held_through = 0;
     }
 
     /// The transaction `input` makes as transaction `index` of a regular run: the call made
@@ -415,6 +424,16 @@ impl<'a> Executor<'a> {
         self.previous.truncate(unchanged);
         self.previous.extend_from_slice(&sequence.txs[unchanged..]);
         self.made.truncate(unchanged);
+        // After each of these the last run's invariants held (or were not checked: they
+        // could not have changed), and its state is this run's: they hold again, and are
+        // skipped as unchanged. Observed checks run all the same: invariant guidance counts
+        // its steps over the whole run.
+        let held_before = if self.held.on() && !self.checks_observed {
+            self.held_through.min(unchanged)
+        } else {
+            0
+        };
+        self.held_through = 0;
         sink.start(
             sequence,
             RunStart {
@@ -537,12 +556,22 @@ impl<'a> Executor<'a> {
             let unchanged = reverted && tx.warp == Default::default();
             let started = timed.then(Instant::now);
             let mut shown = self.oracles.check(&mut self.chain, &outcome);
+            let mut held = true;
             if !unchanged {
                 let invariants = self.checked_invariants();
-                shown.extend(self.held.check(invariants, &mut self.chain));
-                if let Some(trace) = self.chain.checks_trace() {
-                    sink.checked(index, trace);
+                if index < held_before {
+                    self.held.skip_repeated(invariants.len());
+                } else {
+                    let broken = self.held.check(invariants, &mut self.chain);
+                    held = broken.is_empty();
+                    shown.extend(broken);
+                    if let Some(trace) = self.chain.checks_trace() {
+                        sink.checked(index, trace);
+                    }
                 }
+            }
+            if held && self.held_through == index {
+                self.held_through = index + 1;
             }
             // Read before the detectors, which may run other transactions; the oracles'
             // violations are the ones property libraries explain.

@@ -43,6 +43,19 @@ impl HeldInvariants {
         self.reads = vec![None; count];
     }
 
+    /// Whether skipping is on (the `skip_unchanged_invariants` setting).
+    pub(crate) fn on(&self) -> bool {
+        self.on
+    }
+
+    /// Counts `count` invariants skipped after a transaction that ran, after the same
+    /// transactions from the same state, as in the executor's last run, where they held
+    /// (the executor's [`RunStart::unchanged`](crate::engine::executor::RunStart)): they
+    /// read the same state, and hold again.
+    pub(crate) fn skip_repeated(&mut self, count: usize) {
+        self.skipped += count as u64;
+    }
+
     /// Forgets every invariant's reads: the state changed in a way they do not show (a new
     /// run from the snapshot, a cheatcode that wrote state, code created or destroyed).
     pub(crate) fn forget(&mut self) {

@@ -2,7 +2,9 @@
 //! campaign finds the same violations after the same sequences, runs the same transactions
 //! and covers the same edges whether it skips or not, on suites with handlers, pranks,
 //! warps, `vm.assume`, created contracts, broadcasts, Echidna's delays and properties that
-//! read the clock; and it does skip.
+//! read the clock; and it does skip. Both kinds of skip are held to it: an invariant whose
+//! reads the transaction did not write, and every invariant after a transaction that
+//! repeats the last run's (after the same transactions) where they held.
 
 use harvey::Outcome;
 
