@@ -218,8 +218,6 @@ pub(crate) struct Executor<'a> {
     /// The last run's first transactions after each of which the invariants held
     /// (checked, or unchanged since they were), as many as ran in a row.
     held_through: usize,
-    /// Whether the invariant checks are observed ([`Executor::observe_checks`]).
-    checks_observed: bool,
     /// While shrinking a violation, the checks that can show it (see [`Executor::focus`]).
     focus: Option<Focus>,
 }
@@ -283,7 +281,6 @@ impl<'a> Executor<'a> {
             previous: Vec::new(),
             made: Vec::new(),
             held_through: 0,
-            checks_observed: false,
         }
     }
 
@@ -339,7 +336,6 @@ impl<'a> Executor<'a> {
     /// setting).
     pub(crate) fn observe_checks(&mut self, on: bool) {
         self.forget_previous_run();
-        self.checks_observed = on;
         self.chain.observe_checks(on);
     }
 
@@ -428,7 +424,8 @@ impl<'a> Executor<'a> {
         // could not have changed), and its state is this run's: they hold again, and are
         // skipped as unchanged. Observed checks run all the same: invariant guidance counts
         // its steps over the whole run.
-        let held_before = if self.held.on() && !self.checks_observed {
+        // (The chain has a checks trace exactly while checks are observed.)
+        let held_before = if self.held.on() && self.chain.checks_trace().is_none() {
             self.held_through.min(unchanged)
         } else {
             0

@@ -924,40 +924,19 @@ mod tests {
                 predictor.transaction(&Seen::of(index, &trace(lhs)));
             }
         };
+        let start = |run, unchanged| RunStart { run, unchanged };
         let mut predictor = Predictor::new(false, false);
-        let first = RunStart {
-            run: 1,
-            unchanged: 0,
-        };
-        run(&mut predictor, first, &[40, 30, 20]);
+        run(&mut predictor, start(1, 0), &[40, 30, 20]);
         assert_eq!(jump_costs(&predictor), [(0, 2), (1, 12), (2, 22)]);
         // Two transactions unchanged: only the third is fed, and its metric is new.
-        predictor.start(
-            &calls(&[0]),
-            RunStart {
-                run: 2,
-                unchanged: 2,
-            },
-        );
+        predictor.start(&calls(&[0]), start(2, 2));
         predictor.transaction(&Seen::of(2, &trace(41)));
         assert_eq!(jump_costs(&predictor), [(0, 2), (1, 12), (2, 1)]);
         // The run before ended after its third transaction: nothing past it is kept.
-        predictor.start(
-            &calls(&[0]),
-            RunStart {
-                run: 3,
-                unchanged: 5,
-            },
-        );
+        predictor.start(&calls(&[0]), start(3, 5));
         assert_eq!(jump_costs(&predictor), [(0, 2), (1, 12), (2, 1)]);
         // Run 5 follows run 4, which the predictor was not fed (a replay): nothing is kept.
-        predictor.start(
-            &calls(&[0]),
-            RunStart {
-                run: 5,
-                unchanged: 3,
-            },
-        );
+        predictor.start(&calls(&[0]), start(5, 3));
         assert_eq!(jump_costs(&predictor), []);
     }
 }
