@@ -101,9 +101,12 @@ impl Solver {
 
     /// Asks for argument words under which the `nth` JUMPI at `(code, pc)` in `path` goes
     /// the way `want` says (jumps when true) and every branch before it goes as it went
-    /// (but those that test the value it tests: see [`constrains`]). `domain(i)` is the
-    /// type of argument word `i`, `None` for words the solver may not choose (conditions
-    /// on them are left out). Every answer is waited for until `deadline` at most.
+    /// (but those that test the value it tests: see [`constrains`]). When no words do, or
+    /// z3 cannot tell, asks again without the conjuncts of the earlier conjunctions that
+    /// failed (see [`released`]): an earlier `if` on the same arguments then fails at any
+    /// conjunct, not only at the one that failed in this run. `domain(i)` is the type of
+    /// argument word `i`, `None` for words the solver may not choose (conditions on them are
+    /// left out). Every answer is waited for until `deadline` at most.
     pub(crate) fn solve(
         &mut self,
         path: &PathCondition,
@@ -115,6 +118,29 @@ impl Solver {
         let Some(target) = path.branch_index(code, pc, nth) else {
             return Ok(Answer::Unencodable);
         };
+        let first = self.solve_keeping(path, target, want, &domain, deadline, |_| true)?;
+        if !matches!(first, Answer::Unsat | Answer::Unknown) {
+            return Ok(first);
+        }
+        let released = released(path, target);
+        // Only a branch the first question asserted changes the second.
+        if !(0..target).any(|i| released[i] && constrains(path, i, target)) {
+            return Ok(first);
+        }
+        self.solve_keeping(path, target, want, &domain, deadline, |i| !released[i])
+    }
+
+    /// [`Solver::solve`]'s question on branch `target` of `path`, with the branches before
+    /// it that `keep` (by index) kept as they went.
+    fn solve_keeping(
+        &mut self,
+        path: &PathCondition,
+        target: usize,
+        want: bool,
+        domain: &impl Fn(u32) -> Option<Domain>,
+        deadline: Instant,
+        keep: impl Fn(usize) -> bool,
+    ) -> Result<Answer, Failed> {
         let ctx = &self.ctx;
         let mut encoder = Encoder::new(ctx, path, |i| domain(i).map(max_word));
         let Some(wanted) = encoder.branch(path.branches[target].condition, want) else {
@@ -123,7 +149,7 @@ impl Solver {
         let mut assertions: Vec<SExpr> = path.branches[..target]
             .iter()
             .enumerate()
-            .filter(|&(i, _)| constrains(path, i, target))
+            .filter(|&(i, _)| constrains(path, i, target) && keep(i))
             .filter_map(|(_, b)| encoder.branch(b.condition, b.taken))
             .collect();
         assertions.push(wanted);
@@ -272,6 +298,53 @@ fn tests_same_value(path: &PathCondition, i: usize, target: usize) -> bool {
     let condition = path.branches[i].condition;
     condition != CONCRETE
         && tested(path, condition) == tested(path, path.branches[target].condition)
+}
+
+/// Which branches before branch `target` of `path` a second question leaves out: the
+/// conjuncts that held in an earlier conjunction that failed. solc tests a failing
+/// conjunct at its short-circuit JUMPI and again at each later one up to the `if`'s, so a
+/// conjunction ends, on the path, in a run of two or more consecutive JUMPIs at distinct
+/// pcs testing one value (the conjunct that failed, or for `||` the disjunct that held).
+/// Kept as it went, that value alone decides the conjunction; the conjuncts before it that
+/// held (fell through, as solc's JUMPIs do when a conjunct holds) are released, back to
+/// the end of the run before. An answer may then make the earlier `if` fail at another
+/// conjunct: its arguments need not repeat this run's. The branches after the last such
+/// run, the target's own conjunction among them, stay kept; so do the runs themselves and
+/// what jumped. A branch released that did decide whether the target runs (an enclosing
+/// `if` before an inner conjunction) costs one proposal that does not flip.
+fn released(path: &PathCondition, target: usize) -> Vec<bool> {
+    let branches = &path.branches[..target];
+    let wanted = tested(path, path.branches[target].condition);
+    let value = |i: usize| {
+        let condition = branches[i].condition;
+        (condition != CONCRETE).then(|| tested(path, condition))
+    };
+    let mut released = vec![false; target];
+    let (mut segment, mut i) = (0, 0);
+    while i < target {
+        let Some(tested) = value(i).filter(|&t| t != wanted) else {
+            i += 1;
+            continue;
+        };
+        let end = (i + 1..target)
+            .find(|&j| {
+                value(j) != Some(tested)
+                    || branches[j].code != branches[i].code
+                    || branches[j - 1].pc == branches[j].pc
+            })
+            .unwrap_or(target);
+        if end - i < 2 {
+            i += 1;
+            continue;
+        }
+        for (k, branch) in branches.iter().enumerate().take(i).skip(segment) {
+            released[k] =
+                branch.condition != CONCRETE && !branch.taken && branch.code == branches[i].code;
+        }
+        segment = end;
+        i = end;
+    }
+    released
 }
 
 /// Where an answer to the question on the `nth` JUMPI at `(code, pc)` in `path` shows: the

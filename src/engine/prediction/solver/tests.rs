@@ -233,3 +233,62 @@ fn get_value_answers_are_read_pair_by_pair() {
         assert_eq!(values(garbage), None, "{garbage}");
     }
 }
+
+/// Two `if`s as solc compiles them (a conjunct that holds falls through its JUMPI, one
+/// that fails jumps, and is tested again at every later JUMPI of its conjunction): `if (a
+/// > 5 && b == 42)` failed at `b == 42` (pcs 20 and 30), then `if (a < 3 && c == 7)` has
+/// `a < 3` holding (pc 40) and `c == 7` failing (pc 50), the target.
+fn two_ifs() -> PathCondition {
+    let mut path = PathCondition::default();
+    path.terms.extend([
+        Term::Arg(0),                     // 2: a
+        Term::Arg(1),                     // 3: b
+        Term::Arg(2),                     // 4: c
+        Term::Const(U256::from(5)),       // 5
+        Term::Binary(BinaryOp::Gt, 2, 5), // 6: a > 5
+        Term::Unary(UnaryOp::IsZero, 6),  // 7
+        Term::Const(U256::from(42)),      // 8
+        Term::Binary(BinaryOp::Eq, 3, 8), // 9: b == 42
+        Term::Unary(UnaryOp::IsZero, 9),  // 10
+        Term::Const(U256::from(3)),       // 11
+        Term::Binary(BinaryOp::Lt, 2, 11), // 12: a < 3
+        Term::Unary(UnaryOp::IsZero, 12), // 13
+        Term::Const(U256::from(7)),       // 14
+        Term::Binary(BinaryOp::Eq, 4, 14), // 15: c == 7
+        Term::Unary(UnaryOp::IsZero, 15), // 16
+    ]);
+    path.branches.extend([
+        branch(CODE, 10, 7, false),
+        branch(CODE, 20, 10, true),
+        branch(CODE, 30, 10, true),
+        branch(CODE, 40, 13, false),
+        branch(CODE, 50, 16, true),
+    ]);
+    path
+}
+
+#[test]
+fn an_earlier_conjunction_fails_at_any_conjunct_in_the_second_question() {
+    let path = two_ifs();
+    // `a > 5` held in the conjunction that failed at `b == 42`: released. The run of
+    // tests of `b == 42` decides that `if` and stays; so does the target's own `a < 3`.
+    assert_eq!(released(&path, 4), vec![true, false, false, false]);
+    // With the target inside the first conjunction, nothing ended before it.
+    assert_eq!(released(&path, 1), vec![false]);
+    // A value tested again at the same pc (a loop) ends no conjunction.
+    let mut looped = two_ifs();
+    looped.branches[2].pc = 20;
+    assert_eq!(released(&looped, 4), vec![false; 4]);
+
+    // As it went, `a > 5` and `a < 3` contradict; without `a > 5`, `c == 7` opens, and
+    // the earlier `if` still fails (at `b == 42`, which the answer keeps false).
+    let mut z3 = solver();
+    let answer = as_it_went(&mut z3, &path, (50, 0), false, 64);
+    let Answer::Model(model) = answer else {
+        panic!("{answer:?}")
+    };
+    let value = |i| model.iter().find(|(j, _)| *j == i).unwrap().1;
+    assert_eq!(value(2), U256::from(7));
+    assert!(value(0) < U256::from(3));
+    assert_ne!(value(1), U256::from(42));
+}
