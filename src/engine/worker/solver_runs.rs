@@ -10,7 +10,7 @@ use crate::engine::input::Sequence;
 use crate::engine::prediction::Asked;
 use crate::engine::prediction::cost::{CostKey, CostKind};
 use crate::engine::prediction::secant::{self, Domain, Leaf, Prediction};
-use crate::engine::prediction::solver::{self, Answer, Failed, Solver};
+use crate::engine::prediction::solver::{self, Answer, Failed, Question, Solver};
 use crate::engine::prediction::{SOLVER_QUERY_WALL, Z3Program};
 use crate::engine::shared_by_workers::Stop;
 
@@ -179,37 +179,52 @@ impl Worker<'_> {
             let (_, domain) = secant::number(sequence, &leaf)?;
             Some((leaf, domain))
         };
-        let State::Running(z3) = &mut self.z3.state else {
-            return Ok(Step::Failed);
-        };
-        let started = Instant::now();
-        let answer = z3.solve(
-            &path,
-            (key.code, key.pc, key.nth),
-            key.kind == CostKind::Jump,
-            |i| leaf(i).map(|(_, domain)| domain),
-            deadline_within(SOLVER_QUERY_WALL, self.shared.deadline()),
-        );
-        let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
-        let model = match answer {
-            Ok(Answer::Model(model)) => model,
-            Ok(other) => {
-                let gave_up = matches!(other, Answer::Unknown);
-                self.solver_done(Asked::Unanswered { gave_up }, micros);
-                return Ok(if gave_up { Step::Failed } else { Step::Refused });
-            }
-            Err(Failed::Late) => {
-                // z3 was killed; a fresh one answers the next query. Past the campaign's
-                // deadline the campaign is over, and nothing was abandoned.
-                self.z3.state = State::NotStarted;
-                if !self.shared.past_deadline() {
-                    self.solver_done(Asked::Abandoned, micros);
+        let site = (key.code, key.pc, key.nth);
+        let deadline = deadline_within(SOLVER_QUERY_WALL, self.shared.deadline());
+        let mut question = Question::AsTheyWent;
+        let (model, micros) = loop {
+            let State::Running(z3) = &mut self.z3.state else {
+                return Ok(Step::Failed);
+            };
+            let started = Instant::now();
+            let answer = z3.solve(
+                &path,
+                site,
+                key.kind == CostKind::Jump,
+                question,
+                |i| leaf(i).map(|(_, domain)| domain),
+                deadline,
+            );
+            let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+            match answer {
+                Ok(Answer::Model(model)) => break (model, micros),
+                Ok(other) => {
+                    let gave_up = matches!(other, Answer::Unknown);
+                    self.solver_done(Asked::Unanswered { gave_up }, micros);
+                    // No answer with the earlier conjunctions as they went: they may fail
+                    // at other conjuncts. Asked as a query of its own, charged as one.
+                    let again = question == Question::AsTheyWent
+                        && matches!(other, Answer::Unsat | Answer::Unknown)
+                        && solver::releases(&path, site);
+                    if again {
+                        question = Question::Released;
+                        continue;
+                    }
+                    return Ok(if gave_up { Step::Failed } else { Step::Refused });
                 }
-                return Ok(Step::Failed);
-            }
-            Err(Failed::Broken(why)) => {
-                self.z3_unavailable(why);
-                return Ok(Step::Failed);
+                Err(Failed::Late) => {
+                    // z3 was killed; a fresh one answers the next query. Past the campaign's
+                    // deadline the campaign is over, and nothing was abandoned.
+                    self.z3.state = State::NotStarted;
+                    if !self.shared.past_deadline() {
+                        self.solver_done(Asked::Abandoned, micros);
+                    }
+                    return Ok(Step::Failed);
+                }
+                Err(Failed::Broken(why)) => {
+                    self.z3_unavailable(why);
+                    return Ok(Step::Failed);
+                }
             }
         };
         let surface = mutator.surface();

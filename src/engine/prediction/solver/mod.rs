@@ -62,6 +62,28 @@ pub(crate) enum Answer {
     Unencodable,
 }
 
+/// Which branches before the wanted one a question asserts as they went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Question {
+    /// All of them, but those that test the value the wanted one tests (see
+    /// [`constrains`]).
+    AsTheyWent,
+    /// As [`Question::AsTheyWent`], without the conjuncts that held in earlier conjunctions
+    /// that failed (see [`released`]): asked when the first question has no answer, so
+    /// that an earlier `if` on the same arguments may fail at another conjunct than the
+    /// one that failed in this run.
+    Released,
+}
+
+/// Whether a [`Question::Released`] on the `nth` JUMPI at `(code, pc)` in `path` differs
+/// from the first question: it leaves out a branch the first one asserted.
+pub(crate) fn releases(path: &PathCondition, (code, pc, nth): (Address, u32, u32)) -> bool {
+    path.branch_index(code, pc, nth).is_some_and(|target| {
+        let released = released(path, target);
+        (0..target).any(|i| released[i] && constrains(path, i, target))
+    })
+}
+
 /// One check: the argument words, each at least 0 and within its bound when there is one,
 /// then `body`, the named terms' definitions and the assertions as commands (rendered once
 /// for both checks of a query).
@@ -100,47 +122,26 @@ impl Solver {
     }
 
     /// Asks for argument words under which the `nth` JUMPI at `(code, pc)` in `path` goes
-    /// the way `want` says (jumps when true) and every branch before it goes as it went
-    /// (but those that test the value it tests: see [`constrains`]). When no words do, or
-    /// z3 cannot tell, asks again without the conjuncts of the earlier conjunctions that
-    /// failed (see [`released`]): an earlier `if` on the same arguments then fails at any
-    /// conjunct, not only at the one that failed in this run. `domain(i)` is the type of
-    /// argument word `i`, `None` for words the solver may not choose (conditions on them are
-    /// left out). Every answer is waited for until `deadline` at most.
+    /// the way `want` says (jumps when true) and the branches before it go as `question`
+    /// says. `domain(i)` is the type of argument word `i`, `None` for words the solver may
+    /// not choose (conditions on them are left out). Every answer is waited for until
+    /// `deadline` at most.
     pub(crate) fn solve(
         &mut self,
         path: &PathCondition,
         (code, pc, nth): (Address, u32, u32),
         want: bool,
+        question: Question,
         domain: impl Fn(u32) -> Option<Domain>,
         deadline: Instant,
     ) -> Result<Answer, Failed> {
         let Some(target) = path.branch_index(code, pc, nth) else {
             return Ok(Answer::Unencodable);
         };
-        let first = self.solve_keeping(path, target, want, &domain, deadline, |_| true)?;
-        if !matches!(first, Answer::Unsat | Answer::Unknown) {
-            return Ok(first);
-        }
-        let released = released(path, target);
-        // Only a branch the first question asserted changes the second.
-        if !(0..target).any(|i| released[i] && constrains(path, i, target)) {
-            return Ok(first);
-        }
-        self.solve_keeping(path, target, want, &domain, deadline, |i| !released[i])
-    }
-
-    /// [`Solver::solve`]'s question on branch `target` of `path`, with the branches before
-    /// it that `keep` (by index) kept as they went.
-    fn solve_keeping(
-        &mut self,
-        path: &PathCondition,
-        target: usize,
-        want: bool,
-        domain: &impl Fn(u32) -> Option<Domain>,
-        deadline: Instant,
-        keep: impl Fn(usize) -> bool,
-    ) -> Result<Answer, Failed> {
+        let released = match question {
+            Question::AsTheyWent => vec![false; target],
+            Question::Released => released(path, target),
+        };
         let ctx = &self.ctx;
         let mut encoder = Encoder::new(ctx, path, |i| domain(i).map(max_word));
         let Some(wanted) = encoder.branch(path.branches[target].condition, want) else {
@@ -149,7 +150,7 @@ impl Solver {
         let mut assertions: Vec<SExpr> = path.branches[..target]
             .iter()
             .enumerate()
-            .filter(|&(i, _)| constrains(path, i, target) && keep(i))
+            .filter(|&(i, _)| constrains(path, i, target) && !released[i])
             .filter_map(|(_, b)| encoder.branch(b.condition, b.taken))
             .collect();
         assertions.push(wanted);

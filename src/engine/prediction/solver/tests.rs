@@ -36,9 +36,10 @@ fn solver() -> Solver {
 const CODE: Address = Address::repeat_byte(0xc0);
 
 /// z3's answer for the `nth` JUMPI at `pc` of `path` going the way `want` says, over
-/// `uint<bits>` argument words, the branches before it as they went.
-fn as_it_went(
+/// `uint<bits>` argument words, the branches before it as `question` says.
+fn asked(
     z3: &mut Solver,
+    question: Question,
     path: &PathCondition,
     (pc, nth): (u32, u32),
     want: bool,
@@ -48,6 +49,7 @@ fn as_it_went(
         path,
         (CODE, pc, nth),
         want,
+        question,
         |_| Some(Domain::Uint(bits)),
         later(),
     )
@@ -81,7 +83,7 @@ fn modular() -> PathCondition {
 #[test]
 fn a_model_satisfies_the_path_with_the_target_flipped() {
     let mut z3 = solver();
-    let answer = as_it_went(&mut z3, &modular(), (40, 0), true, 64);
+    let answer = asked(&mut z3, Question::AsTheyWent, &modular(), (40, 0), true, 64);
     let Answer::Model(model) = answer else {
         panic!("{answer:?}")
     };
@@ -108,7 +110,7 @@ fn narrow_types_bound_the_answer() {
     ]);
     path.branches
         .extend([branch(CODE, 1, 8, true), branch(CODE, 2, 6, false)]);
-    let Answer::Model(model) = as_it_went(&mut z3, &path, (2, 0), true, 8) else {
+    let Answer::Model(model) = asked(&mut z3, Question::AsTheyWent, &path, (2, 0), true, 8) else {
         panic!()
     };
     let sum: U256 = model.iter().map(|(_, v)| *v).sum();
@@ -124,15 +126,18 @@ fn an_impossible_path_is_unsatisfiable_and_an_opaque_target_unencodable() {
     let mut z3 = solver();
     let path = modular();
     // The prime is too large for uint8 words: 255 * 255 < 424_242.
-    assert_eq!(as_it_went(&mut z3, &path, (40, 0), true, 8), Answer::Unsat);
+    assert_eq!(
+        asked(&mut z3, Question::AsTheyWent, &path, (40, 0), true, 8),
+        Answer::Unsat
+    );
     // The second JUMPI's condition is concrete: nothing to solve.
     assert_eq!(
-        as_it_went(&mut z3, &path, (20, 0), true, 64),
+        asked(&mut z3, Question::AsTheyWent, &path, (20, 0), true, 64),
         Answer::Unencodable
     );
     // No second occurrence of the target.
     assert_eq!(
-        as_it_went(&mut z3, &path, (40, 1), true, 64),
+        asked(&mut z3, Question::AsTheyWent, &path, (40, 1), true, 64),
         Answer::Unencodable
     );
 }
@@ -167,7 +172,7 @@ fn a_conjunct_tested_twice_is_flipped_at_either_test() {
     let path = conjunction();
     for pc in [20, 30] {
         let want = pc == 30;
-        let answer = as_it_went(&mut z3, &path, (pc, 0), want, 64);
+        let answer = asked(&mut z3, Question::AsTheyWent, &path, (pc, 0), want, 64);
         let Answer::Model(model) = answer else {
             panic!("pc {pc}: {answer:?}")
         };
@@ -241,21 +246,21 @@ fn get_value_answers_are_read_pair_by_pair() {
 fn two_ifs() -> PathCondition {
     let mut path = PathCondition::default();
     path.terms.extend([
-        Term::Arg(0),                     // 2: a
-        Term::Arg(1),                     // 3: b
-        Term::Arg(2),                     // 4: c
-        Term::Const(U256::from(5)),       // 5
-        Term::Binary(BinaryOp::Gt, 2, 5), // 6: a > 5
-        Term::Unary(UnaryOp::IsZero, 6),  // 7
-        Term::Const(U256::from(42)),      // 8
-        Term::Binary(BinaryOp::Eq, 3, 8), // 9: b == 42
-        Term::Unary(UnaryOp::IsZero, 9),  // 10
-        Term::Const(U256::from(3)),       // 11
+        Term::Arg(0),                      // 2: a
+        Term::Arg(1),                      // 3: b
+        Term::Arg(2),                      // 4: c
+        Term::Const(U256::from(5)),        // 5
+        Term::Binary(BinaryOp::Gt, 2, 5),  // 6: a > 5
+        Term::Unary(UnaryOp::IsZero, 6),   // 7
+        Term::Const(U256::from(42)),       // 8
+        Term::Binary(BinaryOp::Eq, 3, 8),  // 9: b == 42
+        Term::Unary(UnaryOp::IsZero, 9),   // 10
+        Term::Const(U256::from(3)),        // 11
         Term::Binary(BinaryOp::Lt, 2, 11), // 12: a < 3
-        Term::Unary(UnaryOp::IsZero, 12), // 13
-        Term::Const(U256::from(7)),       // 14
+        Term::Unary(UnaryOp::IsZero, 12),  // 13
+        Term::Const(U256::from(7)),        // 14
         Term::Binary(BinaryOp::Eq, 4, 14), // 15: c == 7
-        Term::Unary(UnaryOp::IsZero, 15), // 16
+        Term::Unary(UnaryOp::IsZero, 15),  // 16
     ]);
     path.branches.extend([
         branch(CODE, 10, 7, false),
@@ -280,10 +285,15 @@ fn an_earlier_conjunction_fails_at_any_conjunct_in_the_second_question() {
     looped.branches[2].pc = 20;
     assert_eq!(released(&looped, 4), vec![false; 4]);
 
+    assert!(releases(&path, (CODE, 50, 0)));
+    assert!(!releases(&path, (CODE, 20, 0)));
+
     // As it went, `a > 5` and `a < 3` contradict; without `a > 5`, `c == 7` opens, and
     // the earlier `if` still fails (at `b == 42`, which the answer keeps false).
     let mut z3 = solver();
-    let answer = as_it_went(&mut z3, &path, (50, 0), false, 64);
+    let first = asked(&mut z3, Question::AsTheyWent, &path, (50, 0), false, 64);
+    assert_eq!(first, Answer::Unsat);
+    let answer = asked(&mut z3, Question::Released, &path, (50, 0), false, 64);
     let Answer::Model(model) = answer else {
         panic!("{answer:?}")
     };
