@@ -117,11 +117,10 @@ impl BinaryOp {
     }
 }
 
-#[cfg(test)]
 impl BinaryOp {
-    /// What the EVM computes: the reference the follower's and the solver's encoding's
-    /// tests check against (the instructions they never generate, `SDIV`, `SMOD`, `EXP`
-    /// and `BYTE`, panic).
+    /// What the EVM computes (`first` the top of the stack, as in [`Term::Binary`]): the
+    /// reference the follower's and the solver's encoding's tests check against, and how
+    /// the solver's own roots are checked before they are proposed.
     pub(crate) fn evaluate(self, a: U256, b: U256) -> U256 {
         let bit = |c: bool| U256::from(c as u8);
         let signed = alloy_primitives::I256::from_raw;
@@ -132,6 +131,13 @@ impl BinaryOp {
             BinaryOp::Sub => a.wrapping_sub(b),
             BinaryOp::Div => a.checked_div(b).unwrap_or_default(),
             BinaryOp::Mod => a.checked_rem(b).unwrap_or_default(),
+            BinaryOp::SDiv if b.is_zero() => U256::ZERO,
+            BinaryOp::SDiv => signed(a).wrapping_div(signed(b)).into_raw(),
+            BinaryOp::SMod if b.is_zero() => U256::ZERO,
+            BinaryOp::SMod => signed(a).wrapping_rem(signed(b)).into_raw(),
+            BinaryOp::Exp => a.wrapping_pow(b),
+            BinaryOp::Byte if a >= U256::from(32) => U256::ZERO,
+            BinaryOp::Byte => U256::from(b.byte(31 - a.to::<usize>())),
             BinaryOp::Lt => bit(a < b),
             BinaryOp::Gt => bit(a > b),
             BinaryOp::SLt => bit(signed(a) < signed(b)),
@@ -150,9 +156,6 @@ impl BinaryOp {
                 let top = a.to::<usize>() * 8 + 7;
                 let mask = (U256::ONE << (top + 1)) - U256::ONE;
                 if b.bit(top) { b | !mask } else { b & mask }
-            }
-            BinaryOp::SDiv | BinaryOp::SMod | BinaryOp::Exp | BinaryOp::Byte => {
-                unreachable!("{self:?} is not generated")
             }
         }
     }
@@ -197,6 +200,27 @@ impl PathCondition {
             .filter(|(_, b)| b.code == code && b.pc == pc)
             .nth(nth as usize)
             .map(|(i, _)| i)
+    }
+
+    /// The values of terms `0..=last` at argument words `arg(i)` (`None` for a word not
+    /// known), as the EVM computes them: `None` for [`CONCRETE`], opaque terms and what uses
+    /// an unknown word. Terms are made after their operands, so one pass in order does.
+    pub(crate) fn values(&self, last: TermId, arg: impl Fn(u32) -> Option<U256>) -> Vec<Option<U256>> {
+        let count = self.terms.len().min(last as usize + 1);
+        let mut values: Vec<Option<U256>> = Vec::with_capacity(count);
+        for term in &self.terms[..count] {
+            let of = |id: TermId| values.get(id as usize).copied().flatten();
+            let value = match *term {
+                Term::Arg(i) => arg(i),
+                Term::Const(c) => Some(c),
+                Term::Opaque => None,
+                Term::Unary(UnaryOp::IsZero, a) => of(a).map(|a| U256::from(a.is_zero() as u8)),
+                Term::Unary(UnaryOp::Not, a) => of(a).map(|a| !a),
+                Term::Binary(op, a, b) => of(a).zip(of(b)).map(|(a, b)| op.evaluate(a, b)),
+            };
+            values.push(value);
+        }
+        values
     }
 
     pub(super) fn clear(&mut self) {

@@ -50,15 +50,8 @@ fn follow_if(code: &[u8], calldata: Vec<u8>, on: bool) -> PathCondition {
 
 /// A term's value at argument words `args`, as the EVM computes it.
 fn value(path: &PathCondition, id: TermId, args: &[U256]) -> U256 {
-    let bit = |c: bool| U256::from(c as u8);
-    match path.terms[id as usize] {
-        Term::Arg(i) => args[i as usize],
-        Term::Const(c) => c,
-        Term::Opaque => panic!("opaque terms have no value"),
-        Term::Unary(UnaryOp::IsZero, a) => bit(value(path, a, args).is_zero()),
-        Term::Unary(UnaryOp::Not, a) => !value(path, a, args),
-        Term::Binary(op, a, b) => op.evaluate(value(path, a, args), value(path, b, args)),
-    }
+    path.values(id, |i| args.get(i as usize).copied())[id as usize]
+        .expect("a term over the arguments, none opaque")
 }
 
 /// The instructions a program is made of.

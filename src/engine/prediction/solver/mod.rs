@@ -18,6 +18,7 @@
 
 mod encode;
 mod process;
+mod roots;
 
 use std::time::Instant;
 
@@ -147,11 +148,17 @@ impl Solver {
         let Some(wanted) = encoder.branch(path.branches[target].condition, want) else {
             return Ok(Answer::Unencodable);
         };
-        let mut assertions: Vec<SExpr> = path.branches[..target]
+        // The conditions asserted, the wanted branch's last.
+        let asserted: Vec<(TermId, bool)> = path.branches[..target]
             .iter()
             .enumerate()
             .filter(|&(i, _)| constrains(path, i, target) && !released[i])
-            .filter_map(|(_, b)| encoder.branch(b.condition, b.taken))
+            .map(|(_, b)| (b.condition, b.taken))
+            .chain([(path.branches[target].condition, want)])
+            .collect();
+        let mut assertions: Vec<SExpr> = asserted[..asserted.len() - 1]
+            .iter()
+            .filter_map(|&(condition, taken)| encoder.branch(condition, taken))
             .collect();
         assertions.push(wanted);
         let args = std::mem::take(&mut encoder.args);
@@ -174,11 +181,31 @@ impl Solver {
                 .iter()
                 .all(|&(i, v)| domain(i).is_some_and(|d| within(d, v)))
         };
-        let mut query = Query {
+        let query = Query {
             args: &args,
             bounds: &vec![None; args.len()],
             body: &body,
         };
+        let answer = self.checks(query, &domain, fits, deadline)?;
+        if answer != Answer::Unknown {
+            return Ok(answer);
+        }
+        // z3 gave up: the equalities may still determine the words (`roots`).
+        let roots = roots::solve(path, &asserted, |i| domain(i).map(max_word));
+        Ok(roots
+            .filter(|model| fits(model))
+            .map_or(Answer::Unknown, Answer::Model))
+    }
+
+    /// z3's answer to `query`: checked without the argument words' upper bounds first, and
+    /// again with them when the model lies outside them (`fits` says).
+    fn checks(
+        &mut self,
+        query: Query<'_>,
+        domain: impl Fn(u32) -> Option<Domain>,
+        fits: impl Fn(&[(u32, U256)]) -> bool,
+        deadline: Instant,
+    ) -> Result<Answer, Failed> {
         let first = self.check(&query, deadline)?;
         let Answer::Model(model) = first else {
             return Ok(first);
@@ -187,12 +214,16 @@ impl Solver {
             return Ok(Answer::Model(model));
         }
         let ctx = &self.ctx;
+        let args = query.args;
         let bounds: Vec<Option<SExpr>> = args
             .iter()
             .map(|&i| domain(i).map(|d| bound(ctx, ctx.atom(arg_name(i)), d)))
             .collect();
-        query.bounds = &bounds;
-        let second = self.check(&query, deadline)?;
+        let bounded = Query {
+            bounds: &bounds,
+            ..query
+        };
+        let second = self.check(&bounded, deadline)?;
         Ok(match second {
             Answer::Model(model) if !fits(&model) => Answer::Unknown,
             other => other,

@@ -302,3 +302,54 @@ fn an_earlier_conjunction_fails_at_any_conjunct_in_the_second_question() {
     assert!(value(0) < U256::from(3));
     assert_ne!(value(1), U256::from(42));
 }
+
+/// `LargeMaze1`'s question that z3 5.4.1 gave up on within its budget (logged by
+/// `HARVEY_Z3_LOG`): `arg1 + k1 == arg2 * arg3`, `arg2 + k2 == arg3 * arg0` held, and
+/// `arg3 == 5 * arg1 + 314237` wanted, over uint64 words. Answered, by z3 or by the
+/// solver's own roots (`roots`) when z3 gives up, with words that satisfy all three.
+#[test]
+fn equalities_z3_gives_up_on_are_answered() {
+    let (k1, k2) = (2_438_154_870_451_659u64, 185_199_206_836u64);
+    let mut path = PathCondition::default();
+    path.terms.extend([
+        Term::Arg(0),                        // 2
+        Term::Arg(1),                        // 3
+        Term::Arg(2),                        // 4
+        Term::Arg(3),                        // 5
+        Term::Const(U256::from(k1)),         // 6
+        Term::Binary(BinaryOp::Add, 6, 3),   // 7: arg1 + k1
+        Term::Binary(BinaryOp::Mul, 4, 5),   // 8: arg2 * arg3
+        Term::Binary(BinaryOp::Eq, 7, 8),    // 9
+        Term::Const(U256::from(k2)),         // 10
+        Term::Binary(BinaryOp::Add, 10, 4),  // 11: arg2 + k2
+        Term::Binary(BinaryOp::Mul, 5, 2),   // 12: arg3 * arg0
+        Term::Binary(BinaryOp::Eq, 11, 12),  // 13
+        Term::Const(U256::from(5)),          // 14
+        Term::Binary(BinaryOp::Mul, 14, 3),  // 15: 5 * arg1
+        Term::Const(U256::from(314_237)),    // 16
+        Term::Binary(BinaryOp::Add, 15, 16), // 17
+        Term::Binary(BinaryOp::Eq, 5, 17),   // 18
+    ]);
+    path.branches.extend([
+        branch(CODE, 10, 9, true),
+        branch(CODE, 20, 13, true),
+        branch(CODE, 30, 18, false),
+    ]);
+    let answer = asked(
+        &mut solver(),
+        Question::AsTheyWent,
+        &path,
+        (30, 0),
+        true,
+        64,
+    );
+    let Answer::Model(model) = answer else {
+        panic!("{answer:?}")
+    };
+    let value = |i| model.iter().find(|(j, _)| *j == i).unwrap().1;
+    let [a0, a1, a2, a3] = [0, 1, 2, 3].map(value);
+    assert!(model.iter().all(|(_, v)| *v < U256::ONE << 64), "{model:?}");
+    assert_eq!(a1 + U256::from(k1), a2 * a3);
+    assert_eq!(a2 + U256::from(k2), a3 * a0);
+    assert_eq!(a3, U256::from(5) * a1 + U256::from(314_237));
+}
