@@ -58,6 +58,9 @@
 //! forge out. The solver's rows need z3 (`HARVEY_Z3`; `.cargo/config.toml` names the
 //! repository's shim).
 //!
+//! `HARVEY_MAZE_ONLY` (comma-separated generator seeds, e.g. `5` or `1,3`) runs only those
+//! mazes of the chosen scale; verdicts and campaigns of the others are skipped.
+//!
 //! `HARVEY_MAZE_SHARDS=N` compares N shards merged against one campaign instead (issue 32,
 //! `maze/shards.rs`).
 //!
@@ -206,6 +209,26 @@ impl Harvey {
     }
 }
 
+/// The generator seeds of `all` that `HARVEY_MAZE_ONLY` names (all of them when unset);
+/// panics on a seed not in `all`, listing the known ones.
+fn chosen_mazes(all: &[u64]) -> Vec<u64> {
+    let Ok(names) = std::env::var("HARVEY_MAZE_ONLY") else {
+        return all.to_vec();
+    };
+    names
+        .split(',')
+        .map(|name| {
+            name.trim()
+                .parse()
+                .ok()
+                .filter(|seed| all.contains(seed))
+                .unwrap_or_else(|| {
+                    panic!("HARVEY_MAZE_ONLY: {name:?} is not a maze seed (known: {all:?})")
+                })
+        })
+        .collect()
+}
+
 /// Whether forge runs (`HARVEY_MAZE_FORGE`, default on).
 fn forge_on() -> bool {
     std::env::var("HARVEY_MAZE_FORGE").map_or(true, |v| v != "0")
@@ -231,9 +254,9 @@ fn main() {
     let depth = harvey::Config::default().depth;
     let moves = depth as usize - 1;
     let mazes: Vec<Maze> = if large {
-        LARGE_MAZES
-            .iter()
-            .map(|&s| {
+        chosen_mazes(&LARGE_MAZES)
+            .into_iter()
+            .map(|s| {
                 let (maze, unknown) = Maze::generate_large(s, moves);
                 println!(
                     "{}: z3 decides {} of {} assertions feasible, {unknown} undecided in its time",
@@ -245,7 +268,10 @@ fn main() {
             })
             .collect()
     } else {
-        MAZES.iter().map(|&s| Maze::generate(s, moves)).collect()
+        chosen_mazes(&MAZES)
+            .into_iter()
+            .map(|s| Maze::generate(s, moves))
+            .collect()
     };
     let project = harvey_project(root, &mazes);
     check_witnesses(&project, &mazes);
