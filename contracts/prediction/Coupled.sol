@@ -54,3 +54,28 @@ contract ProductSteps {
         }
     }
 }
+
+/// Two products equal to constants, then linear conjuncts that fix every word (issue 43,
+/// the look-ahead). With the first product held, the second alone leaves a Diophantine
+/// equation: `b` must divide the constants' difference, with every word a `uint64`,
+/// whose few solutions z3 does not find in its budget; with the three linear conjuncts
+/// that follow, a, c and d are fixed and b with them (the only solution: a =
+/// 10_549_930_915_195, b = 2_894_575_460, c = 15_381_783_611_942, d = 124_822_813_536_262).
+contract FixedFurtherOn {
+    uint256 public probes;
+
+    function probe(uint64 a, uint64 b, uint64 c, uint64 d) external {
+        probes += 1;
+        uint256 A = a;
+        uint256 B = b;
+        uint256 C = c;
+        uint256 D = d;
+        if (
+            A + 44_523_733_363_607_545_228_125 == B * C && A + 361_309_052_899_669_874_415_325 == D * B
+                && D + 4 * A + 6 * C == 259_313_238_868_694 && A + 8 * C == 133_604_199_810_731
+                && C + 2 * D == 265_027_410_684_466
+        ) {
+            assert(false);
+        }
+    }
+}

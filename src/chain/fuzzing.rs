@@ -143,6 +143,17 @@ impl Chain {
     }
 
     internal! {
+        /// Makes the JUMPIs of each transaction's own frame at these indices of its path
+        /// condition go the given way (jump when true), whatever their condition, while path
+        /// conditions are recorded; empty for none. A forced run's trace is no
+        /// transaction's: only its path condition is for use.
+        #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
+        fn force_branches(&mut self, forced: Vec<(usize, bool)>) {
+            self.vm.get_mut().force_branches(forced);
+        }
+    }
+
+    internal! {
         /// Whether [`Chain::execute`] records data decisions: comparisons whose result goes
         /// into data rather than a JUMPI, as edges and comparisons of the trace (on by
         /// default).

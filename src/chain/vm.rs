@@ -385,6 +385,12 @@ impl Vm {
         self.evm.inspector.observer.record_path_condition(on);
     }
 
+    /// Forces JUMPIs of the followed frame ([`crate::observe::Observer::force_branches`]).
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
+    pub(super) fn force_branches(&mut self, forced: Vec<(usize, bool)>) {
+        self.evm.inspector.observer.force_branches(forced);
+    }
+
     /// Whether observed transactions record data decisions (see [`crate::observe`]).
     pub(super) fn record_data_decisions(&mut self, on: bool) {
         self.evm.inspector.observer.record_data_decisions(on);

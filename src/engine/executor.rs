@@ -16,6 +16,7 @@ use crate::engine::held::HeldInvariants;
 use crate::engine::input::{Sequence, TxInput};
 use crate::engine::surface::{At, Entry, Surface};
 use crate::hash::FastSet;
+use crate::observe::symbolic::PathCondition;
 use crate::observe::{Edge, FlowSet, Trace};
 use crate::oracle::{CaseEnd, Invariant, Oracles};
 use crate::outcome::{Call, CaseCall, FunctionStats, RevertCauses, TimeSplit, Violation};
@@ -718,6 +719,31 @@ impl<'a> Executor<'a> {
     pub(crate) fn record_path_conditions(&mut self, on: bool) {
         self.forget_previous_run();
         self.chain.record_path_conditions(on);
+    }
+
+    /// Runs transaction `tx` of `sequence` again after the ones before it, unobserved by
+    /// the oracles and with `forced` JUMPIs of its own frame made to go the given way
+    /// (indices of its path condition's branches), and returns its path condition: the
+    /// solver's look-ahead, which follows a path past branches the arguments do not take
+    /// yet. Nothing of the run is learned. `None` when there is no such transaction, or
+    /// the EVM refuses it.
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
+    pub(crate) fn forced_path_condition(
+        &mut self,
+        sequence: &Sequence,
+        tx: usize,
+        forced: Vec<(usize, bool)>,
+    ) -> Option<PathCondition> {
+        let input = sequence.txs.get(tx)?;
+        self.forget_previous_run();
+        self.set_up(&sequence.txs[..tx]);
+        let resolved = self.resolve(input)?;
+        self.chain.record_path_conditions(true);
+        self.chain.force_branches(forced);
+        let ran = self.chain.execute(&resolved).is_ok();
+        self.chain.force_branches(Vec::new());
+        self.chain.record_path_conditions(false);
+        ran.then(|| self.chain.last_trace().path_condition().clone())
     }
 
     /// Runs `sequence` again, unobserved by the oracles, and returns the address its last

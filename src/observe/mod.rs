@@ -272,6 +272,16 @@ impl Observer {
         self.symbolic.set(on);
     }
 
+    /// Makes the JUMPIs of the followed frame at these indices of
+    /// [`PathCondition::branches`] go the given way (jump when true), whatever their
+    /// condition, while the path condition is recorded; empty for none. The solver's
+    /// look-ahead runs are such runs: their paths are no transaction's, and nothing but
+    /// their path condition is to be learned from them.
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
+    pub fn force_branches(&mut self, forced: Vec<(usize, bool)>) {
+        self.symbolic.force(forced);
+    }
+
     /// Turns recording of data decisions (comparisons whose result goes into data, see the
     /// module docs) on (the default) or off.
     pub fn record_data_decisions(&mut self, on: bool) {
@@ -648,6 +658,13 @@ impl<CTX: ContextTr> Inspector<CTX, EthInterpreter> for Observer {
         let op = interp.bytecode.opcode();
         // pcs fit in u32: code is at most 24 KiB (48 KiB initcode).
         let pc = interp.bytecode.pc() as u32;
+        if op == opcode::JUMPI && self.symbolic.on() {
+            let index = self.trace.path_condition.branches.len();
+            if let Some(jump) = self.symbolic.forced(index, context.journal_ref().depth()) {
+                // Forced before anything reads the condition: the run is the forced path's.
+                let _ = interp.stack.set(1, U256::from(u8::from(jump)));
+            }
+        }
         if self.status.is_some() {
             self.watch_status(op, interp.stack.len(), context.journal_ref().depth());
         }

@@ -260,6 +260,10 @@ pub(super) struct Symbolic {
     memory_opaque: bool,
     /// The term of each argument word read so far (one term per word).
     args: HashMap<u32, TermId>,
+    /// JUMPIs of the frame made to go one way whatever their condition (by index in
+    /// [`PathCondition::branches`], sorted): the solver's look-ahead runs, which follow the
+    /// path past a branch the arguments do not take yet.
+    forced: Vec<(usize, bool)>,
 }
 
 impl Symbolic {
@@ -270,6 +274,27 @@ impl Symbolic {
     #[inline]
     pub(super) fn on(&self) -> bool {
         self.on
+    }
+
+    /// Makes the frame's JUMPIs at these indices of [`PathCondition::branches`] go the
+    /// given way (jump when true) in the transactions that follow; empty for none.
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))] // the solver-backed step's alone
+    pub(super) fn force(&mut self, mut forced: Vec<(usize, bool)>) {
+        forced.sort_unstable();
+        self.forced = forced;
+    }
+
+    /// Whether the JUMPI about to run at `depth`, the frame's branch number `index`, is
+    /// forced, and which way.
+    #[inline]
+    pub(super) fn forced(&self, index: usize, depth: usize) -> Option<bool> {
+        if self.forced.is_empty() || self.depth != Some(depth) {
+            return None;
+        }
+        self.forced
+            .binary_search_by_key(&index, |&(i, _)| i)
+            .ok()
+            .map(|at| self.forced[at].1)
     }
 
     pub(super) fn clear(&mut self) {

@@ -59,6 +59,18 @@ fn coupled_asserts_where_every_comparison_holds_and_only_there() {
     assert_assert(&probe(&mut chain, steps, [12_346, 1, 1, 152_424_493]));
     // d one less: the second product misses.
     assert!(probe(&mut chain, steps, [12_346, 1, 1, 152_424_492]).is_success());
+    let further = chain.deploy("FixedFurtherOn", ()).unwrap();
+    let fixed = [
+        10_549_930_915_195,
+        2_894_575_460,
+        15_381_783_611_942,
+        124_822_813_536_262,
+    ];
+    assert_assert(&probe(&mut chain, further, fixed));
+    // c one more: the linear conjuncts fix a, c and d, so it fails one of them.
+    let mut moved = fixed;
+    moved[2] += 1;
+    assert!(probe(&mut chain, further, moved).is_success());
 }
 
 #[test]

@@ -4,6 +4,8 @@
 
 use std::time::{Duration, Instant};
 
+use alloy_primitives::{Address, U256};
+
 use super::{Mutator, Worker};
 use crate::abi;
 use crate::engine::input::Sequence;
@@ -13,6 +15,7 @@ use crate::engine::prediction::secant::{self, Domain, Leaf, Prediction};
 use crate::engine::prediction::solver::{self, Answer, Failed, Question, Solver};
 use crate::engine::prediction::{SOLVER_QUERY_WALL, Z3Program};
 use crate::engine::shared_by_workers::Stop;
+use crate::observe::symbolic::PathCondition;
 
 /// How long z3 has to start and answer its set-up commands; one that has not is taken for
 /// one that never answers.
@@ -51,6 +54,11 @@ fn deadline_within(wall: Duration, deadline: Option<Instant>) -> Instant {
 /// Solver-backed steps on the next open branch after a flip, at most (see
 /// [`Worker::solve_on`]): the conjunctions of a maze's cell hold up to ten comparisons.
 const DESCENT_STEPS: u32 = 10;
+
+/// Branches a look-ahead forces, at most, the wanted one included (see
+/// [`Worker::look_ahead`]): a conjunction of a maze's cell holds up to ten comparisons,
+/// and two for its cell.
+const AHEAD_FORCED: usize = 16;
 
 /// What one solver-backed step came to.
 enum Step {
@@ -180,37 +188,44 @@ impl Worker<'_> {
             Some((leaf, domain))
         };
         let site = (key.code, key.pc, key.nth);
+        let want = key.kind == CostKind::Jump;
+        let ahead = self.look_ahead(sequence, tx, &path, site, want);
         let deadline = deadline_within(SOLVER_QUERY_WALL, self.shared.deadline());
-        let mut question = Question::AsTheyWent;
-        let (model, micros) = loop {
+        let mut question = match &ahead {
+            Some((_, through)) => Question::Ahead { through: *through },
+            None => Question::AsTheyWent,
+        };
+        loop {
             let State::Running(z3) = &mut self.z3.state else {
                 return Ok(Step::Failed);
             };
+            let asked = match (&question, &ahead) {
+                (Question::Ahead { .. }, Some((forced, _))) => forced,
+                _ => &path,
+            };
             let started = Instant::now();
             let answer = z3.solve(
-                &path,
+                asked,
                 site,
-                key.kind == CostKind::Jump,
+                want,
                 question,
                 |i| leaf(i).map(|(_, domain)| domain),
                 deadline,
             );
             let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
-            match answer {
-                Ok(Answer::Model(model)) => break (model, micros),
+            let unanswered = match answer {
+                Ok(Answer::Model(model)) => {
+                    let proposal = self.proposal(sequence, model, &leaf, mutator);
+                    let step = self.run_answer(proposal, key, &path, micros, runs)?;
+                    if let Some(step) = step {
+                        return Ok(step);
+                    }
+                    None
+                }
                 Ok(other) => {
                     let gave_up = matches!(other, Answer::Unknown);
                     self.solver_done(Asked::Unanswered { gave_up }, micros);
-                    // No answer with the earlier conjunctions as they went: they may fail
-                    // at other conjuncts. Asked as a query of its own, charged as one.
-                    let again = question == Question::AsTheyWent
-                        && matches!(other, Answer::Unsat | Answer::Unknown)
-                        && solver::releases(&path, site);
-                    if again {
-                        question = Question::Released;
-                        continue;
-                    }
-                    return Ok(if gave_up { Step::Failed } else { Step::Refused });
+                    Some(other)
                 }
                 Err(Failed::Late) => {
                     // z3 was killed; a fresh one answers the next query. Past the campaign's
@@ -225,8 +240,74 @@ impl Worker<'_> {
                     self.z3_unavailable(why);
                     return Ok(Step::Failed);
                 }
+            };
+            question = match (question, &unanswered) {
+                // The look-ahead came to nothing: the wanted branch alone, as before.
+                (Question::Ahead { .. }, _) => Question::AsTheyWent,
+                // No answer with the earlier conjunctions as they went: they may fail at
+                // other conjuncts. Asked as a query of its own, charged as one.
+                (Question::AsTheyWent, Some(Answer::Unsat | Answer::Unknown))
+                    if solver::releases(&path, site) =>
+                {
+                    Question::Released
+                }
+                (_, Some(Answer::Unsat | Answer::Unencodable)) => return Ok(Step::Refused),
+                _ => return Ok(Step::Failed),
+            };
+        }
+    }
+
+    /// The forced path of the look-ahead (see `solver::next_forced`) on the branch at
+    /// `site` of transaction `tx` in `sequence`, whose path condition `path` its last run
+    /// recorded, with the index of the last branch forced: the call run again with the
+    /// wanted branch forced `want`'s way, then with each conjunct of its conjunction that
+    /// failed after it forced too, up to [`AHEAD_FORCED`] branches. `None` when the wanted
+    /// branch is no failing conjunct (`solver::conjunction_end`), no conjunct after it
+    /// failed, or a forced run left the recorded path before the wanted branch (the chain
+    /// did not run the same transaction).
+    fn look_ahead(
+        &mut self,
+        sequence: &Sequence,
+        tx: usize,
+        path: &PathCondition,
+        (code, pc, nth): (Address, u32, u32),
+        want: bool,
+    ) -> Option<(PathCondition, usize)> {
+        let target = path.branch_index(code, pc, nth)?;
+        let end = solver::conjunction_end(path, target)?;
+        let mut forced = vec![(target, want)];
+        loop {
+            let run = self
+                .executor
+                .forced_path_condition(sequence, tx, forced.clone())?;
+            let same_before = run.branches.len() > target
+                && run.branches[..target]
+                    .iter()
+                    .zip(&path.branches[..target])
+                    .all(|(a, b)| (a.code, a.pc, a.taken) == (b.code, b.pc, b.taken));
+            if !same_before {
+                return None;
             }
-        };
+            let last = forced.last().map_or(target, |&(i, _)| i);
+            match solver::next_forced(&run, last, end) {
+                Some(next) if forced.len() < AHEAD_FORCED => {
+                    forced.push((next, !run.branches[next].taken));
+                }
+                _ => return (last > target).then_some((run, last)),
+            }
+        }
+    }
+
+    /// `sequence` with the words of `model` (by head index of the call `leaf` reads) in
+    /// place; `None` when a word would leave its parameter's declared range (forge-std's
+    /// `bound`, a suite's plan), which no answer may.
+    fn proposal(
+        &self,
+        sequence: &Sequence,
+        model: Vec<(u32, U256)>,
+        leaf: &impl Fn(u32) -> Option<(Leaf, Domain)>,
+        mutator: &Mutator<'_>,
+    ) -> Option<Sequence> {
         let surface = mutator.surface();
         let mut proposal = sequence.clone();
         for (i, word) in model {
@@ -234,20 +315,35 @@ impl Worker<'_> {
                 continue;
             };
             let number = solver::number_of(domain, word);
-            // A parameter's declared range (forge-std's `bound`, a suite's plan) is never
-            // left, whatever z3 says: such an answer is not run.
             let declared = secant::declared_range(surface, sequence, &leaf);
             if declared.is_some_and(|(lo, hi)| number < lo || number > hi) {
-                self.solver_done(Asked::Answered { flipped: false }, micros);
-                return Ok(Step::Failed);
+                return None;
             }
             if let Some(next) = secant::with_number(&proposal, &leaf, number, domain) {
                 proposal = next;
             }
         }
+        Some(proposal)
+    }
+
+    /// Runs z3's answer `proposal` (`None`: one outside a declared range, not run) to the
+    /// question on the branch of `key`, whose path condition was `path`, and counts it:
+    /// [`Step::Flipped`] when its run flipped the value the branch tested, else `None`.
+    fn run_answer(
+        &mut self,
+        proposal: Option<Sequence>,
+        key: &CostKey,
+        path: &PathCondition,
+        micros: u64,
+        runs: &mut u64,
+    ) -> Result<Option<Step>, Stop> {
+        let Some(proposal) = proposal else {
+            self.solver_done(Asked::Answered { flipped: false }, micros);
+            return Ok(None);
+        };
         // Where the flip shows: the metric that goes to zero when the value flips.
         let first =
-            solver::first_test(&path, (key.code, key.pc, key.nth)).map(|(pc, nth, jump)| CostKey {
+            solver::first_test(path, (key.code, key.pc, key.nth)).map(|(pc, nth, jump)| CostKey {
                 pc,
                 nth,
                 kind: if jump { CostKind::Jump } else { CostKind::Fall },
@@ -263,10 +359,14 @@ impl Worker<'_> {
                 .flatten()
                 .find(|at| predictor.minimized(at))
         });
-        let flipped = at.is_some();
-        self.solver_done(Asked::Answered { flipped }, micros);
+        self.solver_done(
+            Asked::Answered {
+                flipped: at.is_some(),
+            },
+            micros,
+        );
         ran?;
-        Ok(at.map_or(Step::Failed, |at| Step::Flipped(proposal, at)))
+        Ok(at.map(|at| Step::Flipped(proposal, at)))
     }
 
     /// Starts z3 unless it runs; whether it does now. One that cannot be started, or does

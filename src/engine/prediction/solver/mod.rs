@@ -16,6 +16,7 @@
 //! nonlinear integer arithmetic often answers `unknown`) and added in a second only if the
 //! first model lies outside them.
 
+mod ahead;
 mod encode;
 mod process;
 mod roots;
@@ -28,6 +29,7 @@ use easy_smt::{Context, ContextBuilder, SExpr};
 use crate::engine::prediction::Z3Program;
 use crate::engine::prediction::secant::{Domain, Wide, wide, wide_signed};
 use crate::observe::symbolic::{CONCRETE, PathCondition, Term, TermId, UnaryOp};
+pub(crate) use ahead::{conjunction_end, next_forced};
 use encode::{Encoder, arg_name};
 pub(crate) use process::Failed;
 use process::{Process, clip};
@@ -74,6 +76,13 @@ pub(crate) enum Question {
     /// that an earlier `if` on the same arguments may fail at another conjunct than the
     /// one that failed in this run.
     Released,
+    /// As [`Question::AsTheyWent`] on a path whose JUMPIs after the wanted one were forced
+    /// (the look-ahead, see `ahead`): also the branches after the wanted one up to index
+    /// `through` as they went, but later tests of a value already asserted.
+    Ahead {
+        /// The last forced branch's index in the path.
+        through: usize,
+    },
 }
 
 /// Whether a [`Question::Released`] on the `nth` JUMPI at `(code, pc)` in `path` differs
@@ -140,8 +149,12 @@ impl Solver {
             return Ok(Answer::Unencodable);
         };
         let released = match question {
-            Question::AsTheyWent => vec![false; target],
+            Question::AsTheyWent | Question::Ahead { .. } => vec![false; target],
             Question::Released => released(path, target),
+        };
+        let ahead = match question {
+            Question::Ahead { through } => ahead::asserted(path, target, through),
+            Question::AsTheyWent | Question::Released => Vec::new(),
         };
         let ctx = &self.ctx;
         let mut encoder = Encoder::new(ctx, path, |i| domain(i).map(max_word));
@@ -154,6 +167,10 @@ impl Solver {
             .enumerate()
             .filter(|&(i, _)| constrains(path, i, target) && !released[i])
             .map(|(_, b)| (b.condition, b.taken))
+            .chain(ahead.iter().map(|&i| {
+                let b = path.branches[i];
+                (b.condition, b.taken)
+            }))
             .chain([(path.branches[target].condition, want)])
             .collect();
         let mut assertions: Vec<SExpr> = asserted[..asserted.len() - 1]
