@@ -192,7 +192,10 @@ impl Worker<'_> {
         let ahead = self.look_ahead(sequence, tx, &path, site, want);
         let deadline = deadline_within(SOLVER_QUERY_WALL, self.shared.deadline());
         let mut question = match &ahead {
-            Some((_, through)) => Question::Ahead { through: *through },
+            Some((_, through)) => Question::Ahead {
+                through: *through,
+                released: false,
+            },
             None => Question::AsTheyWent,
         };
         loop {
@@ -241,18 +244,25 @@ impl Worker<'_> {
                     return Ok(Step::Failed);
                 }
             };
-            question = match (question, &unanswered) {
-                // The look-ahead came to nothing: the wanted branch alone, as before.
-                (Question::Ahead { .. }, _) => Question::AsTheyWent,
+            let release = matches!(unanswered, Some(Answer::Unsat | Answer::Unknown))
+                && solver::releases(&path, site);
+            question = match question {
                 // No answer with the earlier conjunctions as they went: they may fail at
                 // other conjuncts. Asked as a query of its own, charged as one.
-                (Question::AsTheyWent, Some(Answer::Unsat | Answer::Unknown))
-                    if solver::releases(&path, site) =>
-                {
-                    Question::Released
-                }
-                (_, Some(Answer::Unsat | Answer::Unencodable)) => return Ok(Step::Refused),
-                _ => return Ok(Step::Failed),
+                Question::Ahead {
+                    through,
+                    released: false,
+                } if release => Question::Ahead {
+                    through,
+                    released: true,
+                },
+                Question::AsTheyWent if release => Question::Released,
+                // The look-ahead came to nothing: the wanted branch alone, as before.
+                Question::Ahead { .. } => Question::AsTheyWent,
+                _ => match unanswered {
+                    Some(Answer::Unsat | Answer::Unencodable) => return Ok(Step::Refused),
+                    _ => return Ok(Step::Failed),
+                },
             };
         }
     }

@@ -76,12 +76,16 @@ pub(crate) enum Question {
     /// that an earlier `if` on the same arguments may fail at another conjunct than the
     /// one that failed in this run.
     Released,
-    /// As [`Question::AsTheyWent`] on a path whose JUMPIs after the wanted one were forced
-    /// (the look-ahead, see `ahead`): also the branches after the wanted one up to index
-    /// `through` as they went, but later tests of a value already asserted.
+    /// As [`Question::AsTheyWent`] (or [`Question::Released`]) on a path whose JUMPIs
+    /// after the wanted one were forced (the look-ahead, see `ahead`): also the branches
+    /// after the wanted one up to index `through` as they went, but later tests of a value
+    /// already asserted.
     Ahead {
         /// The last forced branch's index in the path.
         through: usize,
+        /// Whether the branches before the wanted one are as [`Question::Released`] leaves
+        /// them.
+        released: bool,
     },
 }
 
@@ -149,11 +153,14 @@ impl Solver {
             return Ok(Answer::Unencodable);
         };
         let released = match question {
-            Question::AsTheyWent | Question::Ahead { .. } => vec![false; target],
-            Question::Released => released(path, target),
+            Question::AsTheyWent
+            | Question::Ahead {
+                released: false, ..
+            } => vec![false; target],
+            Question::Released | Question::Ahead { released: true, .. } => released(path, target),
         };
         let ahead = match question {
-            Question::Ahead { through } => ahead::asserted(path, target, through),
+            Question::Ahead { through, .. } => ahead::asserted(path, target, through),
             Question::AsTheyWent | Question::Released => Vec::new(),
         };
         let ctx = &self.ctx;

@@ -303,6 +303,38 @@ fn an_earlier_conjunction_fails_at_any_conjunct_in_the_second_question() {
     assert_ne!(value(1), U256::from(42));
 }
 
+/// The look-ahead's question on `two_ifs`' target, `c == 7` forced to hold, and `c * a ==
+/// 14` after it (pc 60) failing, forced too: asked for together. As the earlier `if` went
+/// (`a > 5` held), nothing satisfies `a < 3` and the rest; released like the second
+/// question, only `a = 2` does (`c == 7` alone leaves `a` free below 3).
+#[test]
+fn a_look_ahead_asks_for_the_forced_conjuncts_too() {
+    let mut path = two_ifs();
+    path.terms.extend([
+        Term::Binary(BinaryOp::Mul, 4, 2),  // 17: c * a
+        Term::Const(U256::from(14)),        // 18
+        Term::Binary(BinaryOp::Eq, 17, 18), // 19: c * a == 14
+        Term::Unary(UnaryOp::IsZero, 19),   // 20
+    ]);
+    // Forced: the target falls through (its conjunct holds), and so does pc 60.
+    path.branches[4].taken = false;
+    path.branches.push(branch(CODE, 60, 20, false));
+    let ahead = |released| Question::Ahead {
+        through: 5,
+        released,
+    };
+    let mut z3 = solver();
+    let first = asked(&mut z3, ahead(false), &path, (50, 0), false, 64);
+    assert_eq!(first, Answer::Unsat);
+    let answer = asked(&mut z3, ahead(true), &path, (50, 0), false, 64);
+    let Answer::Model(model) = answer else {
+        panic!("{answer:?}")
+    };
+    let value = |i| model.iter().find(|(j, _)| *j == i).unwrap().1;
+    assert_eq!((value(0), value(2)), (U256::from(2), U256::from(7)));
+    assert_ne!(value(1), U256::from(42));
+}
+
 /// `LargeMaze1`'s question that z3 5.4.1 gave up on within its budget (logged by
 /// `HARVEY_Z3_LOG`): `arg1 + k1 == arg2 * arg3`, `arg2 + k2 == arg3 * arg0` held, and
 /// `arg3 == 5 * arg1 + 314237` wanted, over uint64 words. Answered, by z3 or by the
