@@ -1,6 +1,9 @@
 //! The runs of the solver-backed step (`engine::solver` asks z3): a branch joint
 //! prediction missed, or on which secant chains keep failing, is followed symbolically in
 //! one run of its sequence, its path condition goes to z3, and z3's argument words are run.
+//! When the branch is a failing conjunct, the first question also asks for the conjuncts of
+//! its conjunction that fail after it, seen in runs with their JUMPIs forced (the
+//! look-ahead, `solver::next_forced`).
 
 use std::time::{Duration, Instant};
 
