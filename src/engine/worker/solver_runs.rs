@@ -221,7 +221,7 @@ impl Worker<'_> {
             let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
             let unanswered = match answer {
                 Ok(Answer::Model(model)) => {
-                    let proposal = self.proposal(sequence, model, &leaf, mutator);
+                    let proposal = proposal(sequence, model, &leaf, mutator);
                     let step = self.run_answer(proposal, key, &path, micros, runs)?;
                     if let Some(step) = step {
                         return Ok(step);
@@ -309,34 +309,6 @@ impl Worker<'_> {
                 _ => return (last > target).then_some((run, last)),
             }
         }
-    }
-
-    /// `sequence` with the words of `model` (by head index of the call `leaf` reads) in
-    /// place; `None` when a word would leave its parameter's declared range (forge-std's
-    /// `bound`, a suite's plan), which no answer may.
-    fn proposal(
-        &self,
-        sequence: &Sequence,
-        model: Vec<(u32, U256)>,
-        leaf: &impl Fn(u32) -> Option<(Leaf, Domain)>,
-        mutator: &Mutator<'_>,
-    ) -> Option<Sequence> {
-        let surface = mutator.surface();
-        let mut proposal = sequence.clone();
-        for (i, word) in model {
-            let Some((leaf, domain)) = leaf(i) else {
-                continue;
-            };
-            let number = solver::number_of(domain, word);
-            let declared = secant::declared_range(surface, sequence, &leaf);
-            if declared.is_some_and(|(lo, hi)| number < lo || number > hi) {
-                return None;
-            }
-            if let Some(next) = secant::with_number(&proposal, &leaf, number, domain) {
-                proposal = next;
-            }
-        }
-        Some(proposal)
     }
 
     /// Runs z3's answer `proposal` (`None`: one outside a declared range, not run) to the
@@ -429,4 +401,31 @@ impl Worker<'_> {
             predictor.solver_done(asked, micros);
         }
     }
+}
+
+/// `sequence` with the words of `model` (by head index of the call `leaf` reads) in
+/// place; `None` when a word would leave its parameter's declared range (forge-std's
+/// `bound`, a suite's plan), which no answer may.
+fn proposal(
+    sequence: &Sequence,
+    model: Vec<(u32, U256)>,
+    leaf: &impl Fn(u32) -> Option<(Leaf, Domain)>,
+    mutator: &Mutator<'_>,
+) -> Option<Sequence> {
+    let surface = mutator.surface();
+    let mut proposal = sequence.clone();
+    for (i, word) in model {
+        let Some((leaf, domain)) = leaf(i) else {
+            continue;
+        };
+        let number = solver::number_of(domain, word);
+        let declared = secant::declared_range(surface, sequence, &leaf);
+        if declared.is_some_and(|(lo, hi)| number < lo || number > hi) {
+            return None;
+        }
+        if let Some(next) = secant::with_number(&proposal, &leaf, number, domain) {
+            proposal = next;
+        }
+    }
+    Some(proposal)
 }

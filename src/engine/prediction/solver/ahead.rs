@@ -10,7 +10,7 @@
 //! up to the conjunction's `if` ([`conjunction_end`]); the question then asks for the
 //! wanted branch and every branch up to the last forced one as the forced run went ([`Question::Ahead`](super::Question::Ahead), [`asserted`]).
 
-use super::tested;
+use super::{run_past, tested};
 use crate::observe::symbolic::{CONCRETE, OPAQUE, PathCondition};
 
 /// Where a conjunction ends: its `if`'s JUMPI, and the way that JUMPI goes when the
@@ -63,26 +63,15 @@ pub(crate) fn next_forced(path: &PathCondition, after: usize, end: End) -> Optio
 }
 
 /// The index of the last branch of the run of tests of one value that starts at branch
-/// `start` of `path` (consecutive JUMPIs of one code at distinct pcs, the value computed
-/// from the arguments), when the run holds two or more.
+/// `start` of `path` (see [`run_past`]), when the value is computed from the arguments and
+/// the run holds two or more.
 fn run_end(path: &PathCondition, start: usize) -> Option<usize> {
-    let branches = &path.branches;
-    let first = branches.get(start)?;
-    let value = (first.condition != CONCRETE)
-        .then(|| tested(path, first.condition))
-        .filter(|&t| t != OPAQUE)?;
-    let mut end = start;
-    while let Some(next) = branches.get(end + 1) {
-        let same = next.code == first.code
-            && next.condition != CONCRETE
-            && tested(path, next.condition) == value
-            && next.pc != branches[end].pc;
-        if !same {
-            break;
-        }
-        end += 1;
+    let first = path.branches.get(start)?;
+    if first.condition == CONCRETE || tested(path, first.condition) == OPAQUE {
+        return None;
     }
-    (end > start).then_some(end)
+    let past = run_past(path, start);
+    (past - start >= 2).then(|| past - 1)
 }
 
 /// The branches in `(target, through]` of `path` that a look-ahead question asserts as they

@@ -378,17 +378,11 @@ fn released(path: &PathCondition, target: usize) -> Vec<bool> {
     let mut released = vec![false; target];
     let (mut segment, mut i) = (0, 0);
     while i < target {
-        let Some(tested) = value(i).filter(|&t| t != wanted) else {
+        if value(i).is_none_or(|t| t == wanted) {
             i += 1;
             continue;
-        };
-        let end = (i + 1..target)
-            .find(|&j| {
-                value(j) != Some(tested)
-                    || branches[j].code != branches[i].code
-                    || branches[j - 1].pc == branches[j].pc
-            })
-            .unwrap_or(target);
+        }
+        let end = run_past(path, i).min(target);
         if end - i < 2 {
             i += 1;
             continue;
@@ -424,6 +418,26 @@ pub(crate) fn first_test(
         .filter(|b| b.code == branch.code && b.pc == branch.pc)
         .count();
     Some((branch.pc, u32::try_from(occurrence).ok()?, !branch.taken))
+}
+
+/// The index just past the run of tests of one value that starts at branch `start` of
+/// `path` (whose condition is not concrete): the consecutive JUMPIs of its code, each at
+/// another pc than the one before, that test the value it tests. solc tests a failing
+/// conjunct at its short-circuit JUMPI and again at every later one of its conjunction, so
+/// a run of two or more ends a conjunction at its `if` (`released`, `ahead`).
+fn run_past(path: &PathCondition, start: usize) -> usize {
+    let branches = &path.branches;
+    let first = branches[start];
+    let value = tested(path, first.condition);
+    (start + 1..branches.len())
+        .find(|&j| {
+            let branch = branches[j];
+            branch.condition == CONCRETE
+                || tested(path, branch.condition) != value
+                || branch.code != first.code
+                || branches[j - 1].pc == branch.pc
+        })
+        .unwrap_or(branches.len())
 }
 
 /// The term whose truth the condition `id` decides on, under any number of `ISZERO`s:
