@@ -336,6 +336,9 @@ impl BareSuite {
                 evm.ctx.journaled_state.database = self.base.clone();
                 evm.ctx.block = self.block.clone();
             }
+            // A prank its frame never used ends with that frame, as in forge: it must not
+            // reach into the next transaction.
+            evm.inspector.prank = None;
             let (to, function) = &self.targets[rng.random_range(0..self.targets.len())];
             let calldata = uniform_calldata(function, &mut rng);
             // A reverted call is part of the job, as in a campaign.
