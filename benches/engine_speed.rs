@@ -43,7 +43,7 @@ mod root;
 #[path = "support/timing.rs"]
 mod timing;
 use bare::bare_evm;
-use timing::bench_seeds;
+use timing::{bench_seeds, median_rate};
 
 alloy_sol_types::sol! {
     function deposit();
@@ -125,7 +125,7 @@ fn main() {
             speeds.push(engine_speed(root, runs, seed, row));
         }
     }
-    let bare = median(&mut bare);
+    let bare = median_rate(&mut bare);
     let bare_instructions = bare_instructions_per_call(root);
     println!(
         "  {:<36} {:>8} {:>11} {:>9} {:>8} {:>9} {:>7} {:>6} {:>9} {:>9}",
@@ -152,16 +152,16 @@ fn main() {
         "1.00"
     );
     for (row, speeds) in rows.iter().zip(&mut engine) {
-        let rate = median(&mut speeds.iter().map(|s| s.tx_per_sec).collect::<Vec<_>>());
-        let evm = median(&mut speeds.iter().map(|s| s.evm_share).collect::<Vec<_>>());
-        let checks = median(&mut speeds.iter().map(|s| s.checks_share).collect::<Vec<_>>());
-        let instructions = median(
+        let rate = median_rate(&mut speeds.iter().map(|s| s.tx_per_sec).collect::<Vec<_>>());
+        let evm = median_rate(&mut speeds.iter().map(|s| s.evm_share).collect::<Vec<_>>());
+        let checks = median_rate(&mut speeds.iter().map(|s| s.checks_share).collect::<Vec<_>>());
+        let instructions = median_rate(
             &mut speeds
                 .iter()
                 .map(|s| s.instructions_per_tx)
                 .collect::<Vec<_>>(),
         );
-        let per_instruction = median(
+        let per_instruction = median_rate(
             &mut speeds
                 .iter()
                 .map(|s| s.tx_per_sec * s.instructions_per_tx / (bare * bare_instructions))
@@ -282,12 +282,6 @@ struct Speed {
     checks_share: f64,
     /// EVM instructions per transaction (every frame's).
     instructions_per_tx: f64,
-}
-
-/// The median of `rates` (the upper one of an even count).
-fn median(rates: &mut [f64]) -> f64 {
-    rates.sort_by(f64::total_cmp);
-    rates[rates.len() / 2]
 }
 
 /// The engine's speed on Bank in configuration `row`.

@@ -30,8 +30,7 @@
 //! - `HARVEY_SPEED_RUNS=n`: the engine's sequences per campaign (default 3,000);
 //! - `HARVEY_SPEED_CALLS=n`: the bare rows' calls per seed (default 20,000).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::sync::LazyLock;
 use std::time::Instant;
 
@@ -57,13 +56,15 @@ use revm::{Context, InspectCommitEvm, InspectEvm, Inspector, MainBuilder, MainCo
 #[allow(dead_code)]
 #[path = "support/bare.rs"]
 mod bare;
+#[path = "support/forge_suites.rs"]
+mod forge_suites;
 #[path = "support/root.rs"]
 mod root;
 // Shared with benches that use all of it.
 #[allow(dead_code)]
 #[path = "support/timing.rs"]
 mod timing;
-use timing::bench_seeds;
+use timing::{bench_seeds, median_rate, short_commit};
 
 alloy_sol_types::sol! {
     struct FuzzSelector {
@@ -91,15 +92,8 @@ fn main() {
     };
     let runs = count("HARVEY_SPEED_RUNS", 3_000);
     let calls = count("HARVEY_SPEED_CALLS", 20_000) as usize;
-    let repo = root::harvey_root();
-    let fixture = compiled_fixture(repo);
-    let artifacts = harvey::project::compiled(&fixture).unwrap_or_else(|e| panic!("{e}"));
-    let commit = Command::new("git")
-        .args(["rev-parse", "--short", "HEAD"])
-        .current_dir(repo)
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_default();
+    let (fixture, artifacts) = forge_suites::compiled_fixture();
+    let commit = short_commit(root::harvey_root());
     println!(
         "engine throughput on {SUITE} at {commit}: the engine {runs} sequences per campaign (defaults, one worker), \
          bare revm {calls} calls in sequences of {SEQUENCE}, medians of seeds 1..={seeds}"
@@ -120,8 +114,18 @@ fn main() {
     let bare_instructions = suite
         .run(1, calls.min(5_000), false, true)
         .instructions_per_call;
-    let with_invariants = median(with_invariants.iter().map(|r| r.calls_per_sec));
-    let calls_only = median(calls_only.iter().map(|r| r.calls_per_sec));
+    let with_invariants = median_rate(
+        &mut with_invariants
+            .iter()
+            .map(|r| r.calls_per_sec)
+            .collect::<Vec<_>>(),
+    );
+    let calls_only = median_rate(
+        &mut calls_only
+            .iter()
+            .map(|r| r.calls_per_sec)
+            .collect::<Vec<_>>(),
+    );
     println!(
         "  {:<58} {:>8} {:>14} {:>14} {:>9}",
         "configuration", "tx/s", "of bare (inv.)", "of bare (calls)", "instr/tx"
@@ -141,48 +145,28 @@ fn main() {
             &unskipped,
         ),
     ] {
-        let rate = median(speeds.iter().map(|s| s.tx_per_sec));
+        let rate = median_rate(&mut speeds.iter().map(|s| s.tx_per_sec).collect::<Vec<_>>());
         println!(
             "  {name:<58} {rate:>8.0} {:>14.2} {:>14.2} {:>9.0}",
             rate / with_invariants,
             rate / calls_only,
-            median(speeds.iter().map(|s| s.instructions_per_tx))
+            median_rate(
+                &mut speeds
+                    .iter()
+                    .map(|s| s.instructions_per_tx)
+                    .collect::<Vec<_>>()
+            )
         );
     }
     println!(
         "  harvey, defaults: {:.0}% of fuzzing time in the checks, {:.0}% of its invariant checks skipped (median of seeds)",
-        median(engine.iter().map(|s| s.checks_share)) * 100.0,
-        median(engine.iter().map(|s| s.skipped_share)) * 100.0
+        median_rate(&mut engine.iter().map(|s| s.checks_share).collect::<Vec<_>>()) * 100.0,
+        median_rate(&mut engine.iter().map(|s| s.skipped_share).collect::<Vec<_>>()) * 100.0
     );
     println!(
         "  (tx/s: handler calls per second, the invariant calls after them included in the time and counted in neither;"
     );
     println!("  instr/tx: EVM instructions per handler call, every frame's, invariants left out)");
-}
-
-/// Installs the fixture's npm dependency (forge-std) and compiles it with the repo's solc
-/// shim (it pins no compiler, as a stock Foundry repository); returns its root.
-fn compiled_fixture(repo: &Path) -> PathBuf {
-    let fixture = repo.join("tests/fixtures/forge-suites");
-    let status = Command::new(fixture.join("npm-install"))
-        .status()
-        .expect("the fixture's npm-install runs");
-    assert!(status.success(), "the fixture's npm dependencies install");
-    let shim = repo.join("tools/solc-shim/solc");
-    let environment = harvey::project::Environment {
-        harvey_solc: Some(shim.display().to_string()),
-        ..harvey::project::Environment::from_process()
-    };
-    // The per-process memo is keyed by root: this compilation serves the campaigns too.
-    harvey::project::compiled_in(&fixture, &environment).unwrap_or_else(|e| panic!("{e}"));
-    fixture
-}
-
-/// The median of `values` (the upper one of an even count).
-fn median(values: impl Iterator<Item = f64>) -> f64 {
-    let mut values: Vec<f64> = values.collect();
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
 }
 
 /// One engine campaign's speed.

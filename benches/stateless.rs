@@ -23,6 +23,8 @@
 #[allow(dead_code)]
 #[path = "peer/forge.rs"]
 mod forge;
+#[path = "support/forge_suites.rs"]
+mod forge_suites;
 #[path = "peer/install.rs"]
 mod install;
 #[path = "support/root.rs"]
@@ -36,7 +38,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use harvey::prelude::*;
-use timing::{bench_seeds, censored_median, hits, show};
+use timing::{bench_seeds, censored_median, hits, short_commit, show};
 
 /// Cases per run, for every tool.
 const CASES: u64 = 100_000;
@@ -93,27 +95,11 @@ type Found = Option<(Duration, u64)>;
 fn main() {
     let Some(seeds) = bench_seeds(5) else { return };
     let repo = root::harvey_root();
-    let fixture = repo.join("tests/fixtures/forge-suites");
-    let status = Command::new(fixture.join("npm-install"))
-        .status()
-        .expect("the fixture's npm-install runs");
-    assert!(status.success(), "the fixture's npm dependencies install");
-    // The fixture pins no compiler, as a stock Foundry repository: compiled once here with the
-    // repo's shim, for every campaign on it (the per-process memo is keyed by root).
-    let shim = repo.join("tools/solc-shim/solc");
-    let environment = harvey::project::Environment {
-        harvey_solc: Some(shim.display().to_string()),
-        ..harvey::project::Environment::from_process()
-    };
-    harvey::project::compiled_in(&fixture, &environment).unwrap_or_else(|e| panic!("{e}"));
+    // Compiled once here, for every campaign on it.
+    let (fixture, _) = forge_suites::compiled_fixture();
     let forge = install::ensure_forge().unwrap_or_else(|e| panic!("{e}"));
     let project = forge_project(&forge, &fixture, repo);
-    let commit = Command::new("git")
-        .args(["rev-parse", "--short", "HEAD"])
-        .current_dir(repo)
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_default();
+    let commit = short_commit(repo);
     println!(
         "stateless properties at {commit}: {CASES} cases per run, harvey also stopped at {}s, seeds 1..={seeds}, 2 workers",
         LIMIT.as_secs()

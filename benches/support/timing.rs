@@ -1,5 +1,6 @@
 //! Shared by the harness-less benches: whether to run at all, how many seeds, and the
-//! summaries (medians over seeds, ratios, short time labels, the solver's share).
+//! summaries (medians over seeds, ratios, short time labels, the solver's share, the
+//! commit a table was measured at).
 
 use std::time::Duration;
 
@@ -68,4 +69,22 @@ pub(crate) fn solver_share(p: &harvey::outcome::PredictionStats, elapsed: Durati
         p.solver_micros as f64 / 1e6,
         elapsed.as_secs_f64(),
     )
+}
+
+/// The median of `rates` (the upper one of an even count), sorting them in place: for the
+/// measured rates and shares, which are not `Ord`.
+pub(crate) fn median_rate(rates: &mut [f64]) -> f64 {
+    rates.sort_by(f64::total_cmp);
+    rates[rates.len() / 2]
+}
+
+/// The harvey repository's checked-out commit, short (empty when git cannot say), for the
+/// tables' headers.
+pub(crate) fn short_commit(repo: &std::path::Path) -> String {
+    std::process::Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(repo)
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default()
 }
