@@ -4,7 +4,9 @@
 //! observer, oracles and invariants after every transaction, the corpus, the stages).
 //!
 //! Each configuration runs a fixed number of sequences per seed; the table gives the median
-//! tx/s over the seeds and its ratio to bare revm's, measured once per seed beside it, and
+//! tx/s over the seeds and the median over the seeds of its ratio to bare revm's, measured
+//! right before and right after each campaign (their mean): this machine's speed drifts by
+//! a third within minutes, so only rates taken side by side are compared; and
 //! where the engine's time went (the campaign's own sampled split, `Stats::time`): executing
 //! transactions (revm under harvey's inspector), the checks after them (oracles, detectors,
 //! invariants), and the rest (mutation, coverage and the stages' bookkeeping, the corpus).
@@ -118,11 +120,17 @@ fn main() {
         "engine throughput on Bank, {runs} sequences per campaign, median of seeds 1..={seeds}, against bare revm"
     );
     let mut bare = Vec::new();
-    let mut engine: Vec<Vec<Speed>> = vec![Vec::new(); rows.len()];
+    let mut engine: Vec<Vec<Paired>> = vec![Vec::new(); rows.len()];
     for seed in 1..=seeds {
-        bare.push(bare_revm_calls_per_sec(root));
         for (row, speeds) in rows.iter().zip(&mut engine) {
-            speeds.push(engine_speed(root, runs, seed, row));
+            let before = bare_revm_calls_per_sec(root);
+            let speed = engine_speed(root, runs, seed, row);
+            let after = bare_revm_calls_per_sec(root);
+            bare.extend([before, after]);
+            speeds.push(Paired {
+                speed,
+                bare: (before + after) / 2.0,
+            });
         }
     }
     let bare = median_rate(&mut bare);
@@ -151,27 +159,22 @@ fn main() {
         "",
         "1.00"
     );
-    for (row, speeds) in rows.iter().zip(&mut engine) {
-        let rate = median_rate(&mut speeds.iter().map(|s| s.tx_per_sec).collect::<Vec<_>>());
-        let evm = median_rate(&mut speeds.iter().map(|s| s.evm_share).collect::<Vec<_>>());
-        let checks = median_rate(&mut speeds.iter().map(|s| s.checks_share).collect::<Vec<_>>());
-        let instructions = median_rate(
-            &mut speeds
-                .iter()
-                .map(|s| s.instructions_per_tx)
-                .collect::<Vec<_>>(),
-        );
-        let per_instruction = median_rate(
-            &mut speeds
-                .iter()
-                .map(|s| s.tx_per_sec * s.instructions_per_tx / (bare * bare_instructions))
-                .collect::<Vec<_>>(),
-        );
+    for (row, pairs) in rows.iter().zip(&engine) {
+        let median_of = |of: &dyn Fn(&Paired) -> f64| {
+            median_rate(&mut pairs.iter().map(of).collect::<Vec<_>>())
+        };
+        let rate = median_of(&|p| p.speed.tx_per_sec);
+        let evm = median_of(&|p| p.speed.evm_share);
+        let checks = median_of(&|p| p.speed.checks_share);
+        let instructions = median_of(&|p| p.speed.instructions_per_tx);
+        let against_bare = median_of(&|p| p.speed.tx_per_sec / p.bare);
+        let per_instruction = median_of(&|p| {
+            p.speed.tx_per_sec * p.speed.instructions_per_tx / (p.bare * bare_instructions)
+        });
         println!(
-            "  {:<36} {rate:>8.0} {:>11.2} {:>8.2}x {:>8.2} {:>9.2} {:>6.0}% {:>5.0}% {instructions:>9.0} {per_instruction:>9.2}",
+            "  {:<36} {rate:>8.0} {against_bare:>11.2} {:>8.2}x {:>8.2} {:>9.2} {:>6.0}% {:>5.0}% {instructions:>9.0} {per_instruction:>9.2}",
             row.name,
-            rate / bare,
-            bare / rate,
+            1.0 / against_bare,
             1e6 / rate,
             1e6 / rate * evm,
             checks * 100.0,
@@ -179,7 +182,13 @@ fn main() {
         );
     }
     println!(
-        "  (µs/tx: the campaign's time per transaction; EVM µs/tx: the part of it spent executing,"
+        "  (bare revm: the median of its runs; engine/bare, slowdown and per instr: medians over the"
+    );
+    println!(
+        "  seeds of each campaign against the mean of the bare runs right before and after it;"
+    );
+    println!(
+        "  µs/tx: the campaign's time per transaction; EVM µs/tx: the part of it spent executing,"
     );
     println!("  from the campaign's sampled time split; checks and rest: the other parts' shares;");
     println!(
@@ -269,6 +278,15 @@ fn observed_bank(root: &Path) -> (Chain, [Tx; 3]) {
     chain.commit();
     let mix = bank_calls().map(|(calldata, value)| call(calldata, value));
     (chain, mix)
+}
+
+/// One campaign's speed, with bare revm's measured beside it.
+#[derive(Clone, Copy)]
+struct Paired {
+    /// The campaign's.
+    speed: Speed,
+    /// Bare revm's calls per second: the mean of its runs right before and right after.
+    bare: f64,
 }
 
 /// One campaign's speed and where its time went.
