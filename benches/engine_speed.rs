@@ -45,7 +45,7 @@ mod root;
 #[path = "support/timing.rs"]
 mod timing;
 use bare::bare_evm;
-use timing::{bench_seeds, median_rate};
+use timing::{bench_seeds, median_rate, short_commit};
 
 alloy_sol_types::sol! {
     function deposit();
@@ -117,7 +117,8 @@ fn main() {
         .filter(|row| only.is_empty() || only.iter().any(|o| row.name.contains(o.as_str())))
         .collect();
     println!(
-        "engine throughput on Bank, {runs} sequences per campaign, median of seeds 1..={seeds}, against bare revm"
+        "engine throughput on Bank at {}, {runs} sequences per campaign, median of seeds 1..={seeds}, against bare revm",
+        short_commit(root)
     );
     let mut bare = Vec::new();
     let mut engine: Vec<Vec<Paired>> = vec![Vec::new(); rows.len()];
@@ -133,7 +134,7 @@ fn main() {
             });
         }
     }
-    let bare = median_rate(&mut bare);
+    let bare = median_rate(bare);
     let bare_instructions = bare_instructions_per_call(root);
     println!(
         "  {:<36} {:>8} {:>11} {:>9} {:>8} {:>9} {:>7} {:>6} {:>9} {:>9}",
@@ -160,9 +161,7 @@ fn main() {
         "1.00"
     );
     for (row, pairs) in rows.iter().zip(&engine) {
-        let median_of = |of: &dyn Fn(&Paired) -> f64| {
-            median_rate(&mut pairs.iter().map(of).collect::<Vec<_>>())
-        };
+        let median_of = |of: &dyn Fn(&Paired) -> f64| median_rate(pairs.iter().map(of));
         let rate = median_of(&|p| p.speed.tx_per_sec);
         let evm = median_of(&|p| p.speed.evm_share);
         let checks = median_of(&|p| p.speed.checks_share);

@@ -114,18 +114,8 @@ fn main() {
     let bare_instructions = suite
         .run(1, calls.min(5_000), false, true)
         .instructions_per_call;
-    let with_invariants = median_rate(
-        &mut with_invariants
-            .iter()
-            .map(|r| r.calls_per_sec)
-            .collect::<Vec<_>>(),
-    );
-    let calls_only = median_rate(
-        &mut calls_only
-            .iter()
-            .map(|r| r.calls_per_sec)
-            .collect::<Vec<_>>(),
-    );
+    let with_invariants = median_rate(with_invariants.iter().map(|r| r.calls_per_sec));
+    let calls_only = median_rate(calls_only.iter().map(|r| r.calls_per_sec));
     println!(
         "  {:<58} {:>8} {:>14} {:>14} {:>9}",
         "configuration", "tx/s", "of bare (inv.)", "of bare (calls)", "instr/tx"
@@ -145,23 +135,18 @@ fn main() {
             &unskipped,
         ),
     ] {
-        let rate = median_rate(&mut speeds.iter().map(|s| s.tx_per_sec).collect::<Vec<_>>());
+        let rate = median_rate(speeds.iter().map(|s| s.tx_per_sec));
         println!(
             "  {name:<58} {rate:>8.0} {:>14.2} {:>14.2} {:>9.0}",
             rate / with_invariants,
             rate / calls_only,
-            median_rate(
-                &mut speeds
-                    .iter()
-                    .map(|s| s.instructions_per_tx)
-                    .collect::<Vec<_>>()
-            )
+            median_rate(speeds.iter().map(|s| s.instructions_per_tx))
         );
     }
     println!(
         "  harvey, defaults: {:.0}% of fuzzing time in the checks, {:.0}% of its invariant checks skipped (median of seeds)",
-        median_rate(&mut engine.iter().map(|s| s.checks_share).collect::<Vec<_>>()) * 100.0,
-        median_rate(&mut engine.iter().map(|s| s.skipped_share).collect::<Vec<_>>()) * 100.0
+        median_rate(engine.iter().map(|s| s.checks_share)) * 100.0,
+        median_rate(engine.iter().map(|s| s.skipped_share)) * 100.0
     );
     println!(
         "  (tx/s: handler calls per second, the invariant calls after them included in the time and counted in neither;"

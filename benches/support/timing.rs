@@ -71,9 +71,10 @@ pub(crate) fn solver_share(p: &harvey::outcome::PredictionStats, elapsed: Durati
     )
 }
 
-/// The median of `rates` (the upper one of an even count), sorting them in place: for the
-/// measured rates and shares, which are not `Ord`.
-pub(crate) fn median_rate(rates: &mut [f64]) -> f64 {
+/// The median of `rates` (the upper one of an even count): for the measured rates and
+/// shares, which are not `Ord`.
+pub(crate) fn median_rate(rates: impl IntoIterator<Item = f64>) -> f64 {
+    let mut rates: Vec<f64> = rates.into_iter().collect();
     rates.sort_by(f64::total_cmp);
     rates[rates.len() / 2]
 }
