@@ -3,6 +3,8 @@
 //! path ids, or in targeted campaigns ICSE'20's schedule on rare lookahead ids and split
 //! points (or, for its configuration D, COE on lookahead ids).
 
+use std::sync::Arc;
+
 use crate::engine::executor::CodePc;
 use crate::engine::input::Sequence;
 use crate::engine::mask::Mask;
@@ -47,8 +49,11 @@ pub(crate) struct Entry {
     pub(crate) sequence: Sequence,
     /// Path id of the sequence's last transaction.
     pub(crate) path: u64,
-    /// The cost metrics of its run (empty without input prediction).
-    pub(crate) costs: Vec<Cost>,
+    /// The cost metrics of its run (empty without input prediction), shared: every
+    /// fuzzing of the entry compares its mutants' metrics with these
+    /// ([`crate::engine::prediction::cost::ParentCosts::shared`]), and a long sequence's
+    /// run has hundreds.
+    pub(crate) costs: Arc<[Cost]>,
     /// How often the schedule picked this entry (AFLFast's s(i)).
     picks: u32,
     /// Its lookahead id and split points, once analysed.
@@ -156,7 +161,7 @@ impl Corpus {
         self.entries.push(Entry {
             sequence: sequence.clone(),
             path,
-            costs: costs.to_vec(),
+            costs: costs.into(),
             picks: 0,
             lookahead: None,
             mask: None,

@@ -26,7 +26,7 @@ use crate::engine::mutate::Mutator;
 use crate::engine::novelty::StateNovelty;
 use crate::engine::plan::Fuzz;
 use crate::engine::prediction::Predictor;
-use crate::engine::prediction::cost::{self, CostMap};
+use crate::engine::prediction::cost::ParentCosts;
 use crate::engine::prediction::secant::Prediction;
 use crate::engine::revert_guidance::RevertGuidance;
 use crate::engine::sequencing::Sequencing;
@@ -422,7 +422,7 @@ impl<'a> Worker<'a> {
         }
         let entry = self.corpus.get(index);
         let parent = entry.sequence.clone();
-        let parent_costs = cost::map_of(&entry.costs, 0);
+        let parent_costs = ParentCosts::shared(&entry.costs);
         let mask = entry.mask.clone();
         spent += self.joint_on_entry(index, mutator)?;
         let mut predicted: Option<Prediction> = None;
@@ -493,7 +493,7 @@ impl<'a> Worker<'a> {
                     let costs = self
                         .predictor
                         .as_ref()
-                        .map(|p| cost::map_of(p.costs(), change.first_tx()));
+                        .map(|p| ParentCosts::of(p.costs(), change.first_tx()));
                     self.execute(&twin)?;
                     self.predict(&input, &costs.unwrap_or_default(), &twin, &change)
                 }
@@ -548,7 +548,7 @@ impl<'a> Worker<'a> {
     fn predict(
         &mut self,
         parent: &Sequence,
-        parent_costs: &CostMap,
+        parent_costs: &ParentCosts,
         input: &Sequence,
         change: &Change,
     ) -> Option<Prediction> {

@@ -3,7 +3,9 @@
 //! from a fixed slot no contract writes on purpose (SWC-124). Computed from the observer's
 //! operands, never by instrumenting bytecode; exact 256-bit arithmetic.
 
+use std::cell::OnceCell;
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 use alloy_primitives::{Address, I256, U256};
 
@@ -93,19 +95,73 @@ impl Hash for Site {
     }
 }
 
-/// A run's metrics by key, for comparing a mutant's costs with its parent's.
-pub(crate) type CostMap = FastMap<CostKey, Cost>;
+/// A parent run's metrics from some transaction on, to look a mutant's metrics up in by
+/// key ([`ParentCosts::get`]).
+///
+/// Why not a hash map built at once: a mutant usually takes its parent's path, and then its
+/// metrics come in its parent's order, key for key; a lookup first tries the parent's
+/// metric at the mutant's position and only hashes when that one has another key (the
+/// paths parted). The map is built then, once. Keys are unique within a run (`nth` counts
+/// repeats), so the metric found at the position is the one the map would give.
+#[derive(Debug, Clone)]
+pub(crate) struct ParentCosts {
+    /// The run's metrics, in its order, but for the first `skipped`.
+    costs: Arc<[Cost]>,
+    skipped: usize,
+    /// Positions in `costs` by key, built at the first lookup that misses its position.
+    by_key: OnceCell<FastMap<CostKey, u32>>,
+}
 
-/// The costs of transactions `from` on (and of the checks after them) by key: what a
-/// mutant changed from transaction `from` on is compared with. The transactions before
-/// `from` run in the mutant as they ran in its parent, so their costs are the same and no
-/// prediction starts from them.
-pub(crate) fn map_of(costs: &[Cost], from: usize) -> CostMap {
-    let kept = || costs.iter().filter(|c| c.key.tx as usize >= from);
-    // Sized once: grown from empty, the map rehashed its way up for every mutant.
-    let mut map = CostMap::with_capacity_and_hasher(kept().count(), Default::default());
-    map.extend(kept().map(|c| (c.key, *c)));
-    map
+impl ParentCosts {
+    /// The metrics of transactions `from` on of a run that evaluated `costs`, copied: what
+    /// a mutant changed from transaction `from` on is compared with. The transactions
+    /// before `from` run in the mutant as they ran in its parent, so their costs are the
+    /// same and no prediction starts from them. (Only the metrics before the first of
+    /// transaction `from` or later are left out: a key names its transaction, so looking
+    /// up one of transaction `from` or later never finds one of an earlier transaction.)
+    pub(crate) fn of(costs: &[Cost], from: usize) -> ParentCosts {
+        let skipped = costs
+            .iter()
+            .take_while(|c| (c.key.tx as usize) < from)
+            .count();
+        ParentCosts {
+            costs: costs[skipped..].into(),
+            skipped,
+            by_key: OnceCell::new(),
+        }
+    }
+
+    /// All the metrics of a run that evaluated `costs` (a corpus entry's), shared.
+    pub(crate) fn shared(costs: &Arc<[Cost]>) -> ParentCosts {
+        ParentCosts {
+            costs: Arc::clone(costs),
+            skipped: 0,
+            by_key: OnceCell::new(),
+        }
+    }
+
+    /// The parent's metric with `key`, if its run evaluated one; `at` is the position of
+    /// the mutant's metric with that key among all its run's metrics, where the parent's
+    /// is when the two runs evaluated the same metrics up to it.
+    pub(crate) fn get(&self, at: usize, key: &CostKey) -> Option<&Cost> {
+        let aligned = at.checked_sub(self.skipped).and_then(|i| self.costs.get(i));
+        if let Some(cost) = aligned.filter(|c| c.key == *key) {
+            return Some(cost);
+        }
+        let by_key = self.by_key.get_or_init(|| {
+            (self.costs.iter().enumerate())
+                .map(|(i, c)| (c.key, i as u32))
+                .collect()
+        });
+        by_key.get(key).map(|&i| &self.costs[i as usize])
+    }
+}
+
+impl Default for ParentCosts {
+    /// No metrics: every lookup misses.
+    fn default() -> ParentCosts {
+        ParentCosts::of(&[], 0)
+    }
 }
 
 /// Appends the metrics of transaction `tx`'s trace to `out`; `target` is the arbitrary

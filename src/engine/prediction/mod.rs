@@ -26,7 +26,7 @@ use crate::observe::Trace;
 use crate::observe::symbolic::PathCondition;
 use crate::oracle::arbitrary_slot;
 use crate::outcome::PredictionStats;
-use cost::{Cost, CostKey, CostKind, CostMap, Occurrences};
+use cost::{Cost, CostKey, CostKind, Occurrences, ParentCosts};
 use joint::Relation;
 use secant::Prediction;
 
@@ -306,7 +306,7 @@ impl Predictor {
         surface: &Surface,
         coverage: &FastSet<EdgeKey>,
         parent: &Sequence,
-        parent_costs: &CostMap,
+        parent_costs: &ParentCosts,
         input: &Sequence,
         change: &Change,
         rng: &mut StdRng,

@@ -16,7 +16,7 @@ use rand::rngs::StdRng;
 use crate::abi::{self, LeafPath, umax};
 use crate::engine::input::MAX_VALUE;
 use crate::engine::input::{Change, Sequence};
-use crate::engine::prediction::cost::{Cost, CostKey, CostMap};
+use crate::engine::prediction::cost::{Cost, CostKey, ParentCosts};
 use crate::engine::surface::Surface;
 
 /// Signed integers wide enough for `c1 * (i1 - i0)`: 256 + 258 bits, with room to spare.
@@ -93,7 +93,7 @@ pub(crate) struct Prediction {
 pub(crate) fn first(
     surface: &Surface,
     parent: &Sequence,
-    parent_costs: &CostMap,
+    parent_costs: &ParentCosts,
     child: &Sequence,
     child_costs: &[Cost],
     change: &Change,
@@ -113,11 +113,10 @@ pub(crate) fn first(
     // none of their metrics moved.
     let candidates = || {
         let moved_from = leaf.tx();
-        child_costs
-            .iter()
-            .filter(move |c1| c1.key.tx as usize >= moved_from)
-            .filter_map(|c1| {
-                let c0 = parent_costs.get(&c1.key)?;
+        (child_costs.iter().enumerate())
+            .filter(move |(_, c1)| c1.key.tx as usize >= moved_from)
+            .filter_map(|(at, c1)| {
+                let c0 = parent_costs.get(at, &c1.key)?;
                 (c0.value != c1.value && !c0.value.is_zero() && !c1.value.is_zero())
                     .then_some((c0, c1))
             })

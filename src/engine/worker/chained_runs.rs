@@ -8,7 +8,7 @@ use rand::Rng;
 
 use super::{Mutator, Worker, same_call};
 use crate::engine::input::Sequence;
-use crate::engine::prediction::cost;
+use crate::engine::prediction::cost::ParentCosts;
 use crate::engine::prediction::secant::Prediction;
 use crate::engine::shared_by_workers::Stop;
 
@@ -156,7 +156,7 @@ impl Worker<'_> {
         let costs = self
             .predictor
             .as_ref()
-            .map(|p| cost::map_of(p.costs(), at))
+            .map(|p| ParentCosts::of(p.costs(), at))
             .unwrap_or_default();
         let (twin, change) = mutator.mutate_input_at(sequence, at, &mut self.rng, &self.dict);
         self.execute(&twin)?;

@@ -105,3 +105,62 @@ fn occurrences_are_numbered_per_location() {
         .collect();
     assert_eq!(counts, [0, 1, 0, 0, 2]);
 }
+
+/// A branch metric of transaction `tx` at `pc` (its `nth` evaluation there) of value `value`.
+fn metric(tx: u32, pc: u32, nth: u32, value: u64) -> Cost {
+    Cost {
+        key: CostKey {
+            tx,
+            code: Address::with_last_byte(1),
+            pc,
+            kind: CostKind::Jump,
+            nth,
+            checked: false,
+        },
+        value: U256::from(value),
+        residual: None,
+        xor: None,
+        compared_at: pc,
+    }
+}
+
+/// A run's metrics in transaction order, keys unique: for each of `txs` transactions, the
+/// `pcs` given (an occurrence index counting repeats), valued by position.
+fn run_of(txs: &[Vec<u32>]) -> Vec<Cost> {
+    let mut costs = Vec::new();
+    for (tx, pcs) in txs.iter().enumerate() {
+        let mut seen: Vec<u32> = Vec::new();
+        for &pc in pcs {
+            let nth = seen.iter().filter(|&&p| p == pc).count() as u32;
+            seen.push(pc);
+            costs.push(metric(tx as u32, pc, nth, costs.len() as u64));
+        }
+    }
+    costs
+}
+
+proptest! {
+    /// Looking a mutant's metrics up in its parent's, at their positions, finds exactly
+    /// what a search by key over the parent's metrics of transactions `from` on finds:
+    /// whether the two runs took the same path (positions line up), parted (they do not)
+    /// or the parent's metrics start later (`from`).
+    #[test]
+    fn parent_costs_find_what_a_search_by_key_finds(
+        parent in prop::collection::vec(prop::collection::vec(0u32..6, 0..8), 1..4),
+        child in prop::collection::vec(prop::collection::vec(0u32..6, 0..8), 1..4),
+        same_path in any::<bool>(),
+        from in 0usize..3,
+    ) {
+        let parent = run_of(&parent);
+        let child = if same_path { parent.clone() } else { run_of(&child) };
+        let looked_up = ParentCosts::of(&parent, from);
+        for (at, c1) in child.iter().enumerate().filter(|(_, c)| c.key.tx as usize >= from) {
+            let searched = parent.iter().find(|c0| c0.key == c1.key && c0.key.tx as usize >= from);
+            prop_assert_eq!(looked_up.get(at, &c1.key), searched);
+        }
+        let shared = ParentCosts::shared(&Arc::from(&parent[..]));
+        for (at, c1) in child.iter().enumerate() {
+            prop_assert_eq!(shared.get(at, &c1.key), parent.iter().find(|c0| c0.key == c1.key));
+        }
+    }
+}

@@ -249,7 +249,7 @@ fn roots_outside_a_bound_are_clamped_and_closed_addresses_are_not_predicted() {
         path: LeafPath(vec![0]),
     };
     let mut rng = StdRng::seed_from_u64(1);
-    let parent_costs: CostMap = [(key, c0)].into_iter().collect();
+    let parent_costs = ParentCosts::of(&[c0], 0);
     let prediction = first(
         &surface,
         &parent,
@@ -281,7 +281,7 @@ fn roots_outside_a_bound_are_clamped_and_closed_addresses_are_not_predicted() {
     let to = |last: u8| DynSolValue::Address(Address::with_last_byte(last));
     let (parent, c0) = run(1, to(1), 40);
     let (child, c1) = run(1, to(2), 39);
-    let parent_costs: CostMap = [(key, c0)].into_iter().collect();
+    let parent_costs = ParentCosts::of(&[c0], 0);
     assert!(
         first(
             &surface,
