@@ -357,6 +357,10 @@ impl<'a> Worker<'a> {
 
     /// The loop, until it stops.
     fn fuzz(&mut self, mutator: &Mutator<'_>) -> Result<(), Stop> {
+        #[cfg(feature = "solver")]
+        if self.predictor.as_ref().is_some_and(Predictor::solver) {
+            self.z3.launch();
+        }
         self.seed_corpus(mutator)?;
         let mut since_exchange = 0;
         let surface = mutator.surface();

@@ -183,6 +183,39 @@ enum Budget {
     Runs(u64),
 }
 
+/// z3 is launched when a worker starts, but a z3 that cannot be started is said only when
+/// a question needs it: a campaign that asks none (its campaign with the repository's z3
+/// asked none) neither warns nor counts a failure.
+#[test]
+fn a_z3_that_cannot_start_is_said_only_when_asked() {
+    let campaign = |program: PathBuf| {
+        campaign_on(repo())
+            .contract("Outcomes")
+            .seed(1)
+            .runs(300)
+            .z3(program)
+            .run()
+            .unwrap()
+    };
+    let z3 = std::env::var_os("HARVEY_Z3").map_or_else(|| PathBuf::from("z3"), PathBuf::from);
+    let with_z3 = campaign(z3);
+    let predictions = &with_z3.stats.predictions;
+    assert_eq!(
+        (predictions.solver_queries, &predictions.solver_failure),
+        (0, &None),
+        "the campaign must need no z3 for this test: {with_z3}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let missing = campaign(dir.path().join("no-such-z3"));
+    assert_eq!(missing.stats.predictions.solver_failure, None, "{missing}");
+    assert!(
+        !(missing.warnings.iter()).any(|w| w.contains("solver-backed step")),
+        "{:?}",
+        missing.warnings
+    );
+    assert_eq!(missing.stats.transactions, with_z3.stats.transactions);
+}
+
 /// Every way a z3 can fail: the campaign ends on its budget, z3's failure is one warning
 /// naming what happened, and the campaign found what it finds without the solver (it ran).
 #[test]

@@ -278,6 +278,12 @@ impl Predictor {
         self.joint
     }
 
+    /// Whether the solver-backed step is on.
+    #[cfg(feature = "solver")]
+    pub(crate) fn solver(&self) -> bool {
+        self.solver
+    }
+
     /// The cost metrics of the last regular run.
     pub(crate) fn costs(&self) -> &[Cost] {
         &self.costs

@@ -24,7 +24,8 @@ use crate::observe::symbolic::PathCondition;
 /// one that never answers.
 const START_WALL: Duration = Duration::from_secs(5);
 
-/// z3 for one worker, started when first needed.
+/// z3 for one worker, launched when the worker starts (when its solver-backed step is on)
+/// and waited for when first needed.
 pub(super) struct Z3 {
     program: Z3Program,
     state: State,
@@ -32,7 +33,13 @@ pub(super) struct Z3 {
 
 enum State {
     NotStarted,
+    /// Started, its set-up sent; whether it answered is found out when first needed.
     /// Boxed: the process handle and its expression arena are large beside the others.
+    Launched(Box<Solver>),
+    /// It could not be launched (why): said when first needed, as a failure to start then
+    /// would be, so that a campaign that never asks z3 does not warn about it.
+    LaunchFailed(String),
+    /// Set up.
     Running(Box<Solver>),
     /// It could not be started, or stopped answering: off for the rest of the campaign.
     Unavailable,
@@ -44,6 +51,20 @@ impl Z3 {
         Z3 {
             program,
             state: State::NotStarted,
+        }
+    }
+
+    /// Starts z3 unless it was: its set-up (about 15 ms of z3's time, most of it building
+    /// its solver) then runs beside the worker's first runs, not while the first question
+    /// waits.
+    pub(super) fn launch(&mut self) {
+        if matches!(self.state, State::NotStarted) {
+            self.state = match Solver::launch(&self.program) {
+                Ok(solver) => State::Launched(Box::new(solver)),
+                Err(Failed::Broken(why)) => State::LaunchFailed(why),
+                // Launching waits for nothing.
+                Err(Failed::Late) => State::NotStarted,
+            };
         }
     }
 }
@@ -354,24 +375,39 @@ impl Worker<'_> {
         Ok(at.map(|at| Step::Flipped(proposal, at)))
     }
 
-    /// Starts z3 unless it runs; whether it does now. One that cannot be started, or does
-    /// not answer its set-up commands in time, is off for the rest of the campaign.
+    /// Starts z3 unless it runs (launched, waits for its set-up); whether it does now. One
+    /// that cannot be started, or does not answer its set-up commands in time, is off for
+    /// the rest of the campaign.
     fn start_z3(&mut self) -> bool {
-        match self.z3.state {
-            State::Running(_) => return true,
+        self.z3.launch();
+        let launched = match std::mem::replace(&mut self.z3.state, State::Unavailable) {
+            State::Launched(solver) => solver,
+            State::LaunchFailed(why) => {
+                self.z3_unavailable(why);
+                return false;
+            }
+            // Not launched: nothing waited for, and the campaign goes on without z3.
+            State::NotStarted => {
+                self.z3.state = State::NotStarted;
+                return false;
+            }
+            running @ State::Running(_) => {
+                self.z3.state = running;
+                return true;
+            }
             State::Unavailable => return false,
-            State::NotStarted => {}
-        }
-        match Solver::start(
-            &self.z3.program,
-            deadline_within(START_WALL, self.shared.deadline()),
-        ) {
-            Ok(solver) => {
-                self.z3.state = State::Running(Box::new(solver));
+        };
+        let mut solver = launched;
+        match solver.ready(deadline_within(START_WALL, self.shared.deadline())) {
+            Ok(()) => {
+                self.z3.state = State::Running(solver);
                 true
             }
             // The campaign ended while z3 started: no verdict on z3.
-            Err(Failed::Late) if self.shared.past_deadline() => false,
+            Err(Failed::Late) if self.shared.past_deadline() => {
+                self.z3.state = State::NotStarted;
+                false
+            }
             Err(Failed::Late) => {
                 let why = format!(
                     "`{}` did not answer its set-up commands within {} s",

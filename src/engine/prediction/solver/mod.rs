@@ -50,6 +50,11 @@ pub(crate) struct Solver {
     /// Builds and prints the terms (easy-smt without a process of its own).
     ctx: Context,
     process: Process,
+    /// Commands sent whose `success` has not been read yet: the set-up of a launched z3
+    /// and each check's `pop`, sent without waiting. z3 answers in order, so these are
+    /// read before the next answer waited for; the worker does not wait for z3 to set up
+    /// or to leave a scope.
+    unacknowledged: Vec<String>,
 }
 
 /// What z3 said about a path condition.
@@ -110,7 +115,19 @@ struct Query<'q> {
 impl Solver {
     /// Starts `z3` and sets it up; `Err` when it cannot be started, or has not answered
     /// the set-up commands by `deadline` ([`Failed::Late`]) or answered them wrongly.
+    #[cfg(test)]
     pub(crate) fn start(z3: &Z3Program, deadline: Instant) -> Result<Solver, Failed> {
+        let mut solver = Solver::launch(z3)?;
+        solver.ready(deadline)?;
+        Ok(solver)
+    }
+
+    /// Starts `z3` and sends its set-up commands without waiting for the answers
+    /// ([`Solver::ready`] waits); `Err` when it cannot be started. The set-up ends with an
+    /// empty scope: z3 (4.x) builds its solver at the first `push`, which takes it about
+    /// 10 ms, three times what starting the process takes. Launched before the first
+    /// question, z3 does that beside the fuzzing instead of while a question waits.
+    pub(crate) fn launch(z3: &Z3Program) -> Result<Solver, Failed> {
         let args = [
             "-smt2".to_string(),
             "-in".to_string(),
@@ -122,17 +139,32 @@ impl Solver {
             .without_solver()
             .build()
             .map_err(|e| Failed::Broken(format!("easy-smt: {e}")))?;
-        let mut solver = Solver { ctx, process };
+        let mut solver = Solver {
+            ctx,
+            process,
+            unacknowledged: Vec::new(),
+        };
         let rlimit = format!("(set-option :rlimit {RLIMIT})");
-        solver.commands(
-            &[
-                "(set-option :print-success true)",
-                "(set-option :produce-models true)",
-                &rlimit,
-            ],
-            deadline,
-        )?;
+        solver.send_unacknowledged(&[
+            "(set-option :print-success true)",
+            "(set-option :produce-models true)",
+            &rlimit,
+            "(push 1)",
+            "(pop 1)",
+        ]);
         Ok(solver)
+    }
+
+    /// Waits until `deadline` for z3 to answer every command sent so far
+    /// ([`Failed::Late`] when it has not; [`Failed::Broken`] when it answered one wrongly).
+    pub(crate) fn ready(&mut self, deadline: Instant) -> Result<(), Failed> {
+        for command in std::mem::take(&mut self.unacknowledged) {
+            let answer = self.process.answer(deadline)?;
+            if answer != "success" {
+                return Err(self.unexpected(&answer, &command));
+            }
+        }
+        Ok(())
     }
 
     /// Asks for argument words under which the `nth` JUMPI at `(code, pc)` in `path` goes
@@ -267,7 +299,9 @@ impl Solver {
             }
         }
         let commands: Vec<&str> = head.iter().chain(query.body).map(String::as_str).collect();
-        self.commands(&commands, deadline)?;
+        // One exchange: the scope's commands go with the check, and are acknowledged
+        // before its answer.
+        self.send_unacknowledged(&commands);
         let answer = self.ask("(check-sat)", deadline)?;
         let answer = match answer.as_str() {
             "sat" => self.model(query.args, deadline)?,
@@ -275,7 +309,7 @@ impl Solver {
             "unknown" => Answer::Unknown,
             _ => return Err(self.unexpected(&answer, "(check-sat)")),
         };
-        self.commands(&["(pop 1)"], deadline)?;
+        self.send_unacknowledged(&["(pop 1)"]);
         Ok(answer)
     }
 
@@ -308,23 +342,18 @@ impl Solver {
         Ok(Answer::Model(model))
     }
 
-    /// Sends `commands` at once and waits for each one's `success`.
-    fn commands(&mut self, commands: &[&str], deadline: Instant) -> Result<(), Failed> {
+    /// Sends `commands` at once; their `success`es are read before the next answer.
+    fn send_unacknowledged(&mut self, commands: &[&str]) {
         let mut text = commands.join("\n");
         text.push('\n');
         self.process.send(text);
-        for command in commands {
-            let answer = self.process.answer(deadline)?;
-            if answer != "success" {
-                return Err(self.unexpected(&answer, command));
-            }
-        }
-        Ok(())
+        (self.unacknowledged).extend(commands.iter().map(|c| c.to_string()));
     }
 
-    /// Sends `command` and returns its answer.
+    /// Sends `command` and returns its answer, after the `success`es still owed.
     fn ask(&mut self, command: &str, deadline: Instant) -> Result<String, Failed> {
         self.process.send(format!("{command}\n"));
+        self.ready(deadline)?;
         self.process.answer(deadline)
     }
 

@@ -33,6 +33,23 @@ fn solver() -> Solver {
     Solver::start(&z3(), later()).unwrap_or_else(|e| panic!("{e:?}"))
 }
 
+/// Launching waits for no answer: a z3 that never answers is launched, and found out only
+/// by the wait for its set-up (which a worker starts when it first needs z3).
+#[test]
+fn a_launch_waits_for_no_answer() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let silent = dir.path().join("silent-z3");
+    std::fs::write(&silent, "#!/bin/sh\nexec sleep 100000\n").unwrap();
+    std::fs::set_permissions(&silent, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let program = Z3Program {
+        program: silent,
+        log: None,
+    };
+    let mut z3 = Solver::launch(&program).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(z3.ready(Instant::now()).err(), Some(Failed::Late));
+}
+
 const CODE: Address = Address::repeat_byte(0xc0);
 
 /// z3's answer for the `nth` JUMPI at `pc` of `path` going the way `want` says, over
