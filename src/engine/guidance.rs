@@ -20,7 +20,7 @@ use alloy_primitives::{Address, U256};
 
 use crate::engine::executor::{RunStart, Seen, Sink};
 use crate::engine::input::Sequence;
-use crate::engine::prediction::cost::{CostKind, Occurrences, branch_costs, next_occurrence};
+use crate::engine::prediction::cost::{CostKind, Occurrences, branch_costs};
 use crate::hash::{FastMap, KeyHasher};
 use crate::observe::Trace;
 
@@ -103,7 +103,7 @@ impl Sink for InvariantGuidance {
     fn checked(&mut self, _index: usize, trace: &Trace) {
         self.seen.clear();
         for cmp in trace.comparisons() {
-            let nth = next_occurrence(&mut self.seen, cmp.code, cmp.jumpi_pc, false);
+            let nth = self.seen.next(cmp.code, cmp.jumpi_pc, false);
             let (jump, fall) = branch_costs(cmp);
             for (kind, distance) in [(CostKind::Jump, jump), (CostKind::Fall, fall)] {
                 let site = (cmp.code, cmp.jumpi_pc, kind);

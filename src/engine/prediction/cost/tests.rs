@@ -101,9 +101,53 @@ fn occurrences_are_numbered_per_location() {
     let code = Address::ZERO;
     let counts: Vec<u32> = [(5, false), (5, false), (6, false), (5, true), (5, false)]
         .into_iter()
-        .map(|(pc, store)| next_occurrence(&mut seen, code, pc, store))
+        .map(|(pc, store)| seen.next(code, pc, store))
         .collect();
     assert_eq!(counts, [0, 1, 0, 0, 2]);
+}
+
+proptest! {
+    /// The table and its overflow number evaluations as counting each position in a map
+    /// does, within a transaction and afresh after `clear`: positions that share a table
+    /// entry (the same pc in two contracts, pcs `TABLE` apart, a JUMPI and an SSTORE) each
+    /// keep their own count.
+    #[test]
+    fn occurrences_number_as_a_count_per_position_does(
+        transactions in prop::collection::vec(
+            prop::collection::vec((0u8..3, 0u32..3, 0u32..4, any::<bool>()), 0..40),
+            1..6,
+        ),
+    ) {
+        let mut seen = Occurrences::default();
+        for evaluations in &transactions {
+            seen.clear();
+            let mut counts: std::collections::HashMap<(Address, u32, bool), u32> =
+                std::collections::HashMap::new();
+            for &(code, lap, offset, store) in evaluations {
+                let code = Address::with_last_byte(code);
+                // Few pcs, some `TABLE` apart: entries are shared.
+                let pc = lap * TABLE as u32 + offset;
+                let count = counts.entry((code, pc, store)).or_insert(0);
+                prop_assert_eq!(seen.next(code, pc, store), *count);
+                *count += 1;
+            }
+        }
+    }
+}
+
+/// After 2^32 transactions the transaction count comes round again: an entry claimed in
+/// the first transaction is free in the transaction that gets its number again.
+#[test]
+fn occurrences_start_afresh_when_the_transaction_count_wraps() {
+    let mut seen = Occurrences::default();
+    let code = Address::ZERO;
+    assert_eq!(
+        (seen.next(code, 5, false), seen.next(code, 5, false)),
+        (0, 1)
+    );
+    seen.current = u32::MAX;
+    seen.clear();
+    assert_eq!(seen.next(code, 5, false), 0);
 }
 
 /// A branch metric of transaction `tx` at `pc` (its `nth` evaluation there) of value `value`.

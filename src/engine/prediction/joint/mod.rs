@@ -34,7 +34,7 @@ use alloy_primitives::{Address, I256};
 
 use crate::abi;
 use crate::engine::input::Sequence;
-use crate::engine::prediction::cost::{self, CostKey, CostKind, Occurrences};
+use crate::engine::prediction::cost::{CostKey, CostKind, Occurrences};
 pub(crate) use crate::engine::prediction::secant::Leaf;
 use crate::engine::prediction::secant::{self, Domain, Wide, wide, wide_signed};
 use crate::engine::surface::Surface;
@@ -104,7 +104,7 @@ fn holds(op: CmpOp, residual: Wide) -> bool {
 pub(crate) fn record(trace: &Trace, tx: u32, seen: &mut Occurrences, out: &mut Vec<Relation>) {
     seen.clear();
     for cmp in trace.comparisons() {
-        let nth = cost::next_occurrence(seen, cmp.code, cmp.jumpi_pc, false);
+        let nth = seen.next(cmp.code, cmp.jumpi_pc, false);
         let residual = match cmp.op {
             CmpOp::IsZero => wide(cmp.lhs),
             CmpOp::Slt | CmpOp::Sgt => {
