@@ -87,6 +87,10 @@ pub(crate) struct Detectors {
     can_send: FastMap<Address, bool>,
     /// The transaction-order detector's memory.
     order: OrderWatch,
+    /// Per transaction of the last run (by index), whether the detectors other than the
+    /// order's found nothing after it; only the transactions the running sequence repeats
+    /// are kept ([`Detectors::start`]).
+    quiet: Vec<bool>,
 }
 
 impl Detectors {
@@ -107,6 +111,7 @@ impl Detectors {
             chosen: Vec::new(),
             can_send: FastMap::default(),
             order: OrderWatch::new(chain.senders().to_vec()),
+            quiet: Vec::new(),
         }
     }
 
@@ -120,30 +125,77 @@ impl Detectors {
         }
     }
 
-    /// A new sequence starts from the post-setup state.
-    pub(crate) fn start(&mut self) {
+    /// A new sequence starts from the post-setup state; its first `unchanged` transactions
+    /// are the last run's, made in the same states (the executor's `RunStart::unchanged`).
+    pub(crate) fn start(&mut self, unchanged: usize) {
         self.named.clear();
         self.chosen.clear();
         self.order.start();
+        self.quiet.truncate(unchanged);
     }
 
-    /// What the transaction `tx` that just ran on `chain` shows (`succeeded`: it did not
-    /// revert), and notes what later transactions of the sequence need.
-    pub(crate) fn check(&mut self, chain: &mut Chain, tx: &Tx, succeeded: bool) -> Vec<Violation> {
+    /// What transaction `index` of the sequence, `tx`, which just ran on `chain`, shows
+    /// (`succeeded`: it did not revert), and notes what later transactions of the sequence
+    /// need.
+    ///
+    /// A transaction the sequence repeats, after which the last run found nothing, finds
+    /// nothing again: the detectors but the order's read only the transaction, its trace,
+    /// the state after it, and what the sequence's earlier transactions (the same ones)
+    /// noted. They are skipped then, but for what they note for later transactions. (The
+    /// order detector counts its swaps per pair of calls, and runs every time.) Half of a
+    /// campaign's transactions on `Bank` repeat their place.
+    pub(crate) fn check(
+        &mut self,
+        chain: &mut Chain,
+        index: usize,
+        tx: &Tx,
+        succeeded: bool,
+    ) -> Vec<Violation> {
         if self.set.is_empty() {
             return Vec::new();
         }
-        let mut found = flows::findings(chain, succeeded);
+        let order = self.set.contains(Detector::TransactionOrder);
+        let quiet_before = self.quiet.get(index) == Some(&true);
         // A reverted transaction paid nothing, named nothing and stored nothing.
-        let moves = succeeded.then(|| Moves::of(chain.last_trace()));
-        if let Some(moves) = &moves {
-            found.extend(self.check_success(chain, tx, moves));
+        let moves = (succeeded && (order || !quiet_before)).then(|| Moves::of(chain.last_trace()));
+        let mut found = if quiet_before {
+            if succeeded {
+                self.note(tx, self.is_attacker(tx.sender));
+            }
+            #[cfg(all(debug_assertions, feature = "internals"))]
+            self.check_quiet(chain, tx, succeeded);
+            Vec::new()
+        } else {
+            let mut found = flows::findings(chain, succeeded);
+            if let Some(moves) = &moves {
+                found.extend(self.check_success(chain, tx, moves));
+            }
+            found
+        };
+        if self.quiet.len() <= index {
+            self.quiet.resize(index + 1, false);
         }
+        self.quiet[index] = found.is_empty();
         // Last: a swap replays the sequence, and the trace read is then the replay's.
-        if self.set.contains(Detector::TransactionOrder) {
+        if order {
             found.extend(self.order.check(chain, tx, moves.as_ref()));
         }
         found
+    }
+
+    /// In harvey's own tests: that the detectors skipped after a repeated transaction
+    /// (`tx`) find nothing, as they did after it in the last run.
+    #[cfg(all(debug_assertions, feature = "internals"))]
+    fn check_quiet(&mut self, chain: &mut Chain, tx: &Tx, succeeded: bool) {
+        let mut found = flows::findings(chain, succeeded);
+        if succeeded {
+            let moves = Moves::of(chain.last_trace());
+            found.extend(self.check_success(chain, tx, &moves));
+        }
+        assert!(
+            found.is_empty(),
+            "the detectors found {found:?} after a repeated transaction, after which they had found nothing"
+        );
     }
 
     /// What the successful transaction `tx` that just ran on `chain`, moving `moves`,

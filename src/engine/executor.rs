@@ -413,11 +413,11 @@ impl<'a> Executor<'a> {
     pub(crate) fn run(&mut self, sequence: &Sequence, sink: &mut dyn Sink) -> Run {
         self.chain.reset();
         self.held.forget();
-        self.detectors.start();
         self.sequences += 1;
         let unchanged = (self.previous.iter().zip(&sequence.txs))
             .take_while(|(before, now)| before == now)
             .count();
+        self.detectors.start(unchanged);
         self.previous.truncate(unchanged);
         self.previous.extend_from_slice(&sequence.txs[unchanged..]);
         self.made.truncate(unchanged);
@@ -579,7 +579,7 @@ impl<'a> Executor<'a> {
                 crate::oracle::messages(self.chain.last_trace())
             };
             if self.focus.is_none_or(|focus| focus.detectors) {
-                shown.extend(self.detectors.check(&mut self.chain, &tx, !reverted));
+                shown.extend(self.detectors.check(&mut self.chain, index, &tx, !reverted));
             }
             if let Some(started) = started {
                 self.time.checks += sampled(started);
