@@ -166,11 +166,7 @@ impl Detectors {
             self.check_quiet(chain, tx, succeeded);
             Vec::new()
         } else {
-            let mut found = flows::findings(chain, succeeded);
-            if let Some(moves) = &moves {
-                found.extend(self.check_success(chain, tx, moves));
-            }
-            found
+            self.findings(chain, tx, succeeded, moves.as_ref())
         };
         if self.quiet.len() <= index {
             self.quiet.resize(index + 1, false);
@@ -187,15 +183,28 @@ impl Detectors {
     /// (`tx`) find nothing, as they did after it in the last run.
     #[cfg(all(debug_assertions, feature = "internals"))]
     fn check_quiet(&mut self, chain: &mut Chain, tx: &Tx, succeeded: bool) {
-        let mut found = flows::findings(chain, succeeded);
-        if succeeded {
-            let moves = Moves::of(chain.last_trace());
-            found.extend(self.check_success(chain, tx, &moves));
-        }
+        let moves = succeeded.then(|| Moves::of(chain.last_trace()));
+        let found = self.findings(chain, tx, succeeded, moves.as_ref());
         assert!(
             found.is_empty(),
             "the detectors found {found:?} after a repeated transaction, after which they had found nothing"
         );
+    }
+
+    /// What the detectors but the order's find after `tx`, which just ran on `chain`
+    /// (`succeeded`: it did not revert; then `moves` are what it moved).
+    fn findings(
+        &mut self,
+        chain: &mut Chain,
+        tx: &Tx,
+        succeeded: bool,
+        moves: Option<&Moves>,
+    ) -> Vec<Violation> {
+        let mut found = flows::findings(chain, succeeded);
+        if let Some(moves) = moves {
+            found.extend(self.check_success(chain, tx, moves));
+        }
+        found
     }
 
     /// What the successful transaction `tx` that just ran on `chain`, moving `moves`,

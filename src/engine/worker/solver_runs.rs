@@ -61,9 +61,7 @@ impl Z3 {
         if matches!(self.state, State::NotStarted) {
             self.state = match Solver::launch(&self.program) {
                 Ok(solver) => State::Launched(Box::new(solver)),
-                Err(Failed::Broken(why)) => State::LaunchFailed(why),
-                // Launching waits for nothing.
-                Err(Failed::Late) => State::NotStarted,
+                Err(why) => State::LaunchFailed(why),
             };
         }
     }
@@ -380,24 +378,19 @@ impl Worker<'_> {
     /// the rest of the campaign.
     fn start_z3(&mut self) -> bool {
         self.z3.launch();
-        let launched = match std::mem::replace(&mut self.z3.state, State::Unavailable) {
+        let mut solver = match std::mem::replace(&mut self.z3.state, State::Unavailable) {
             State::Launched(solver) => solver,
             State::LaunchFailed(why) => {
                 self.z3_unavailable(why);
-                return false;
-            }
-            // Not launched: nothing waited for, and the campaign goes on without z3.
-            State::NotStarted => {
-                self.z3.state = State::NotStarted;
                 return false;
             }
             running @ State::Running(_) => {
                 self.z3.state = running;
                 return true;
             }
-            State::Unavailable => return false,
+            // `launch` leaves no z3 not started.
+            State::NotStarted | State::Unavailable => return false,
         };
-        let mut solver = launched;
         match solver.ready(deadline_within(START_WALL, self.shared.deadline())) {
             Ok(()) => {
                 self.z3.state = State::Running(solver);

@@ -117,28 +117,28 @@ impl Solver {
     /// the set-up commands by `deadline` ([`Failed::Late`]) or answered them wrongly.
     #[cfg(test)]
     pub(crate) fn start(z3: &Z3Program, deadline: Instant) -> Result<Solver, Failed> {
-        let mut solver = Solver::launch(z3)?;
+        let mut solver = Solver::launch(z3).map_err(Failed::Broken)?;
         solver.ready(deadline)?;
         Ok(solver)
     }
 
     /// Starts `z3` and sends its set-up commands without waiting for the answers
-    /// ([`Solver::ready`] waits); `Err` when it cannot be started. The set-up ends with an
+    /// ([`Solver::ready`] waits); `Err` says why it cannot be started. The set-up ends with an
     /// empty scope: z3 (4.x) builds its solver at the first `push`, which takes it about
     /// 10 ms, three times what starting the process takes. Launched before the first
     /// question, z3 does that beside the fuzzing instead of while a question waits.
-    pub(crate) fn launch(z3: &Z3Program) -> Result<Solver, Failed> {
+    pub(crate) fn launch(z3: &Z3Program) -> Result<Solver, String> {
         let args = [
             "-smt2".to_string(),
             "-in".to_string(),
             "-v:0".to_string(),
             format!("-t:{TIMEOUT_MS}"),
         ];
-        let process = Process::start(&z3.program, &args, z3.log.clone()).map_err(Failed::Broken)?;
+        let process = Process::start(&z3.program, &args, z3.log.clone())?;
         let ctx = ContextBuilder::new()
             .without_solver()
             .build()
-            .map_err(|e| Failed::Broken(format!("easy-smt: {e}")))?;
+            .map_err(|e| format!("easy-smt: {e}"))?;
         let mut solver = Solver {
             ctx,
             process,
